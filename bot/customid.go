@@ -1,0 +1,114 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxCustomIDLength is Discord's limit on a component's custom_id, in
+// characters.
+const maxCustomIDLength = 100
+
+// errBadCustomID means a component's custom_id is not one this bot makes:
+// malformed, foreign or crafted.
+var errBadCustomID = errors.New("unrecognised custom_id")
+
+// action is what a button asks for.
+type action string
+
+const (
+	actAccept  action = "accept"
+	actDecline action = "decline"
+	actDrop    action = "drop"
+	actForfeit action = "forfeit"
+)
+
+// route is a parsed button custom_id. Every button names the match (the
+// session ID) it belongs to; a column button also names the ply it was drawn
+// at and its column, so a click on a board that has moved on is recognised
+// as stale.
+//
+// Forms ("cn" is the prefix of every custom_id this bot makes):
+//
+//	cn:accept:<match>
+//	cn:decline:<match>
+//	cn:forfeit:<match>
+//	cn:drop:<match>:<ply>:<column>   column counted from 1, as on the label
+type route struct {
+	Action action
+	Match  int64
+	Ply    int
+	Column int // 1-based; only for actDrop
+}
+
+// String formats r as a custom_id that parseRoute reads back.
+func (r route) String() string {
+	if r.Action == actDrop {
+		return fmt.Sprintf("cn:%s:%d:%d:%d", r.Action, r.Match, r.Ply, r.Column)
+	}
+	return fmt.Sprintf("cn:%s:%d", r.Action, r.Match)
+}
+
+// parseRoute reads a custom_id made by route.String. Anything else (another
+// prefix, an unknown action, a missing or extra part, a number with a sign,
+// leading zeros or out of range) returns an error wrapping errBadCustomID.
+// Numbers are only checked for form here; whether they fit the session is
+// the handler's business.
+func parseRoute(customID string) (route, error) {
+	bad := func(why string) (route, error) {
+		return route{}, fmt.Errorf("custom_id %.100q: %s: %w", customID, why, errBadCustomID)
+	}
+	if len(customID) > maxCustomIDLength {
+		return bad("too long")
+	}
+	parts := strings.Split(customID, ":")
+	if len(parts) < 3 || parts[0] != "cn" {
+		return bad("not ours")
+	}
+	r := route{Action: action(parts[1])}
+	want := 3
+	switch r.Action {
+	case actAccept, actDecline, actForfeit:
+	case actDrop:
+		want = 5
+	default:
+		return bad("unknown action")
+	}
+	if len(parts) != want {
+		return bad("wrong number of parts")
+	}
+	id, ok := parseNatural(parts[2])
+	if !ok || id < 1 {
+		return bad("bad match id")
+	}
+	r.Match = id
+	if r.Action == actDrop {
+		ply, ok := parseNatural(parts[3])
+		if !ok || ply > 1<<20 {
+			return bad("bad ply")
+		}
+		column, ok := parseNatural(parts[4])
+		if !ok || column < 1 || column > 1<<10 {
+			return bad("bad column")
+		}
+		r.Ply, r.Column = int(ply), int(column)
+	}
+	return r, nil
+}
+
+// parseNatural reads a non-negative decimal integer written without sign or
+// leading zeros, as route.String writes them.
+func parseNatural(s string) (int64, bool) {
+	if s == "" || (len(s) > 1 && s[0] == '0') || len(s) > 18 {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}

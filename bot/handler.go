@@ -1,0 +1,335 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
+)
+
+// Store is what the handler needs of the session store; *sessions.Store
+// satisfies it. Update must serialise calls for one channel and commit the
+// change before it returns.
+type Store interface {
+	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
+	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
+}
+
+// Handler turns one Discord interaction into the response to send. It never
+// talks to the network itself: the gateway and HTTP transports deliver the
+// interaction and send what Handle returns. A Handler is safe for concurrent
+// use; the store serialises changes per channel.
+type Handler struct {
+	store Store
+	log   *slog.Logger
+}
+
+// NewHandler returns a handler that keeps its sessions in store and logs
+// unexpected failures to log (slog.Default() when nil).
+func NewHandler(store Store, log *slog.Logger) *Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Handler{store: store, log: log}
+}
+
+// Handle computes the response to interaction i:
+//   - PING: a PONG;
+//   - the /connectn challenge command: a challenge message with Accept and
+//     Decline buttons, or a private message saying what is wrong;
+//   - a button click: the updated message (UPDATE_MESSAGE), or a private
+//     message when the click is not allowed (not your turn, not your match, a
+//     full column, a stale or crafted button) and nothing changed.
+//
+// Every change is committed to the store before Handle returns. Unexpected
+// failures (the store failing) are logged and answered with a private
+// apology. Handle returns an error only when i is nil.
+func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	if i == nil {
+		return nil, errors.New("handle: nil interaction")
+	}
+	var (
+		resp *discordgo.InteractionResponse
+		err  error
+	)
+	switch i.Type {
+	case discordgo.InteractionPing:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	case discordgo.InteractionApplicationCommand:
+		resp, err = h.command(ctx, i)
+	case discordgo.InteractionMessageComponent:
+		resp, err = h.component(ctx, i)
+	default:
+		err = errUnsupported
+	}
+	if err != nil {
+		return h.failure(i, err), nil
+	}
+	return resp, nil
+}
+
+// failure maps err to the private message the user sees, logging anything
+// that is not the user's doing.
+func (h *Handler) failure(i *discordgo.Interaction, err error) *discordgo.InteractionResponse {
+	text, ok := userMessage(err)
+	if !ok {
+		h.log.Error("interaction failed", "interaction", i.ID, "type", i.Type.String(),
+			"guild", i.GuildID, "channel", i.ChannelID, "err", err)
+		text = "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment."
+	} else {
+		h.log.Debug("interaction refused", "interaction", i.ID, "channel", i.ChannelID, "reason", err)
+	}
+	return ephemeral(text)
+}
+
+// userID returns the ID of the user who caused i, from the guild member or,
+// in a DM, the user.
+func userID(i *discordgo.Interaction) string {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.User.ID
+	}
+	if i.User != nil {
+		return i.User.ID
+	}
+	return ""
+}
+
+// userName returns the display name of the user who caused i.
+func userName(i *discordgo.Interaction) string {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.DisplayName()
+	}
+	if i.User != nil {
+		return i.User.DisplayName()
+	}
+	return ""
+}
+
+func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok || data.Name != commandName {
+		return nil, errUnknownCommand
+	}
+	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return nil, errUnknownCommand
+	}
+	sub := data.Options[0]
+	switch sub.Name {
+	case subChallenge:
+		return h.challenge(ctx, i, data, sub.Options)
+	}
+	return nil, errUnknownCommand
+}
+
+func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data discordgo.ApplicationCommandInteractionData, opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error) {
+	if i.GuildID == "" || i.ChannelID == "" {
+		return nil, errNotInGuild
+	}
+	me := userID(i)
+	if me == "" {
+		return nil, fmt.Errorf("challenge without a user: %w", errMalformed)
+	}
+	req, err := parseChallenge(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	if req.opponent.ID == me {
+		return nil, errSelfChallenge
+	}
+	if req.opponent.Bot {
+		return nil, errBotOpponent
+	}
+	match, err := game.NewMatch(req.config)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadSettings, err)
+	}
+	s, err := h.store.Create(ctx, &sessions.Session{
+		ChannelID: i.ChannelID,
+		GuildID:   i.GuildID,
+		Players: [2]sessions.Member{
+			{ID: me, Name: userName(i)},
+			{ID: req.opponent.ID, Name: req.opponentName},
+		},
+		Config: match.Config(),
+		Match:  match,
+		Phase:  sessions.PhaseChallenge,
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID,
+		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID)
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: renderChallenge(s),
+	}, nil
+}
+
+// challengeRequest is a validated /connectn challenge.
+type challengeRequest struct {
+	opponent     *discordgo.User
+	opponentName string
+	config       game.Config
+}
+
+// parseChallenge reads the options of /connectn challenge, taking the
+// opponent from data.resolved (no REST call) and checking every number
+// against the bounds Discord was told to enforce.
+func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*discordgo.ApplicationCommandInteractionDataOption) (challengeRequest, error) {
+	req := challengeRequest{config: game.Config{
+		Rows: defaultRows, Columns: defaultCols, Connect: defaultConn, Wins: defaultWins,
+		Openers: game.Alternate, FirstOpener: game.Player1,
+	}}
+	ints := map[string]struct {
+		dst      *int
+		min, max int
+	}{
+		optRows:    {&req.config.Rows, minRows, maxRows},
+		optColumns: {&req.config.Columns, minColumns, maxColumns},
+		optConnect: {&req.config.Connect, minConnect, maxConnect},
+		optWins:    {&req.config.Wins, minWins, maxWins},
+	}
+	var opponentID string
+	for _, o := range opts {
+		if o == nil {
+			return req, fmt.Errorf("nil option: %w", errMalformed)
+		}
+		if o.Name == optOpponent {
+			id, ok := o.Value.(string)
+			if o.Type != discordgo.ApplicationCommandOptionUser || !ok || id == "" {
+				return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
+			}
+			opponentID = id
+			continue
+		}
+		spec, known := ints[o.Name]
+		if !known {
+			return req, fmt.Errorf("unknown option %q: %w", o.Name, errMalformed)
+		}
+		f, ok := o.Value.(float64)
+		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != float64(int64(f)) {
+			return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
+		}
+		if f < float64(spec.min) || f > float64(spec.max) {
+			return req, &rangeError{option: o.Name, min: spec.min, max: spec.max}
+		}
+		*spec.dst = int(f)
+	}
+	if opponentID == "" {
+		return req, errNoOpponent
+	}
+	if data.Resolved == nil || data.Resolved.Users[opponentID] == nil {
+		return req, fmt.Errorf("opponent %s not in resolved users: %w", opponentID, errMalformed)
+	}
+	req.opponent = data.Resolved.Users[opponentID]
+	req.opponentName = req.opponent.DisplayName()
+	if m := data.Resolved.Members[opponentID]; m != nil && m.Nick != "" {
+		req.opponentName = m.Nick
+	}
+	if c := req.config; c.Connect > c.Rows && c.Connect > c.Columns {
+		return req, &connectError{connect: c.Connect, rows: c.Rows, columns: c.Columns}
+	}
+	return req, nil
+}
+
+func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+	if !ok {
+		return nil, errMalformed
+	}
+	r, err := parseRoute(data.CustomID)
+	if err != nil {
+		return nil, err
+	}
+	if i.ChannelID == "" {
+		return nil, fmt.Errorf("component without channel: %w", errMalformed)
+	}
+	me := userID(i)
+	if me == "" {
+		return nil, fmt.Errorf("component without a user: %w", errMalformed)
+	}
+	messageID := ""
+	if i.Message != nil {
+		messageID = i.Message.ID
+	}
+	var render func(*sessions.Session) *discordgo.InteractionResponseData
+	s, err := h.store.Update(ctx, i.ChannelID, func(s *sessions.Session) error {
+		if s.ID != r.Match {
+			return errStale
+		}
+		if s.MessageID != "" && messageID != "" && s.MessageID != messageID {
+			return errStale
+		}
+		p := s.PlayerOf(me)
+		switch r.Action {
+		case actAccept:
+			if s.Phase != sessions.PhaseChallenge {
+				return errStale
+			}
+			if p != game.Player2 {
+				if p == game.Player1 {
+					return errOwnChallenge
+				}
+				return errNotForYou
+			}
+			s.Phase = sessions.PhasePlaying
+			s.MessageID = messageID
+			render = renderBoard
+		case actDecline:
+			if s.Phase != sessions.PhaseChallenge {
+				return errStale
+			}
+			if p == game.NoPlayer {
+				return errNotForYou
+			}
+			s.Phase = sessions.PhaseCancelled
+			render = func(s *sessions.Session) *discordgo.InteractionResponseData { return renderCancelled(s, me) }
+		case actDrop, actForfeit:
+			if s.Phase == sessions.PhaseFinished {
+				return errMatchOver
+			}
+			if s.Phase != sessions.PhasePlaying {
+				return errStale
+			}
+			if p == game.NoPlayer {
+				return errNotYourMatch
+			}
+			if r.Action == actForfeit {
+				if err := s.Match.Forfeit(p); err != nil {
+					return err
+				}
+			} else {
+				if r.Ply != s.Match.Plies() {
+					return errStale
+				}
+				if _, err := s.Match.Play(p, r.Column-1); err != nil {
+					return err
+				}
+			}
+			if s.Match.Over() {
+				s.Phase = sessions.PhaseFinished
+			}
+			if s.MessageID == "" {
+				s.MessageID = messageID
+			}
+			render = renderBoard
+		}
+		return nil
+	})
+	if errors.Is(err, sessions.ErrNotFound) {
+		return nil, errStale
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Phase == sessions.PhaseFinished && r.Action != actAccept {
+		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID,
+			"winner", s.Member(s.Match.Winner()).ID, "forfeit", s.Match.Forfeited())
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render(s)}, nil
+}
