@@ -1,0 +1,197 @@
+package sessions_test
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
+)
+
+// t0 is the fake clock's start. It is not in UTC on purpose: the store must
+// convert.
+var t0 = time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.FixedZone("CET", 3600))
+
+var (
+	alice = sessions.Member{ID: "100000000000000001", Name: "Alice"}
+	bob   = sessions.Member{ID: "100000000000000002", Name: "Bob"}
+	carol = sessions.Member{ID: "100000000000000003", Name: "Carol"}
+)
+
+// fakeClock is a clock that moves only when told to.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *fakeClock { return &fakeClock{now: t0} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// mustOpen opens a store in a fresh temporary folder with a clock fixed at
+// t0, and closes it when the test ends.
+func mustOpen(tb testing.TB) *sessions.Store {
+	tb.Helper()
+	return mustOpenAt(tb, filepath.Join(tb.TempDir(), "connectn.db"), newClock())
+}
+
+// mustOpenAt opens the store at path with clock, and closes it when the test
+// ends (closing twice is harmless).
+func mustOpenAt(tb testing.TB, path string, clock *fakeClock) *sessions.Store {
+	tb.Helper()
+	st, err := sessions.Open(tb.Context(), path, sessions.WithClock(clock.Now))
+	if err != nil {
+		tb.Fatalf("Open(%q) error = %v", path, err)
+	}
+	tb.Cleanup(func() {
+		if err := st.Close(); err != nil {
+			tb.Errorf("Close() error = %v", err)
+		}
+	})
+	return st
+}
+
+// mustMatch returns a new match with cfg after the given drops, each made by
+// the player to move.
+func mustMatch(tb testing.TB, cfg game.Config, columns ...int) *game.Match {
+	tb.Helper()
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		tb.Fatalf("NewMatch(%+v) error = %v", cfg, err)
+	}
+	mustPlay(tb, m, columns...)
+	return m
+}
+
+// mustPlay drops a disc in each column in turn, for the player to move.
+func mustPlay(tb testing.TB, m *game.Match, columns ...int) {
+	tb.Helper()
+	for _, c := range columns {
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			tb.Fatalf("Play(%v, %d) after %v error = %v", m.ToMove(), c, m.Actions(), err)
+		}
+	}
+}
+
+// newSession returns a challenge from alice to bob in channel, with a fresh
+// classic match.
+func newSession(tb testing.TB, channel string) *sessions.Session {
+	tb.Helper()
+	cfg := game.DefaultConfig()
+	return &sessions.Session{
+		ChannelID: channel,
+		GuildID:   "guild-1",
+		Players:   [2]sessions.Member{alice, bob},
+		Config:    cfg,
+		Match:     mustMatch(tb, cfg),
+		Phase:     sessions.PhaseChallenge,
+	}
+}
+
+// mustCreate stores sess and returns the stored copy.
+func mustCreate(tb testing.TB, st *sessions.Store, sess *sessions.Session) *sessions.Session {
+	tb.Helper()
+	got, err := st.Create(tb.Context(), sess)
+	if err != nil {
+		tb.Fatalf("Create(%s) error = %v", sess.ChannelID, err)
+	}
+	return got
+}
+
+// mustGet returns the channel's newest session.
+func mustGet(tb testing.TB, st *sessions.Store, channel string) *sessions.Session {
+	tb.Helper()
+	got, err := st.Get(tb.Context(), channel)
+	if err != nil {
+		tb.Fatalf("Get(%s) error = %v", channel, err)
+	}
+	return got
+}
+
+// mustUpdate runs Update and fails the test on error.
+func mustUpdate(tb testing.TB, st *sessions.Store, channel string, fn func(*sessions.Session) error) *sessions.Session {
+	tb.Helper()
+	got, err := st.Update(tb.Context(), channel, fn)
+	if err != nil {
+		tb.Fatalf("Update(%s) error = %v", channel, err)
+	}
+	return got
+}
+
+// assertSameSession compares every field of two sessions, the match by its
+// actions and observable state.
+func assertSameSession(tb testing.TB, got, want *sessions.Session) {
+	tb.Helper()
+	if got.ID != want.ID {
+		tb.Errorf("ID = %d, want %d", got.ID, want.ID)
+	}
+	if got.ChannelID != want.ChannelID {
+		tb.Errorf("ChannelID = %q, want %q", got.ChannelID, want.ChannelID)
+	}
+	if got.GuildID != want.GuildID {
+		tb.Errorf("GuildID = %q, want %q", got.GuildID, want.GuildID)
+	}
+	if got.Players != want.Players {
+		tb.Errorf("Players = %+v, want %+v", got.Players, want.Players)
+	}
+	if got.Config != want.Config {
+		tb.Errorf("Config = %+v, want %+v", got.Config, want.Config)
+	}
+	if got.Phase != want.Phase {
+		tb.Errorf("Phase = %q, want %q", got.Phase, want.Phase)
+	}
+	if got.MessageID != want.MessageID {
+		tb.Errorf("MessageID = %q, want %q", got.MessageID, want.MessageID)
+	}
+	if got.CreatedAt != want.CreatedAt {
+		tb.Errorf("CreatedAt = %v, want %v", got.CreatedAt, want.CreatedAt)
+	}
+	if got.UpdatedAt != want.UpdatedAt {
+		tb.Errorf("UpdatedAt = %v, want %v", got.UpdatedAt, want.UpdatedAt)
+	}
+	assertSameMatch(tb, got.Match, want.Match)
+}
+
+func assertSameMatch(tb testing.TB, got, want *game.Match) {
+	tb.Helper()
+	if got == nil || want == nil {
+		if got != want {
+			tb.Errorf("Match = %v, want %v", got, want)
+		}
+		return
+	}
+	if !slices.Equal(got.Actions(), want.Actions()) {
+		tb.Errorf("Match.Actions() = %v, want %v", got.Actions(), want.Actions())
+	}
+	if got.Config() != want.Config() {
+		tb.Errorf("Match.Config() = %+v, want %+v", got.Config(), want.Config())
+	}
+	if g, w := got.Round().Number, want.Round().Number; g != w {
+		tb.Errorf("Match.Round().Number = %d, want %d", g, w)
+	}
+	if g, w := got.Round().Board.String(), want.Round().Board.String(); g != w {
+		tb.Errorf("Match.Round().Board =\n%s want\n%s", g, w)
+	}
+	if got.Over() != want.Over() || got.Winner() != want.Winner() || got.ToMove() != want.ToMove() {
+		tb.Errorf("Match over/winner/to move = %t/%v/%v, want %t/%v/%v",
+			got.Over(), got.Winner(), got.ToMove(), want.Over(), want.Winner(), want.ToMove())
+	}
+	for _, p := range []game.Player{game.Player1, game.Player2} {
+		if g, w := got.Score(p), want.Score(p); g != w {
+			tb.Errorf("Match.Score(%v) = %d, want %d", p, g, w)
+		}
+	}
+}

@@ -1,0 +1,619 @@
+package sessions_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
+)
+
+func TestCreateGetRoundtrip(t *testing.T) {
+	twoWins := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2, Openers: game.AlwaysFirst, FirstOpener: game.Player2}
+	tests := []struct {
+		name string
+		sess sessions.Session
+	}{
+		{
+			name: "challenge without moves",
+			sess: sessions.Session{
+				ChannelID: "chan-1", GuildID: "guild-1", Players: [2]sessions.Member{alice, bob},
+				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig()), Phase: sessions.PhaseChallenge,
+			},
+		},
+		{
+			// Player2 opens and wins round 1 with a vertical line; round 2
+			// has three discs.
+			name: "second round under way",
+			sess: sessions.Session{
+				ChannelID: "chan-2", GuildID: "guild-1", Players: [2]sessions.Member{bob, carol},
+				Config: twoWins, Match: mustMatch(t, twoWins, 0, 1, 0, 1, 0, 1, 0, 6, 5, 6),
+				Phase: sessions.PhasePlaying, MessageID: "msg-42",
+			},
+		},
+		{
+			name: "direct message, unnamed players, zero first opener",
+			sess: sessions.Session{
+				ChannelID: "dm-1", Players: [2]sessions.Member{{ID: "1"}, {ID: "2"}},
+				Config: game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 1},
+				Match:  mustMatch(t, game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 1}, 3),
+				Phase:  sessions.PhasePlaying,
+			},
+		},
+		{
+			name: "finished by forfeit",
+			sess: func() sessions.Session {
+				m := mustMatch(t, game.DefaultConfig(), 3, 3)
+				if err := m.Forfeit(game.Player1); err != nil {
+					t.Fatalf("Forfeit() error = %v", err)
+				}
+				return sessions.Session{
+					ChannelID: "chan-3", GuildID: "guild-2", Players: [2]sessions.Member{alice, carol},
+					Config: game.DefaultConfig(), Match: m, Phase: sessions.PhaseFinished, MessageID: "msg-7",
+				}
+			}(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustOpen(t)
+			in := tt.sess
+			in.ID, in.CreatedAt = 99, t0.Add(-time.Hour) // Create overwrites them
+			created := mustCreate(t, st, &in)
+
+			want := tt.sess
+			want.ID = created.ID
+			want.CreatedAt, want.UpdatedAt = t0.UTC(), t0.UTC()
+			assertSameSession(t, created, &want)
+			if created.ID < 1 {
+				t.Errorf("Create().ID = %d, want at least 1", created.ID)
+			}
+			if created.Match == in.Match {
+				t.Error("Create() returned the caller's match, want a match of its own")
+			}
+			if in.ID != 99 {
+				t.Errorf("Create() changed its argument's ID to %d", in.ID)
+			}
+
+			got := mustGet(t, st, tt.sess.ChannelID)
+			assertSameSession(t, got, &want)
+			if got.CreatedAt.Location() != time.UTC {
+				t.Errorf("Get().CreatedAt.Location() = %v, want UTC", got.CreatedAt.Location())
+			}
+		})
+	}
+}
+
+func TestUpdateRoundtrip(t *testing.T) {
+	clock := newClock()
+	st := mustOpenAt(t, filepath.Join(t.TempDir(), "connectn.db"), clock)
+	created := mustCreate(t, st, newSession(t, "chan-1"))
+
+	clock.Advance(90 * time.Second)
+	updated := mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+		s.Phase = sessions.PhasePlaying
+		s.MessageID = "msg-1"
+		s.Players[1].Name = "Bobby"
+		mustPlay(t, s.Match, 3, 3, 4)
+		return nil
+	})
+
+	want := *created
+	want.Phase, want.MessageID = sessions.PhasePlaying, "msg-1"
+	want.Players[1].Name = "Bobby"
+	want.Match = mustMatch(t, game.DefaultConfig(), 3, 3, 4)
+	want.UpdatedAt = t0.Add(90 * time.Second).UTC()
+	assertSameSession(t, updated, &want)
+	assertSameSession(t, mustGet(t, st, "chan-1"), &want)
+	if got, want := mustGet(t, st, "chan-1").Match.Round().Board.String(), ".......\n.......\n.......\n.......\n...o...\n...xx..\n"; got != want {
+		t.Errorf("board after reload =\n%s want\n%s", got, want)
+	}
+}
+
+func TestReopenMidMatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data", "connectn.db")
+	clock := newClock()
+	st := mustOpenAt(t, path, clock)
+	mustCreate(t, st, newSession(t, "chan-1"))
+	mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+		s.Phase = sessions.PhasePlaying
+		return nil
+	})
+	for _, column := range []int{0, 1, 0, 1} {
+		mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			_, err := s.Match.Play(s.Match.ToMove(), column)
+			return err
+		})
+	}
+	before := mustGet(t, st, "chan-1")
+	if err := st.Close(); err != nil {
+		t.Fatalf("Close() error = %v", err)
+	}
+
+	clock.Advance(time.Hour)
+	st = mustOpenAt(t, path, clock)
+	got := mustGet(t, st, "chan-1")
+	assertSameSession(t, got, before)
+
+	// Player 1 completes a vertical line in column 1.
+	for _, column := range []int{0, 1, 0} {
+		got = mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			_, err := s.Match.Play(s.Match.ToMove(), column)
+			return err
+		})
+	}
+	if !got.Match.Over() || got.Match.Winner() != game.Player1 {
+		t.Fatalf("after the last move over, winner = %t, %v, want true, player 1", got.Match.Over(), got.Match.Winner())
+	}
+	if got.Phase != sessions.PhaseFinished {
+		t.Errorf("Phase after the winning move = %q, want %q", got.Phase, sessions.PhaseFinished)
+	}
+	assertSameSession(t, mustGet(t, st, "chan-1"), got)
+	if got, want := len(got.Match.Actions()), 7; got != want {
+		t.Errorf("len(Actions()) = %d, want %d", got, want)
+	}
+}
+
+func TestCreateActiveSession(t *testing.T) {
+	tests := []struct {
+		name    string
+		phase   sessions.Phase // the first session's phase when the second is created
+		channel string         // the second session's channel
+		wantErr error
+	}{
+		{name: "challenge pending", phase: sessions.PhaseChallenge, channel: "chan-1", wantErr: sessions.ErrActiveSession},
+		{name: "match playing", phase: sessions.PhasePlaying, channel: "chan-1", wantErr: sessions.ErrActiveSession},
+		{name: "match finished", phase: sessions.PhaseFinished, channel: "chan-1"},
+		{name: "challenge cancelled", phase: sessions.PhaseCancelled, channel: "chan-1"},
+		{name: "other channel while playing", phase: sessions.PhasePlaying, channel: "chan-2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustOpen(t)
+			first := mustCreate(t, st, newSession(t, "chan-1"))
+			first = mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+				s.Phase = tt.phase
+				return nil
+			})
+
+			second, err := st.Create(t.Context(), newSession(t, tt.channel))
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("second Create() error = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil {
+				assertSameSession(t, mustGet(t, st, "chan-1"), first)
+				return
+			}
+			if second.ID <= first.ID {
+				t.Errorf("second ID = %d, want more than the first's %d", second.ID, first.ID)
+			}
+			assertSameSession(t, mustGet(t, st, tt.channel), second)
+
+			history, err := st.History(t.Context(), "chan-1", 0)
+			if err != nil {
+				t.Fatalf("History() error = %v", err)
+			}
+			var ids []int64
+			for _, s := range history {
+				ids = append(ids, s.ID)
+			}
+			wantIDs := []int64{first.ID}
+			if tt.channel == "chan-1" {
+				wantIDs = []int64{second.ID, first.ID}
+			}
+			if fmt.Sprint(ids) != fmt.Sprint(wantIDs) {
+				t.Fatalf("History() IDs = %v, want %v", ids, wantIDs)
+			}
+			assertSameSession(t, history[len(history)-1], first)
+		})
+	}
+}
+
+func TestIDsNeverReused(t *testing.T) {
+	st := mustOpen(t)
+	var last int64
+	for i := range 5 {
+		s := mustCreate(t, st, newSession(t, "chan-1"))
+		if s.ID <= last {
+			t.Fatalf("session %d got ID %d, want more than %d", i, s.ID, last)
+		}
+		last = s.ID
+		if _, err := st.Abandon(t.Context(), "chan-1"); err != nil {
+			t.Fatalf("Abandon() error = %v", err)
+		}
+	}
+	history, err := st.History(t.Context(), "chan-1", 2)
+	if err != nil {
+		t.Fatalf("History() error = %v", err)
+	}
+	if got, want := len(history), 2; got != want {
+		t.Fatalf("len(History(limit 2)) = %d, want %d", got, want)
+	}
+	if history[0].ID != last || history[0].Phase != sessions.PhaseCancelled {
+		t.Errorf("History()[0] = ID %d %q, want ID %d %q", history[0].ID, history[0].Phase, last, sessions.PhaseCancelled)
+	}
+	empty, err := st.History(t.Context(), "nowhere", 0)
+	if err != nil || empty == nil || len(empty) != 0 {
+		t.Errorf("History(nowhere) = %v, %v, want an empty slice, nil", empty, err)
+	}
+}
+
+func TestCreateValidation(t *testing.T) {
+	tests := []struct {
+		name      string
+		edit      func(*sessions.Session)
+		wantErr   error
+		wantPhase sessions.Phase
+	}{
+		{name: "empty channel", edit: func(s *sessions.Session) { s.ChannelID = "" }, wantErr: sessions.ErrInvalidSession},
+		{name: "player without id", edit: func(s *sessions.Session) { s.Players[1].ID = "" }, wantErr: sessions.ErrInvalidSession},
+		{name: "same member twice", edit: func(s *sessions.Session) { s.Players[1] = s.Players[0] }, wantErr: sessions.ErrInvalidSession},
+		{name: "unknown phase", edit: func(s *sessions.Session) { s.Phase = "paused" }, wantErr: sessions.ErrInvalidSession},
+		{name: "match of another config", edit: func(s *sessions.Session) { s.Config.Wins = 3 }, wantErr: sessions.ErrInvalidSession},
+		{name: "invalid config without match", edit: func(s *sessions.Session) { s.Config.Rows, s.Match = 0, nil }, wantErr: game.ErrInvalidConfig},
+		{name: "no match is built from config", edit: func(s *sessions.Session) { s.Match = nil }, wantPhase: sessions.PhaseChallenge},
+		{name: "empty phase means challenge", edit: func(s *sessions.Session) { s.Phase = "" }, wantPhase: sessions.PhaseChallenge},
+		{name: "bot match starts playing", edit: func(s *sessions.Session) { s.Phase = sessions.PhasePlaying }, wantPhase: sessions.PhasePlaying},
+		{
+			name: "active phase with a match over is finished",
+			edit: func(s *sessions.Session) {
+				s.Phase = sessions.PhasePlaying
+				if err := s.Match.Forfeit(game.Player2); err != nil {
+					t.Fatalf("Forfeit() error = %v", err)
+				}
+			},
+			wantPhase: sessions.PhaseFinished,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustOpen(t)
+			in := newSession(t, "chan-1")
+			tt.edit(in)
+			got, err := st.Create(t.Context(), in)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Create() error = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil {
+				if _, err := st.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
+					t.Errorf("Get() after a failed Create error = %v, want %v", err, sessions.ErrNotFound)
+				}
+				return
+			}
+			if got.Phase != tt.wantPhase {
+				t.Errorf("Create().Phase = %q, want %q", got.Phase, tt.wantPhase)
+			}
+			assertSameSession(t, mustGet(t, st, "chan-1"), got)
+		})
+	}
+	t.Run("nil session", func(t *testing.T) {
+		if _, err := mustOpen(t).Create(t.Context(), nil); !errors.Is(err, sessions.ErrInvalidSession) {
+			t.Errorf("Create(nil) error = %v, want %v", err, sessions.ErrInvalidSession)
+		}
+	})
+}
+
+func TestUpdateFnErrorWritesNothing(t *testing.T) {
+	errCustom := errors.New("stale button")
+	tests := []struct {
+		name    string
+		fn      func(*sessions.Session) error
+		wantErr error
+	}{
+		{
+			name: "not your turn",
+			fn: func(s *sessions.Session) error {
+				_, err := s.Match.Play(game.Player2, 0)
+				return err
+			},
+			wantErr: game.ErrNotYourTurn,
+		},
+		{
+			name: "column full",
+			fn: func(s *sessions.Session) error {
+				_, err := s.Match.Play(s.Match.ToMove(), 2)
+				return err
+			},
+			wantErr: game.ErrColumnFull,
+		},
+		{
+			name: "changes made, then an error",
+			fn: func(s *sessions.Session) error {
+				s.Phase, s.MessageID = sessions.PhaseFinished, "msg-2"
+				s.Players[0].Name = "Mallory"
+				if _, err := s.Match.Play(s.Match.ToMove(), 0); err != nil {
+					return err
+				}
+				return errCustom
+			},
+			wantErr: errCustom,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := newClock()
+			st := mustOpenAt(t, filepath.Join(t.TempDir(), "connectn.db"), clock)
+			sess := newSession(t, "chan-1")
+			sess.Phase, sess.MessageID = sessions.PhasePlaying, "msg-1"
+			mustPlay(t, sess.Match, 2, 2, 2, 2, 2, 2) // column 3 full
+			before := mustCreate(t, st, sess)
+
+			clock.Advance(time.Minute)
+			got, err := st.Update(t.Context(), "chan-1", tt.fn)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Update() error = %v, want %v", err, tt.wantErr)
+			}
+			if got != nil {
+				t.Errorf("Update() session = %+v, want nil on error", got)
+			}
+			assertSameSession(t, mustGet(t, st, "chan-1"), before)
+		})
+	}
+	t.Run("returned unchanged", func(t *testing.T) {
+		st := mustOpen(t)
+		mustCreate(t, st, newSession(t, "chan-1"))
+		_, err := st.Update(t.Context(), "chan-1", func(*sessions.Session) error { return errCustom })
+		if err != errCustom { //nolint:errorlint // the contract is the very same value
+			t.Errorf("Update() error = %#v, want the fn's own %#v", err, errCustom)
+		}
+	})
+}
+
+func TestUpdateInvalidChange(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   func(*sessions.Session)
+	}{
+		{name: "ID", fn: func(s *sessions.Session) { s.ID++ }},
+		{name: "ChannelID", fn: func(s *sessions.Session) { s.ChannelID = "chan-2" }},
+		{name: "GuildID", fn: func(s *sessions.Session) { s.GuildID = "guild-2" }},
+		{name: "Config", fn: func(s *sessions.Session) { s.Config.Wins = 5 }},
+		{name: "CreatedAt", fn: func(s *sessions.Session) { s.CreatedAt = s.CreatedAt.Add(time.Second) }},
+		{name: "nil Match", fn: func(s *sessions.Session) { s.Match = nil }},
+		{name: "unknown Phase", fn: func(s *sessions.Session) { s.Phase = "paused" }},
+		{name: "same member twice", fn: func(s *sessions.Session) { s.Players[1] = s.Players[0] }},
+		{name: "player without id", fn: func(s *sessions.Session) { s.Players[0].ID = "" }},
+		{name: "match of another config", fn: func(s *sessions.Session) {
+			s.Match = mustMatch(t, game.Config{Rows: 5, Columns: 5, Connect: 4, Wins: 1}, 0)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustOpen(t)
+			before := mustCreate(t, st, newSession(t, "chan-1"))
+			_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+				tt.fn(s)
+				return nil
+			})
+			if !errors.Is(err, sessions.ErrInvalidSession) {
+				t.Fatalf("Update() error = %v, want %v", err, sessions.ErrInvalidSession)
+			}
+			assertSameSession(t, mustGet(t, st, "chan-1"), before)
+		})
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	st := mustOpen(t)
+	mustCreate(t, st, newSession(t, "chan-1"))
+	if _, err := st.Get(t.Context(), "chan-2"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("Get(chan-2) error = %v, want %v", err, sessions.ErrNotFound)
+	}
+	called := false
+	_, err := st.Update(t.Context(), "chan-2", func(*sessions.Session) error { called = true; return nil })
+	if !errors.Is(err, sessions.ErrNotFound) || called {
+		t.Errorf("Update(chan-2) error = %v, fn called %t, want %v, false", err, called, sessions.ErrNotFound)
+	}
+	if _, err := st.Abandon(t.Context(), "chan-2"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("Abandon(chan-2) error = %v, want %v", err, sessions.ErrNotFound)
+	}
+	mustUpdate(t, st, "chan-1", func(s *sessions.Session) error { s.Phase = sessions.PhaseCancelled; return nil })
+	if _, err := st.Abandon(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("Abandon() of a cancelled session error = %v, want %v", err, sessions.ErrNotFound)
+	}
+	// Get still returns the channel's last session once it ended.
+	if got := mustGet(t, st, "chan-1"); got.Phase != sessions.PhaseCancelled {
+		t.Errorf("Get() after cancel Phase = %q, want %q", got.Phase, sessions.PhaseCancelled)
+	}
+}
+
+// rawDB opens the store's file directly, as a second process would.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatalf("sql.Open() error = %v", err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+func TestCorruptRow(t *testing.T) {
+	tests := []struct {
+		name     string
+		column   string
+		value    string
+		wantErrs []error
+	}{
+		{name: "actions not json", column: "actions", value: `[{"kind":`, wantErrs: []error{sessions.ErrCorrupt}},
+		{name: "column out of range", column: "actions", value: `[{"kind":"drop","player":1,"column":99}]`, wantErrs: []error{sessions.ErrCorrupt, game.ErrColumnOutOfRange}},
+		{name: "out of turn", column: "actions", value: `[{"kind":"drop","player":1,"column":0},{"kind":"drop","player":1,"column":0}]`, wantErrs: []error{sessions.ErrCorrupt, game.ErrNotYourTurn}},
+		{name: "unknown action kind", column: "actions", value: `[{"kind":"teleport","player":1}]`, wantErrs: []error{sessions.ErrCorrupt, game.ErrInvalidAction}},
+		{name: "config not json", column: "config", value: `rows=6`, wantErrs: []error{sessions.ErrCorrupt}},
+		{name: "impossible config", column: "config", value: `{"rows":0,"columns":7,"connect":4,"wins":1}`, wantErrs: []error{sessions.ErrCorrupt, game.ErrInvalidConfig}},
+		{name: "unreadable time", column: "updated_at", value: `yesterday`, wantErrs: []error{sessions.ErrCorrupt}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "connectn.db")
+			st := mustOpenAt(t, path, newClock())
+			sess := newSession(t, "chan-1")
+			mustPlay(t, sess.Match, 3, 4)
+			created := mustCreate(t, st, sess)
+			if _, err := rawDB(t, path).ExecContext(t.Context(), "UPDATE matches SET "+tt.column+" = ? WHERE id = ?", tt.value, created.ID); err != nil {
+				t.Fatalf("corrupting %s: %v", tt.column, err)
+			}
+
+			_, err := st.Get(t.Context(), "chan-1")
+			for _, want := range tt.wantErrs {
+				if !errors.Is(err, want) {
+					t.Errorf("Get() error = %v, want it to wrap %v", err, want)
+				}
+			}
+			if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("session %d", created.ID)) {
+				t.Errorf("Get() error = %q, want it to name session %d", err, created.ID)
+			}
+			called := false
+			if _, err := st.Update(t.Context(), "chan-1", func(*sessions.Session) error { called = true; return nil }); !errors.Is(err, sessions.ErrCorrupt) || called {
+				t.Errorf("Update() error = %v, fn called %t, want %v, false", err, called, sessions.ErrCorrupt)
+			}
+			if _, err := st.History(t.Context(), "chan-1", 0); !errors.Is(err, sessions.ErrCorrupt) {
+				t.Errorf("History() error = %v, want %v", err, sessions.ErrCorrupt)
+			}
+
+			// The corrupt session blocks the channel until abandoned.
+			if _, err := st.Create(t.Context(), newSession(t, "chan-1")); !errors.Is(err, sessions.ErrActiveSession) {
+				t.Errorf("Create() beside a corrupt active session error = %v, want %v", err, sessions.ErrActiveSession)
+			}
+			id, err := st.Abandon(t.Context(), "chan-1")
+			if err != nil || id != created.ID {
+				t.Fatalf("Abandon() = %d, %v, want %d, nil", id, err, created.ID)
+			}
+			next := mustCreate(t, st, newSession(t, "chan-1"))
+			assertSameSession(t, mustGet(t, st, "chan-1"), next)
+		})
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "plain-file")
+	if err := os.WriteFile(file, []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.db")
+	if err := os.WriteFile(garbage, []byte(strings.Repeat("this is not a database ", 100)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		path    string
+		wantErr bool
+	}{
+		{name: "missing parent folders are created", path: filepath.Join(dir, "a", "b", "c", "connectn.db")},
+		{name: "in memory", path: sessions.MemoryPath},
+		{name: "parent is a file", path: filepath.Join(file, "connectn.db"), wantErr: true},
+		{name: "path is a folder", path: dir, wantErr: true},
+		{name: "not a database", path: garbage, wantErr: true},
+		{name: "question mark", path: filepath.Join(dir, "what?.db"), wantErr: true},
+		{name: "empty path", path: "", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := sessions.Open(t.Context(), tt.path, sessions.WithClock(newClock().Now))
+			if tt.wantErr {
+				if err == nil {
+					_ = st.Close()
+					t.Fatalf("Open(%q) error = nil, want an error", tt.path)
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.path)) {
+					t.Errorf("Open(%q) error = %q, want it to name the path", tt.path, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Open(%q) error = %v", tt.path, err)
+			}
+			defer st.Close()
+			if err := st.Ping(t.Context()); err != nil {
+				t.Errorf("Ping() error = %v", err)
+			}
+			created := mustCreate(t, st, newSession(t, "chan-1"))
+			assertSameSession(t, mustGet(t, st, "chan-1"), created)
+		})
+	}
+}
+
+func TestOpenNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "connectn.db")
+	st := mustOpenAt(t, path, newClock())
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rawDB(t, path).ExecContext(t.Context(), "PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sessions.Open(t.Context(), path)
+	if err == nil {
+		_ = st.Close()
+		t.Fatal("Open() of a newer schema error = nil, want an error")
+	}
+	if !strings.Contains(err.Error(), "newer") || !strings.Contains(err.Error(), path) {
+		t.Errorf("Open() of a newer schema error = %q, want it to say newer and name the path", err)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	st, err := sessions.Open(t.Context(), filepath.Join(t.TempDir(), "connectn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatalf("Close() error = %v", err)
+	}
+	if err := st.Ping(t.Context()); err == nil {
+		t.Error("Ping() after Close error = nil, want an error")
+	}
+	if _, err := st.Get(t.Context(), "chan-1"); err == nil || errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("Get() after Close error = %v, want a database error", err)
+	}
+}
+
+func TestUpdateContextCancelled(t *testing.T) {
+	st := mustOpen(t)
+	mustCreate(t, st, newSession(t, "chan-1"))
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	called := false
+	_, err := st.Update(ctx, "chan-1", func(*sessions.Session) error { called = true; return nil })
+	if !errors.Is(err, context.Canceled) || called {
+		t.Errorf("Update(cancelled) error = %v, fn called %t, want %v, false", err, called, context.Canceled)
+	}
+}
+
+// TestTwoStoresOneFile stands in for two processes sharing a database: the
+// per-channel lock cannot see the other Store, so the revision check must.
+func TestTwoStoresOneFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "connectn.db")
+	a := mustOpenAt(t, path, newClock())
+	b := mustOpenAt(t, path, newClock())
+	mustCreate(t, a, newSession(t, "chan-1"))
+
+	_, err := a.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+		// The other process plays first, while this fn holds a stale copy.
+		mustUpdate(t, b, "chan-1", func(s *sessions.Session) error {
+			_, err := s.Match.Play(s.Match.ToMove(), 0)
+			return err
+		})
+		_, err := s.Match.Play(s.Match.ToMove(), 6)
+		return err
+	})
+	if !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("Update() on a stale copy error = %v, want %v", err, sessions.ErrConflict)
+	}
+	got := mustGet(t, a, "chan-1")
+	want := []game.Action{{Kind: game.Drop, Player: game.Player1, Column: 0}}
+	if fmt.Sprint(got.Match.Actions()) != fmt.Sprint(want) {
+		t.Errorf("Actions() = %v, want %v", got.Match.Actions(), want)
+	}
+	if _, err := b.Create(t.Context(), newSession(t, "chan-1")); !errors.Is(err, sessions.ErrActiveSession) {
+		t.Errorf("Create() in the other store error = %v, want %v", err, sessions.ErrActiveSession)
+	}
+}
