@@ -1,0 +1,73 @@
+// Package discordtest provides a fake Discord, served on the loopback
+// interface, that a real *discordgo.Session can talk to in tests.
+//
+// A Server answers the REST API (under any /api/vN prefix; discordgo v0.29.0
+// uses /api/v9) and the gateway websocket. Point a session at it either with
+// Server.NewSession, or by replacing Session.Client.Transport with
+// Server.Transport, which sends every request, whatever its host, to the
+// fake. Session.Open then works unchanged: GET /gateway returns a ws:// URL
+// of the fake, to which discordgo appends "/?v=9&encoding=json".
+//
+// # What it fakes
+//
+// Gateway: HELLO (op 10), IDENTIFY (op 2) answered with a READY dispatch
+// carrying the bot user, a session id, resume_gateway_url and the
+// application id, heartbeats (op 1, answered with op 11 ACK), RESUME (op 6,
+// answered with a RESUMED dispatch, or op 9 INVALID SESSION for an unknown
+// session). IDENTIFY and RESUME with a wrong token close the connection
+// with code 4004, and IDENTIFY asking for privileged intents that were not
+// allowed with WithPrivilegedIntents closes it with code 4014, as Discord
+// does. Tests push events with Server.Dispatch and Server.DispatchInteraction.
+//
+// REST: GET /gateway, GET /gateway/bot, GET /users/@me (and the bot's
+// id), GET /applications/@me, GET /oauth2/applications/@me (or the
+// application id), listing (GET) and bulk overwrite (PUT) of global and
+// guild application commands, the interaction callback, follow-up messages
+// and edits of @original or follow-ups through /webhooks/{app}/{token},
+// and creating, reading and editing channel messages. Multipart bodies
+// (payload_json plus files) are accepted; files become attachments. Every
+// REST call must carry "Authorization: Bot <token>", else it gets a 401
+// with a Discord-shaped JSON body ({"message": "401: Unauthorized",
+// "code": 0}); like on Discord, GET /gateway and the interaction callback
+// are exempt, so a wrong token makes Session.Open fail with close code
+// 4004 rather than with a 401. Unknown routes get a Discord-shaped 404 (or
+// 405 for a known path with another method).
+//
+// The fake checks a few rules that Discord enforces and that bots commonly
+// break: an interaction can be answered once, follow-ups and @original
+// edits need an answered interaction, messages must not be empty, content
+// is at most 2000 characters, at most 10 embeds and 5 action rows of at
+// most 5 components each, custom ids of at most 100 characters that are
+// unique within a message, and valid command names and descriptions in
+// bulk overwrites. Violations get Discord's error codes (50006, 50035,
+// 40060, 10062, 10008, 10015, ...), so discordgo returns a *RESTError.
+//
+// Every REST request is logged (Server.Requests, Server.WaitRequest),
+// every message written by the bot is logged with its resulting state
+// (Server.Messages, Server.WaitMessage), interaction callbacks can be
+// awaited with Server.WaitResponse and the last bulk overwrite of commands
+// is returned by Server.Commands.
+//
+// # What it does not fake
+//
+// There are no guilds, channels, members, roles or permissions: any
+// channel id is accepted and READY lists no guilds. There are no rate
+// limits, no gateway compression (zlib-stream or per-message zlib), no
+// sharding beyond checking the shard pair, no missed-event replay on RESUME, no voice, no
+// interaction token expiry and no delivery of MESSAGE_CREATE events for
+// the bot's own messages. Routes not listed above, such as message
+// deletion or reactions, answer 404.
+//
+// # Shutting down
+//
+// Close the session before the server. Session.Close always sleeps one
+// second after sending its close frame; that is discordgo, not the fake.
+// A discordgo session whose gateway connection fails reconnects forever
+// when ShouldReconnectOnError is true (discordgo's default), which leaks
+// goroutines if the Server is already closed. Sessions from
+// Server.NewSession therefore have it set to false. A test that builds its
+// own session should also call Server.WaitConnections before
+// Session.Close: discordgo's heartbeat goroutine sends its first heartbeat
+// right after Open, and if Close wins that race the heartbeat fails and
+// triggers a reconnect.
+package discordtest

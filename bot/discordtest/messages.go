@@ -1,0 +1,1017 @@
+package discordtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// MessageKind tells how the bot wrote a message.
+type MessageKind int
+
+// Kinds of message writes.
+const (
+	// ChannelMessageCreate is POST /channels/{channel}/messages.
+	ChannelMessageCreate MessageKind = iota + 1
+	// ChannelMessageEdit is PATCH /channels/{channel}/messages/{message}.
+	ChannelMessageEdit
+	// InteractionResponseMessage is a message created (response types 4
+	// and 5) or updated (type 7) by POST /interactions/{id}/{token}/callback.
+	InteractionResponseMessage
+	// FollowupMessageCreate is POST /webhooks/{app}/{token}.
+	FollowupMessageCreate
+	// WebhookMessageEdit is PATCH /webhooks/{app}/{token}/messages/{message},
+	// where message may be "@original".
+	WebhookMessageEdit
+)
+
+// String returns the name of the kind.
+func (k MessageKind) String() string {
+	switch k {
+	case ChannelMessageCreate:
+		return "ChannelMessageCreate"
+	case ChannelMessageEdit:
+		return "ChannelMessageEdit"
+	case InteractionResponseMessage:
+		return "InteractionResponseMessage"
+	case FollowupMessageCreate:
+		return "FollowupMessageCreate"
+	case WebhookMessageEdit:
+		return "WebhookMessageEdit"
+	}
+	return fmt.Sprintf("MessageKind(%d)", int(k))
+}
+
+// Message is one accepted message write by the bot.
+type Message struct {
+	Kind MessageKind
+	// InteractionID is the interaction whose token was used, for the
+	// interaction and webhook kinds.
+	InteractionID string
+	// Message is the whole message after the write, as the fake stores it.
+	Message *discordgo.Message
+	// Payload is the JSON the bot sent (payload_json of a multipart body);
+	// for InteractionResponseMessage it is the whole interaction response.
+	Payload json.RawMessage
+}
+
+// messageRecord is the stored form of a Message.
+type messageRecord struct {
+	kind          MessageKind
+	interactionID string
+	message       []byte
+	payload       []byte
+}
+
+func (r messageRecord) decode() Message {
+	return Message{
+		Kind:          r.kind,
+		InteractionID: r.interactionID,
+		Message:       decodeMessage(r.message),
+		Payload:       bytes.Clone(r.payload),
+	}
+}
+
+// storedMessage is the current state of a message.
+type storedMessage struct {
+	raw       []byte // normalized discordgo.Message JSON
+	channelID string
+	authorID  string
+	ephemeral bool
+	token     string // interaction token that created it through its webhook
+}
+
+// interactionState tracks a dispatched interaction.
+type interactionState struct {
+	id, token, channelID, guildID string
+	itype                         discordgo.InteractionType
+	messageID                     string // message the component is on
+	response                      []byte // accepted callback
+	rejected                      []byte // first rejected callback
+	rejectErr                     *apiError
+	originalID                    string // message behind @original
+}
+
+func decodeMessage(raw []byte) *discordgo.Message {
+	var m discordgo.Message
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic("discordtest: decode stored message: " + err.Error())
+	}
+	return &m
+}
+
+// recordLocked appends a message record and wakes waiters. s.mu must be held.
+func (s *Server) recordLocked(kind MessageKind, interactionID string, msg, payload []byte) {
+	s.records = append(s.records, messageRecord{kind, interactionID, msg, bytes.Clone(payload)})
+	s.notifyLocked()
+}
+
+// Messages returns every accepted message write so far, oldest first.
+func (s *Server) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Message, len(s.records))
+	for i, r := range s.records {
+		out[i] = r.decode()
+	}
+	return out
+}
+
+// WaitMessage waits for a message write for which match returns true,
+// considering writes already made too, and returns the first one. match
+// must not call Server methods. It returns an error wrapping the context's
+// error, or ErrClosed, if none happens.
+func (s *Server) WaitMessage(ctx context.Context, match func(Message) bool) (Message, error) {
+	var found Message
+	next := 0
+	err := s.wait(ctx, "message", func() bool {
+		for ; next < len(s.records); next++ {
+			if m := s.records[next].decode(); match(m) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
+// DispatchInteraction sends INTERACTION_CREATE for i to every identified
+// gateway connection and remembers i so that the bot can answer it. Empty
+// i.ID, i.Token and i.AppID are filled in place (with a new snowflake, a
+// random token and the application id), and i.Version defaults to 1. If
+// i.Message is set (the message a component is on) and not yet known, it
+// is stored so that the bot may update it; its empty ID and ChannelID are
+// filled in place and its Author defaults to the bot user. It returns an
+// error if i is nil or has no Type, ErrNotConnected if no gateway
+// connection is identified, an error if i (with its id or token) was
+// already dispatched or cannot be marshaled, or the error of Dispatch.
+func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
+	if i == nil || i.Type == 0 {
+		return fmt.Errorf("discordtest: DispatchInteraction needs an interaction with a Type")
+	}
+	if !s.connected() {
+		return ErrNotConnected
+	}
+	if i.ID == "" {
+		i.ID = s.newID()
+	}
+	if i.Token == "" {
+		i.Token = "discordtest-" + randomHex(24)
+	}
+	if i.AppID == "" {
+		i.AppID = s.cfg.appID
+	}
+	if i.Version == 0 {
+		i.Version = 1
+	}
+	st := &interactionState{id: i.ID, token: i.Token, channelID: i.ChannelID, guildID: i.GuildID, itype: i.Type}
+	var stored *storedMessage
+	if m := i.Message; m != nil {
+		if m.ID == "" {
+			m.ID = s.newID()
+		}
+		if m.ChannelID == "" {
+			m.ChannelID = i.ChannelID
+		}
+		st.messageID = m.ID
+		cp := *m
+		if cp.Author == nil {
+			cp.Author = s.BotUser()
+		}
+		raw, err := encodeMessage(&cp)
+		if err != nil {
+			return fmt.Errorf("discordtest: marshal interaction message: %w", err)
+		}
+		var nm discordgo.Message
+		if err := json.Unmarshal(raw, &nm); err != nil {
+			return fmt.Errorf("discordtest: interaction message does not round-trip through JSON: %w", err)
+		}
+		stored = &storedMessage{raw: mustEncodeMessage(&nm), channelID: nm.ChannelID, authorID: nm.Author.ID,
+			ephemeral: nm.Flags&discordgo.MessageFlagsEphemeral != 0}
+	}
+
+	raw, err := encodeInteraction(i)
+	if err != nil {
+		return err
+	}
+
+	s.mu.Lock()
+	if s.interactions[i.ID] != nil || s.byToken[i.Token] != nil {
+		s.mu.Unlock()
+		return fmt.Errorf("discordtest: interaction %s (or its token) was already dispatched", i.ID)
+	}
+	s.interactions[i.ID] = st
+	s.byToken[i.Token] = st
+	if stored != nil && s.messages[st.messageID] == nil {
+		s.messages[st.messageID] = stored
+	}
+	s.mu.Unlock()
+	return s.Dispatch("INTERACTION_CREATE", raw)
+}
+
+// encodeMessage marshals m including its components, which discordgo's
+// Message does not marshal (its Components field is tagged "-").
+func encodeMessage(m *discordgo.Message) (json.RawMessage, error) {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	obj := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, err
+	}
+	comps := m.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	if obj["components"], err = json.Marshal(comps); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
+func mustEncodeMessage(m *discordgo.Message) []byte {
+	raw, err := encodeMessage(m)
+	if err != nil {
+		panic("discordtest: encode message: " + err.Error())
+	}
+	return raw
+}
+
+// encodeInteraction marshals i including the components of i.Message and
+// of modal submit data, which discordgo does not marshal.
+func encodeInteraction(i *discordgo.Interaction) (json.RawMessage, error) {
+	raw, err := json.Marshal(i)
+	if err != nil {
+		return nil, fmt.Errorf("discordtest: marshal interaction: %w", err)
+	}
+	obj := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("discordtest: marshal interaction: %w", err)
+	}
+	if i.Message != nil {
+		if obj["message"], err = encodeMessage(i.Message); err != nil {
+			return nil, fmt.Errorf("discordtest: marshal interaction message: %w", err)
+		}
+	}
+	var modal *discordgo.ModalSubmitInteractionData
+	switch d := i.Data.(type) {
+	case discordgo.ModalSubmitInteractionData:
+		modal = &d
+	case *discordgo.ModalSubmitInteractionData:
+		modal = d
+	}
+	if modal != nil {
+		data := map[string]json.RawMessage{}
+		if err := json.Unmarshal(obj["data"], &data); err != nil {
+			return nil, fmt.Errorf("discordtest: marshal modal data: %w", err)
+		}
+		comps := modal.Components
+		if comps == nil {
+			comps = []discordgo.MessageComponent{}
+		}
+		if data["components"], err = json.Marshal(comps); err != nil {
+			return nil, fmt.Errorf("discordtest: marshal modal components: %w", err)
+		}
+		obj["data"] = mustJSON(data)
+	}
+	return mustJSON(obj), nil
+}
+
+// WaitResponse waits for the bot's POST /interactions/{id}/{token}/callback
+// for interactionID and returns the interaction response. If the fake
+// rejected the callback (for example an empty message, or an interaction
+// it does not know), it returns the response as sent together with an
+// error carrying Discord's error message. It returns an error wrapping the
+// context's error, or ErrClosed, if no callback arrives.
+func (s *Server) WaitResponse(ctx context.Context, interactionID string) (*discordgo.InteractionResponse, error) {
+	var raw []byte
+	var rejectErr *apiError
+	err := s.wait(ctx, "response to interaction "+interactionID, func() bool {
+		st := s.interactions[interactionID]
+		switch {
+		case st == nil:
+			return false
+		case st.response != nil:
+			raw = st.response
+			return true
+		case st.rejected != nil:
+			raw, rejectErr = st.rejected, st.rejectErr
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := decodeInteractionResponse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if rejectErr != nil {
+		return resp, fmt.Errorf("discordtest: response to interaction %s rejected: %w", interactionID, rejectErr)
+	}
+	return resp, nil
+}
+
+// decodeInteractionResponse decodes an interaction response, including its
+// components, which discordgo cannot unmarshal by itself.
+func decodeInteractionResponse(raw []byte) (*discordgo.InteractionResponse, error) {
+	type data discordgo.InteractionResponseData
+	var v struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data *struct {
+			data
+			Components []json.RawMessage `json:"components"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
+	}
+	resp := &discordgo.InteractionResponse{Type: v.Type}
+	if v.Data != nil {
+		d := discordgo.InteractionResponseData(v.Data.data)
+		d.Components = nil
+		for _, c := range v.Data.Components {
+			mc, err := discordgo.MessageComponentFromJSON(c)
+			if err != nil {
+				return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
+			}
+			d.Components = append(d.Components, mc)
+		}
+		resp.Data = &d
+	}
+	return resp, nil
+}
+
+// readPayload returns the JSON payload of a request, which is either the
+// body or the payload_json part of a multipart body, and attachments for
+// the files of a multipart body.
+func (s *Server) readPayload(r *http.Request) ([]byte, []*discordgo.MessageAttachment, error) {
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		b, err := io.ReadAll(r.Body)
+		return b, nil, err
+	}
+	var payload []byte
+	var files []*discordgo.MessageAttachment
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case part.FormName() == "payload_json":
+			payload = b
+		case part.FileName() != "":
+			id := s.newID()
+			files = append(files, &discordgo.MessageAttachment{
+				ID:          id,
+				Filename:    part.FileName(),
+				ContentType: part.Header.Get("Content-Type"),
+				Size:        len(b),
+				URL:         "https://cdn.discordapp.com/attachments/0/" + id + "/" + part.FileName(),
+			})
+		}
+	}
+	return payload, files, nil
+}
+
+// messageKeys are the keys of a request body that become message fields.
+var messageKeys = []string{"content", "tts", "embeds", "components", "flags", "attachments", "poll", "message_reference", "sticker_items"}
+
+// composeMessage overlays the message keys of patch onto base (JSON of a
+// message), adds files as attachments, and returns the decoded result. It
+// returns an error if the result is not a valid message.
+func composeMessage(base []byte, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment) (*discordgo.Message, error) {
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(base, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range messageKeys {
+		v, ok := patch[k]
+		if !ok || (k == "components" && string(v) == "null") {
+			continue // like Discord, "components": null keeps the components
+		}
+		m[k] = v
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return nil, err
+	}
+	msg.Attachments = append(msg.Attachments, files...)
+	return &msg, nil
+}
+
+// newMessageBase returns the JSON of a new message by the bot.
+func (s *Server) newMessageBase(channelID, guildID string, msgType discordgo.MessageType, webhook bool) []byte {
+	m := map[string]any{
+		"id":               s.newID(),
+		"channel_id":       channelID,
+		"author":           s.cfg.user,
+		"timestamp":        time.Now().UTC().Format(time.RFC3339Nano),
+		"type":             msgType,
+		"content":          "",
+		"tts":              false,
+		"mention_everyone": false,
+		"pinned":           false,
+		"mentions":         []any{},
+		"mention_roles":    []any{},
+		"attachments":      []any{},
+		"embeds":           []any{},
+		"components":       []any{},
+		"flags":            0,
+	}
+	if guildID != "" {
+		m["guild_id"] = guildID
+	}
+	if webhook {
+		m["webhook_id"] = s.cfg.appID
+		m["application_id"] = s.cfg.appID
+	}
+	return mustJSON(m)
+}
+
+// decodePatch decodes a JSON object body.
+func decodePatch(payload []byte) (map[string]json.RawMessage, *apiError) {
+	var patch map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &patch); err != nil || patch == nil {
+		return nil, errInvalidJSON
+	}
+	return patch, nil
+}
+
+// storeLocked saves msg and returns its JSON. s.mu must be held.
+func (s *Server) storeLocked(msg *discordgo.Message, token string) []byte {
+	raw := mustEncodeMessage(msg)
+	authorID := ""
+	if msg.Author != nil {
+		authorID = msg.Author.ID
+	}
+	s.messages[msg.ID] = &storedMessage{
+		raw:       raw,
+		channelID: msg.ChannelID,
+		authorID:  authorID,
+		ephemeral: msg.Flags&discordgo.MessageFlagsEphemeral != 0,
+		token:     token,
+	}
+	return raw
+}
+
+// editMessage applies patch to the stored message and validates it.
+func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment, prefix string) (*discordgo.Message, *apiError) {
+	oldMsg := decodeMessage(old.raw)
+	msg, err := composeMessage(old.raw, patch, files)
+	if err != nil {
+		return nil, formError([]fieldError{{prefix, "MODEL_TYPE_CONVERT", err.Error()}})
+	}
+	// Only SUPPRESS_EMBEDS may change; an edit ends the loading state.
+	keep := discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsIsComponentsV2 | discordgo.MessageFlagsCrossPosted | discordgo.MessageFlagsHasThread
+	msg.Flags = oldMsg.Flags&keep | msg.Flags&discordgo.MessageFlagsSuppressEmbeds
+	now := time.Now().UTC()
+	msg.EditedTimestamp = &now
+	msg.ID, msg.ChannelID = oldMsg.ID, oldMsg.ChannelID
+	if e := validateMessage(prefix, msg, patch); e != nil {
+		return nil, e
+	}
+	return msg, nil
+}
+
+func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	patch, apiErr := decodePatch(payload)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	msgType := discordgo.MessageTypeDefault
+	if _, ok := patch["message_reference"]; ok {
+		msgType = discordgo.MessageTypeReply
+	}
+	msg, err := composeMessage(s.newMessageBase(r.PathValue("channel"), "", msgType, false), patch, files)
+	if err != nil {
+		writeAPIError(w, formError([]fieldError{{"", "MODEL_TYPE_CONVERT", err.Error()}}))
+		return
+	}
+	msg.Flags &= discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2
+	if apiErr := validateMessage("", msg, patch); apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	s.mu.Lock()
+	raw := s.storeLocked(msg, "")
+	s.recordLocked(ChannelMessageCreate, "", raw, payload)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(raw)
+}
+
+// channelMessageLocked finds a non-ephemeral message in a channel. s.mu
+// must be held.
+func (s *Server) channelMessageLocked(r *http.Request) *storedMessage {
+	m := s.messages[r.PathValue("msg")]
+	if m == nil || m.ephemeral || m.channelID != r.PathValue("channel") {
+		return nil
+	}
+	return m
+}
+
+func (s *Server) channelMessageGet(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	m := s.channelMessageLocked(r)
+	s.mu.Unlock()
+	if m == nil {
+		writeAPIError(w, errUnknownMessage)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(m.raw)
+}
+
+func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	patch, apiErr := decodePatch(payload)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.channelMessageLocked(r)
+	switch {
+	case old == nil:
+		writeAPIError(w, errUnknownMessage)
+		return
+	case old.authorID != s.cfg.user.ID:
+		writeAPIError(w, errEditOthers)
+		return
+	}
+	msg, apiErr := editMessage(old, patch, files, "")
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	raw := s.storeLocked(msg, old.token)
+	s.recordLocked(ChannelMessageEdit, "", raw, payload)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(raw)
+}
+
+// interactionCallback handles POST /interactions/{id}/{token}/callback.
+func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	var body struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data map[string]json.RawMessage        `json:"data"`
+	}
+	if err := json.Unmarshal(payload, &body); err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	if _, err := decodeInteractionResponse(payload); err != nil {
+		writeAPIError(w, formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
+		return
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.interactions[r.PathValue("id")]
+	switch {
+	case st == nil || st.token != r.PathValue("token"):
+		writeAPIError(w, errUnknownInteraction)
+		return
+	case st.response != nil:
+		writeAPIError(w, errAlreadyAcknowledged)
+		return
+	}
+	reject := func(e *apiError) {
+		if st.rejected == nil {
+			st.rejected, st.rejectErr = bytes.Clone(payload), e
+			s.notifyLocked()
+		}
+		writeAPIError(w, e)
+	}
+	if e := checkResponseType(st, body.Type); e != nil {
+		reject(e)
+		return
+	}
+
+	var kindMsg *discordgo.Message
+	token := st.token
+	switch body.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		msgType := discordgo.MessageTypeDefault
+		if st.itype == discordgo.InteractionApplicationCommand {
+			msgType = discordgo.MessageTypeChatInputCommand
+		}
+		base := s.newMessageBase(st.channelID, st.guildID, msgType, true)
+		data := body.Data
+		if body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			data = map[string]json.RawMessage{} // only flags count, below
+		}
+		msg, err := composeMessage(base, data, files)
+		if err != nil {
+			reject(formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
+			return
+		}
+		var flags struct {
+			Flags discordgo.MessageFlags `json:"flags"`
+		}
+		if f, ok := body.Data["flags"]; ok {
+			_ = json.Unmarshal(f, &flags.Flags)
+		}
+		msg.Flags = flags.Flags & (discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2)
+		if body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			msg.Flags = msg.Flags&discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsLoading
+		} else if e := validateMessage("data.", msg, body.Data); e != nil {
+			reject(e)
+			return
+		}
+		st.originalID = msg.ID
+		kindMsg = msg
+	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
+		old := s.messages[st.messageID]
+		if old == nil {
+			reject(errUnknownMessage)
+			return
+		}
+		st.originalID = st.messageID
+		token = old.token
+		if body.Type == discordgo.InteractionResponseUpdateMessage {
+			msg, e := editMessage(old, body.Data, files, "data.")
+			if e != nil {
+				reject(e)
+				return
+			}
+			kindMsg = msg
+		}
+	case discordgo.InteractionResponseModal:
+		if e := validateModal(body.Data); e != nil {
+			reject(e)
+			return
+		}
+	case discordgo.InteractionApplicationCommandAutocompleteResult:
+		var choices []json.RawMessage
+		_ = json.Unmarshal(body.Data["choices"], &choices)
+		if len(choices) > 25 {
+			reject(formError([]fieldError{{"data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."}}))
+			return
+		}
+	}
+
+	st.response = bytes.Clone(payload)
+	if kindMsg != nil {
+		raw := s.storeLocked(kindMsg, token)
+		s.recordLocked(InteractionResponseMessage, st.id, raw, payload)
+	}
+	s.notifyLocked()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// checkResponseType rejects response types Discord does not accept for
+// the interaction's type.
+func checkResponseType(st *interactionState, t discordgo.InteractionResponseType) *apiError {
+	ok := false
+	switch t {
+	case discordgo.InteractionResponsePong:
+		ok = st.itype == discordgo.InteractionPing
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		ok = st.itype == discordgo.InteractionApplicationCommand || st.itype == discordgo.InteractionMessageComponent || st.itype == discordgo.InteractionModalSubmit
+	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
+		ok = (st.itype == discordgo.InteractionMessageComponent || st.itype == discordgo.InteractionModalSubmit) && st.messageID != ""
+	case discordgo.InteractionApplicationCommandAutocompleteResult:
+		ok = st.itype == discordgo.InteractionApplicationCommandAutocomplete
+	case discordgo.InteractionResponseModal:
+		ok = st.itype == discordgo.InteractionApplicationCommand || st.itype == discordgo.InteractionMessageComponent
+	}
+	if ok {
+		return nil
+	}
+	return formError([]fieldError{{"type", "INTERACTION_RESPONSE_TYPE_INVALID",
+		fmt.Sprintf("Interaction response type %d is not valid for interaction type %d", t, st.itype)}})
+}
+
+// webhookLocked finds the answered interaction behind /webhooks/{app}/{token}.
+// s.mu must be held.
+func (s *Server) webhookLocked(r *http.Request) (*interactionState, *apiError) {
+	if r.PathValue("app") != s.cfg.appID {
+		return nil, errUnknownWebhook
+	}
+	st := s.byToken[r.PathValue("token")]
+	if st == nil || st.response == nil {
+		return nil, errUnknownWebhook
+	}
+	return st, nil
+}
+
+// webhookMessageLocked finds {msg} ("@original" or a follow-up) of an
+// interaction webhook. s.mu must be held.
+func (s *Server) webhookMessageLocked(r *http.Request) (*interactionState, *storedMessage, *apiError) {
+	st, e := s.webhookLocked(r)
+	if e != nil {
+		return nil, nil, e
+	}
+	id := r.PathValue("msg")
+	if id == "@original" {
+		id = st.originalID
+	}
+	m := s.messages[id]
+	if m == nil || (id != st.originalID && m.token != st.token) {
+		return nil, nil, errUnknownMessage
+	}
+	return st, m, nil
+}
+
+func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	patch, apiErr := decodePatch(payload)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, apiErr := s.webhookLocked(r)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	msg, err := composeMessage(s.newMessageBase(st.channelID, st.guildID, discordgo.MessageTypeDefault, true), patch, files)
+	if err != nil {
+		writeAPIError(w, formError([]fieldError{{"", "MODEL_TYPE_CONVERT", err.Error()}}))
+		return
+	}
+	msg.Flags &= discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2
+	if apiErr := validateMessage("", msg, patch); apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	raw := s.storeLocked(msg, st.token)
+	s.recordLocked(FollowupMessageCreate, st.id, raw, payload)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(raw)
+}
+
+func (s *Server) webhookMessageGet(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	_, m, apiErr := s.webhookMessageLocked(r)
+	s.mu.Unlock()
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(m.raw)
+}
+
+func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		writeAPIError(w, errInvalidJSON)
+		return
+	}
+	patch, apiErr := decodePatch(payload)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, old, apiErr := s.webhookMessageLocked(r)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	msg, apiErr := editMessage(old, patch, files, "")
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	raw := s.storeLocked(msg, old.token)
+	s.recordLocked(WebhookMessageEdit, st.id, raw, payload)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(raw)
+}
+
+// validateMessage checks the message rules Discord enforces. prefix is
+// prepended to field paths ("data." for interaction responses); raw is the
+// request body, used to see sticker ids.
+func validateMessage(prefix string, m *discordgo.Message, raw map[string]json.RawMessage) *apiError {
+	var errs []fieldError
+	add := func(path, code, msg string) { errs = append(errs, fieldError{prefix + path, code, msg}) }
+	if utf8.RuneCountInString(m.Content) > 2000 {
+		add("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+	}
+	if len(m.Embeds) > 10 {
+		add("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+	}
+	total := 0
+	for i, e := range m.Embeds {
+		p := fmt.Sprintf("embeds.%d.", i)
+		if e == nil {
+			continue
+		}
+		if n := utf8.RuneCountInString(e.Title); n > 256 {
+			add(p+"title", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length.")
+		}
+		if n := utf8.RuneCountInString(e.Description); n > 4096 {
+			add(p+"description", "BASE_TYPE_MAX_LENGTH", "Must be 4096 or fewer in length.")
+		}
+		if len(e.Fields) > 25 {
+			add(p+"fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+		}
+		total += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+		for j, f := range e.Fields {
+			if f == nil {
+				continue
+			}
+			if utf8.RuneCountInString(f.Name) > 256 {
+				add(fmt.Sprintf("%sfields.%d.name", p, j), "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length.")
+			}
+			if utf8.RuneCountInString(f.Value) > 1024 {
+				add(fmt.Sprintf("%sfields.%d.value", p, j), "BASE_TYPE_MAX_LENGTH", "Must be 1024 or fewer in length.")
+			}
+			total += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+		}
+		if e.Footer != nil {
+			total += utf8.RuneCountInString(e.Footer.Text)
+		}
+		if e.Author != nil {
+			total += utf8.RuneCountInString(e.Author.Name)
+		}
+	}
+	if total > 6000 {
+		add("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+	}
+	if m.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		for _, e := range validateComponents(m.Components) {
+			add(e.path, e.code, e.msg)
+		}
+	}
+	if len(errs) > 0 {
+		return formError(errs)
+	}
+	stickers := len(raw["sticker_ids"]) > 0 && string(raw["sticker_ids"]) != "null" && string(raw["sticker_ids"]) != "[]"
+	if strings.TrimSpace(m.Content) == "" && len(m.Embeds) == 0 && len(m.Components) == 0 &&
+		len(m.Attachments) == 0 && m.Poll == nil && len(m.StickerItems) == 0 && !stickers {
+		return errEmptyMessage
+	}
+	return nil
+}
+
+// validateComponents checks action rows of buttons and select menus.
+func validateComponents(comps []discordgo.MessageComponent) []fieldError {
+	var errs []fieldError
+	add := func(path, code, msg string) { errs = append(errs, fieldError{path, code, msg}) }
+	if len(comps) > 5 {
+		add("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+	}
+	seen := map[string]bool{}
+	customID := func(path, id string) {
+		switch n := utf8.RuneCountInString(id); {
+		case n == 0:
+			add(path, "BASE_TYPE_REQUIRED", "This field is required")
+		case n > 100:
+			add(path, "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+		case seen[id]:
+			add(path, "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+		}
+		seen[id] = true
+	}
+	for i, c := range comps {
+		p := fmt.Sprintf("components.%d", i)
+		row, ok := c.(*discordgo.ActionsRow)
+		if !ok {
+			add(p+".type", "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).")
+			continue
+		}
+		if n := len(row.Components); n < 1 || n > 5 {
+			add(p+".components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+		}
+		for j, cc := range row.Components {
+			q := fmt.Sprintf("%s.components.%d", p, j)
+			switch v := cc.(type) {
+			case *discordgo.Button:
+				switch v.Style {
+				case discordgo.LinkButton:
+					if v.URL == "" {
+						add(q+".url", "BASE_TYPE_REQUIRED", "This field is required")
+					}
+					if v.CustomID != "" {
+						add(q+".custom_id", "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED", "A link button cannot have a custom id")
+					}
+				case discordgo.PremiumButton:
+					if v.SKUID == "" {
+						add(q+".sku_id", "BASE_TYPE_REQUIRED", "This field is required")
+					}
+				default:
+					customID(q+".custom_id", v.CustomID)
+				}
+				if v.Style != discordgo.PremiumButton && v.Label == "" && v.Emoji == nil {
+					add(q, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button must have a label or an emoji")
+				}
+				if utf8.RuneCountInString(v.Label) > 80 {
+					add(q+".label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
+				}
+			case *discordgo.SelectMenu:
+				customID(q+".custom_id", v.CustomID)
+				if len(row.Components) > 1 {
+					add(p+".components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
+				}
+				if len(v.Options) > 25 {
+					add(q+".options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+				}
+			default:
+				add(q+".type", "UNION_TYPE_CHOICES", fmt.Sprintf("Component type %d is not allowed in a message action row", cc.Type()))
+			}
+		}
+	}
+	return errs
+}
+
+// validateModal checks the data of a MODAL interaction response.
+func validateModal(data map[string]json.RawMessage) *apiError {
+	var errs []fieldError
+	add := func(path, code, msg string) { errs = append(errs, fieldError{"data." + path, code, msg}) }
+	var v struct {
+		CustomID   string            `json:"custom_id"`
+		Title      string            `json:"title"`
+		Components []json.RawMessage `json:"components"`
+	}
+	raw, _ := json.Marshal(data)
+	_ = json.Unmarshal(raw, &v)
+	if n := utf8.RuneCountInString(v.CustomID); n < 1 || n > 100 {
+		add("custom_id", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+	}
+	if n := utf8.RuneCountInString(v.Title); n < 1 || n > 45 {
+		add("title", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 45 in length.")
+	}
+	if n := len(v.Components); n < 1 || n > 5 {
+		add("components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+	}
+	seen := map[string]bool{}
+	for i, rc := range v.Components {
+		p := fmt.Sprintf("components.%d", i)
+		c, err := discordgo.MessageComponentFromJSON(rc)
+		row, ok := c.(*discordgo.ActionsRow)
+		if err != nil || !ok || len(row.Components) != 1 {
+			add(p, "UNION_TYPE_CHOICES", "Must be an action row with exactly one text input")
+			continue
+		}
+		ti, ok := row.Components[0].(*discordgo.TextInput)
+		if !ok {
+			add(p+".components.0.type", "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (4,).")
+			continue
+		}
+		if n := utf8.RuneCountInString(ti.CustomID); n < 1 || n > 100 || seen[ti.CustomID] {
+			add(p+".components.0.custom_id", "COMPONENT_CUSTOM_ID_INVALID", "Custom id must be 1 to 100 characters and unique")
+		}
+		seen[ti.CustomID] = true
+		if n := utf8.RuneCountInString(ti.Label); n < 1 || n > 45 {
+			add(p+".components.0.label", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 45 in length.")
+		}
+	}
+	if len(errs) > 0 {
+		return formError(errs)
+	}
+	return nil
+}

@@ -1,0 +1,311 @@
+package discordtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+)
+
+const (
+	defaultToken         = "discordtest-token"
+	defaultApplicationID = "1187654321098765432"
+	defaultBotName       = "discordtest-bot"
+
+	// discordEpoch is the first millisecond of 2015, the epoch of Discord snowflakes.
+	discordEpoch = 1420070400000
+
+	// heartbeatInterval is the interval, in milliseconds, announced in HELLO.
+	// It is Discord's usual value; discordgo sends its first heartbeat right
+	// after Open, so a test never waits for it.
+	heartbeatInterval = 41250
+
+	// writeTimeout bounds every write to a gateway connection.
+	writeTimeout = 5 * time.Second
+
+	// originalHostHeader carries the host a request was addressed to before
+	// Transport rewrote it.
+	originalHostHeader = "X-Discordtest-Original-Host"
+)
+
+// ErrNotConnected is returned by Dispatch and DispatchInteraction when no
+// gateway connection has identified (or resumed).
+var ErrNotConnected = errors.New("discordtest: no identified gateway connection")
+
+// ErrClosed is returned by the Wait methods once the Server is closed and
+// what they wait for has not happened.
+var ErrClosed = errors.New("discordtest: server closed")
+
+type config struct {
+	token      string
+	appID      string
+	user       *discordgo.User
+	privileged discordgo.Intent
+}
+
+// Option configures a Server created by New.
+type Option func(*config)
+
+// WithToken sets the bot token the Server accepts, without the "Bot "
+// prefix (a leading "Bot " is stripped). The default is "discordtest-token".
+func WithToken(token string) Option {
+	return func(c *config) { c.token = strings.TrimPrefix(token, "Bot ") }
+}
+
+// WithApplicationID sets the application id. It is also the default bot
+// user id, as on Discord. The default is "1187654321098765432".
+func WithApplicationID(id string) Option {
+	return func(c *config) { c.appID = id }
+}
+
+// WithBotUser sets the bot user reported by READY and GET /users/@me and
+// used as author of the bot's messages. An empty ID defaults to the
+// application id, as on Discord; keep them equal if the bot passes
+// State.User.ID as application id. The user is copied.
+func WithBotUser(u *discordgo.User) Option {
+	return func(c *config) {
+		if u != nil {
+			cp := *u
+			c.user = &cp
+		}
+	}
+}
+
+// WithPrivilegedIntents sets the privileged gateway intents (GUILD_MEMBERS,
+// GUILD_PRESENCES, MESSAGE_CONTENT) the application may request. By default
+// none is allowed, and an IDENTIFY asking for one is closed with code 4014.
+func WithPrivilegedIntents(intents discordgo.Intent) Option {
+	return func(c *config) { c.privileged = intents }
+}
+
+// privilegedIntents are the intents Discord requires to be enabled for the
+// application before a bot may identify with them.
+const privilegedIntents = discordgo.IntentGuildMembers | discordgo.IntentGuildPresences | discordgo.IntentMessageContent
+
+// Server is a fake Discord REST API and gateway. Its methods are safe for
+// concurrent use.
+type Server struct {
+	cfg      config // immutable after New
+	srv      *httptest.Server
+	base     *http.Transport
+	mux      *http.ServeMux
+	upgrader websocket.Upgrader
+	wsURL    string
+	wg       sync.WaitGroup // gateway connection handlers
+
+	idMu   sync.Mutex
+	lastID int64
+
+	mu           sync.Mutex
+	closed       bool
+	changed      chan struct{} // closed and replaced on every change
+	conns        map[*gatewayConn]struct{}
+	sessions     map[string]bool
+	identifies   [][]byte
+	interactions map[string]*interactionState // by interaction id
+	byToken      map[string]*interactionState // by interaction token
+	messages     map[string]*storedMessage    // by message id
+	records      []messageRecord
+	requests     []Request
+	commands     map[string][]byte // by guild id, "" for global
+}
+
+// New starts a Server on a loopback port. Close it when done.
+func New(opts ...Option) *Server {
+	cfg := config{token: defaultToken, appID: defaultApplicationID}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.user == nil {
+		cfg.user = &discordgo.User{Username: defaultBotName, Discriminator: "0", Bot: true}
+	}
+	if cfg.user.ID == "" {
+		cfg.user.ID = cfg.appID
+	}
+
+	s := &Server{
+		cfg:          cfg,
+		mux:          http.NewServeMux(),
+		upgrader:     websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }},
+		changed:      make(chan struct{}),
+		conns:        make(map[*gatewayConn]struct{}),
+		sessions:     make(map[string]bool),
+		interactions: make(map[string]*interactionState),
+		byToken:      make(map[string]*interactionState),
+		messages:     make(map[string]*storedMessage),
+		commands:     make(map[string][]byte),
+	}
+	s.routes()
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.wsURL = "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/ws"
+	s.base = &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 16,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	return s
+}
+
+// Close closes all gateway connections (with close code 1001), waits for
+// their handlers to finish, and shuts down the HTTP server. Close is
+// idempotent. Close open discordgo sessions first, or they will try to
+// reconnect forever.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	conns := make([]*gatewayConn, 0, len(s.conns))
+	for c := range s.conns {
+		c.closing = true
+		conns = append(conns, c)
+	}
+	s.notifyLocked()
+	s.mu.Unlock()
+
+	for _, c := range conns {
+		_ = c.ws.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.CloseGoingAway, "server closing"),
+			time.Now().Add(time.Second))
+		_ = c.ws.Close()
+	}
+	s.wg.Wait()
+	s.srv.Close()
+	s.base.CloseIdleConnections()
+}
+
+// URL returns the base URL of the fake, such as "http://127.0.0.1:34567".
+// The REST API is served under URL()+"/api/v9/" and the gateway at the
+// ws:// URL returned by GET /gateway.
+func (s *Server) URL() string { return s.srv.URL }
+
+// Token returns the bot token the Server accepts, without "Bot ".
+func (s *Server) Token() string { return s.cfg.token }
+
+// ApplicationID returns the application id.
+func (s *Server) ApplicationID() string { return s.cfg.appID }
+
+// BotUser returns a copy of the bot user.
+func (s *Server) BotUser() *discordgo.User {
+	u := *s.cfg.user
+	return &u
+}
+
+// Transport returns a RoundTripper that sends every request to the fake,
+// whatever its scheme and host, keeping path and query. Set it as
+// Session.Client.Transport to point a discordgo session at the fake.
+func (s *Server) Transport() http.RoundTripper {
+	return &rewriteTransport{host: s.srv.Listener.Addr().String(), base: s.base}
+}
+
+type rewriteTransport struct {
+	host string
+	base http.RoundTripper
+}
+
+// RoundTrip rewrites req's scheme and host to the fake and sends it.
+func (t *rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Header.Set(originalHostHeader, req.URL.Host)
+	r.URL.Scheme = "http"
+	r.URL.Host = t.host
+	r.Host = ""
+	return t.base.RoundTrip(r)
+}
+
+// NewSession returns discordgo.New("Bot "+token) (token may already start
+// with "Bot ") with Client.Transport set to Transport(), a websocket Dialer
+// that uses no proxy, and ShouldReconnectOnError set to false, so that a
+// dropped gateway connection (the Server closing first, or discordgo's
+// heartbeat racing Session.Close) cannot start discordgo's endless
+// reconnect loop. Set it back to true to test reconnection. Everything else
+// keeps discordgo's defaults. The error is the one of discordgo.New.
+func (s *Server) NewSession(token string) (*discordgo.Session, error) {
+	if !strings.HasPrefix(token, "Bot ") {
+		token = "Bot " + token
+	}
+	sess, err := discordgo.New(token)
+	if err != nil {
+		return nil, fmt.Errorf("discordtest: new session: %w", err)
+	}
+	sess.Client.Transport = s.Transport()
+	sess.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+	sess.ShouldReconnectOnError = false
+	return sess, nil
+}
+
+// notifyLocked wakes every waiter. s.mu must be held.
+func (s *Server) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// wait calls check with s.mu held until it returns true, the context is
+// done, or the Server is closed.
+func (s *Server) wait(ctx context.Context, what string, check func() bool) error {
+	for {
+		s.mu.Lock()
+		ok := check()
+		ch, closed := s.changed, s.closed
+		s.mu.Unlock()
+		if ok {
+			return nil
+		}
+		if closed {
+			return fmt.Errorf("waiting for %s: %w", what, ErrClosed)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("discordtest: waiting for %s: %w", what, ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+// newID returns a unique, increasing snowflake for the current time.
+func (s *Server) newID() string {
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	id := (time.Now().UnixMilli() - discordEpoch) << 22
+	if id <= s.lastID {
+		id = s.lastID + 1
+	}
+	s.lastID = id
+	return strconv.FormatInt(id, 10)
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails, see crypto/rand
+	return hex.EncodeToString(b)
+}
+
+// tokenOK reports whether tok, with or without "Bot ", is the bot token.
+func (s *Server) tokenOK(tok string) bool {
+	return tok != "" && strings.TrimPrefix(tok, "Bot ") == s.cfg.token
+}
+
+// mustJSON marshals v, which must be marshalable.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("discordtest: " + err.Error())
+	}
+	return b
+}
