@@ -262,9 +262,6 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 		if s.ID != r.Match {
 			return errStale
 		}
-		if s.MessageID != "" && messageID != "" && s.MessageID != messageID {
-			return errStale
-		}
 		p := s.PlayerOf(me)
 		switch r.Action {
 		case actAccept:

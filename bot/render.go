@@ -118,7 +118,7 @@ func renderChallenge(s *sessions.Session) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		Content: fmt.Sprintf("%s, %s challenges you to a match of Connect %d!",
 			mention(opponent.ID), mention(challenger.ID), s.Config.Connect),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{opponent.ID}},
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
 		Embeds: []*discordgo.MessageEmbed{{
 			Title: "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
 			Description: fmt.Sprintf("%s vs %s\n%s\n\n%s may accept; either player may decline.",
@@ -141,7 +141,7 @@ func renderCancelled(s *sessions.Session, userID string) *discordgo.InteractionR
 	}
 	return &discordgo.InteractionResponseData{
 		Content:         text,
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
 			Description: fmt.Sprintf("%s vs %s\n%s\n\nNo match.", name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config)),
@@ -216,7 +216,7 @@ func renderBoard(s *sessions.Session) *discordgo.InteractionResponseData {
 	}
 	data := &discordgo.InteractionResponseData{
 		Content:         content,
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title,
 			Description: desc.String(),
@@ -278,7 +278,13 @@ func ephemeral(text string) *discordgo.InteractionResponse {
 		Data: &discordgo.InteractionResponseData{
 			Content:         text,
 			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
+			AllowedMentions: noMentions(),
 		},
 	}
+}
+
+// noMentions allows no mention to ping anyone. Parse is an empty list, not
+// null, as Discord's documentation shows it.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
