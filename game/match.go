@@ -274,7 +274,9 @@ func (m *Match) Over() bool { return m.winner != NoPlayer }
 // Winner returns the player who took the match, NoPlayer while it goes on.
 func (m *Match) Winner() Player { return m.winner }
 
-// Forfeited reports whether the match ended because a player forfeited it.
+// Forfeited reports whether the match ended because a player forfeited it
+// with Forfeit. A ForfeitRound that gives the other player the deciding
+// round win ends the match on round wins, and Forfeited stays false.
 func (m *Match) Forfeited() bool { return m.forfeited }
 
 // ToMove returns the player whose turn it is, NoPlayer once the match is over.
@@ -336,8 +338,10 @@ func (m *Match) ForfeitRound(p Player) error {
 }
 
 // Forfeit gives up the whole match: the current round is forfeited to the
-// other player, who takes the match whatever the score. It returns an error
-// wrapping ErrMatchOver or ErrInvalidPlayer, with the match unchanged.
+// other player, counted as a round win for them, and they take the match
+// whatever the score; no new round starts. Either player may forfeit at any
+// time. It returns an error wrapping ErrMatchOver or ErrInvalidPlayer, with
+// the match unchanged.
 func (m *Match) Forfeit(p Player) error {
 	if err := m.check(p); err != nil {
 		return err
