@@ -67,7 +67,7 @@ func userMessage(err error) (string, bool) {
 	case errors.Is(err, errNotInGuild):
 		return "Connect N matches are played in server channels: use `/connectn challenge` in a server.", true
 	case errors.Is(err, sessions.ErrActiveSession):
-		return "This channel already has a challenge or a match in progress. Finish it (or forfeit it) first, or play in another channel.", true
+		return "This channel already has a challenge or a match in progress. Finish it (or forfeit it) first, or play in another channel. An unanswered challenge gives way after 15 minutes, an untouched match after 24 hours.", true
 	case errors.Is(err, errUnknownCommand):
 		return "I don't know that command. Try `/connectn challenge`.", true
 	case errors.Is(err, errUnsupported), errors.Is(err, errMalformed):

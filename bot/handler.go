@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -18,7 +19,16 @@ import (
 type Store interface {
 	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
 	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
+	Abandon(ctx context.Context, channelID string) (int64, error)
 }
+
+// How long a channel's session may sit untouched before a new challenge in
+// the channel may replace it: a challenge nobody answers (the interaction
+// token that posted it lives 15 minutes), and a match nobody plays.
+const (
+	ChallengeIdle = 15 * time.Minute
+	MatchIdle     = 24 * time.Hour
+)
 
 // Handler turns one Discord interaction into the response to send. It never
 // talks to the network itself: the gateway and HTTP transports deliver the
@@ -27,15 +37,28 @@ type Store interface {
 type Handler struct {
 	store Store
 	log   *slog.Logger
+	now   func() time.Time
+}
+
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithClock makes the handler read the time from now instead of time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(h *Handler) { h.now = now }
 }
 
 // NewHandler returns a handler that keeps its sessions in store and logs
 // unexpected failures to log (slog.Default() when nil).
-func NewHandler(store Store, log *slog.Logger) *Handler {
+func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Handler{store: store, log: log}
+	h := &Handler{store: store, log: log, now: time.Now}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // Handle computes the response to interaction i:
@@ -148,7 +171,7 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data 
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadSettings, err)
 	}
-	s, err := h.store.Create(ctx, &sessions.Session{
+	fresh := &sessions.Session{
 		ChannelID: i.ChannelID,
 		GuildID:   i.GuildID,
 		Players: [2]sessions.Member{
@@ -158,7 +181,11 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data 
 		Config: match.Config(),
 		Match:  match,
 		Phase:  sessions.PhaseChallenge,
-	})
+	}
+	s, err := h.store.Create(ctx, fresh)
+	if errors.Is(err, sessions.ErrActiveSession) && h.closeIdle(ctx, i.ChannelID) {
+		s, err = h.store.Create(ctx, fresh)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +195,38 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data 
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: renderChallenge(s),
 	}, nil
+}
+
+// closeIdle cancels the channel's active session when it has sat untouched
+// longer than ChallengeIdle (a challenge) or MatchIdle (a match), or when its
+// stored row can no longer be read, so that two players who walked away do
+// not block the channel for ever. It reports whether it closed one.
+func (h *Handler) closeIdle(ctx context.Context, channelID string) bool {
+	now := h.now()
+	var closed int64
+	_, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
+		idle := now.Sub(s.UpdatedAt)
+		if !(s.Phase == sessions.PhaseChallenge && idle > ChallengeIdle) &&
+			!(s.Phase == sessions.PhasePlaying && idle > MatchIdle) {
+			return errStale // still in use: keep it
+		}
+		s.Phase, closed = sessions.PhaseCancelled, s.ID
+		return nil
+	})
+	switch {
+	case err == nil:
+		h.log.Info("closed an idle session", "match", closed, "channel", channelID)
+		return true
+	case errors.Is(err, sessions.ErrCorrupt):
+		id, err := h.store.Abandon(ctx, channelID)
+		if err != nil {
+			h.log.Error("abandon an unreadable session", "channel", channelID, "err", err)
+			return false
+		}
+		h.log.Warn("abandoned an unreadable session", "match", id, "channel", channelID)
+		return true
+	}
+	return false
 }
 
 // challengeRequest is a validated /connectn challenge.
@@ -257,7 +316,10 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 	if i.Message != nil {
 		messageID = i.Message.ID
 	}
-	var render func(*sessions.Session) *discordgo.InteractionResponseData
+	var (
+		render   func(*sessions.Session) *discordgo.InteractionResponseData
+		finished bool
+	)
 	s, err := h.store.Update(ctx, i.ChannelID, func(s *sessions.Session) error {
 		if s.ID != r.Match {
 			return errStale
@@ -309,7 +371,7 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 				}
 			}
 			if s.Match.Over() {
-				s.Phase = sessions.PhaseFinished
+				s.Phase, finished = sessions.PhaseFinished, true
 			}
 			if s.MessageID == "" {
 				s.MessageID = messageID
@@ -324,7 +386,7 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase == sessions.PhaseFinished && r.Action != actAccept {
+	if finished {
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID,
 			"winner", s.Member(s.Match.Winner()).ID, "forfeit", s.Match.Forfeited())
 	}

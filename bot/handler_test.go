@@ -3,12 +3,16 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -230,5 +234,65 @@ func TestConcurrentClicks(t *testing.T) {
 	s, _ := store.Get(context.Background(), channelID)
 	if got := s.Match.Plies(); got != 1 {
 		t.Fatalf("got %d plies, want 1", got)
+	}
+}
+
+// clock is a settable test clock, safe for concurrent use.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func TestIdleSessionsGiveWay(t *testing.T) {
+	tests := []struct {
+		name   string
+		accept bool
+		short  time.Duration // still blocks the channel
+		long   time.Duration // lets a new challenge replace it
+	}{
+		{"unanswered challenge", false, 14 * time.Minute, 16 * time.Minute},
+		{"abandoned match", true, 23 * time.Hour, 25 * time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &clock{now: fixedClock()}
+			store, err := sessions.Open(context.Background(), filepath.Join(t.TempDir(), "db"), sessions.WithClock(c.Now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now))
+			old := newChannel(t, direct(h))
+			old.command(slashChallenge(alice, bob, nil))
+			if tt.accept {
+				old.click(bob, "Accept")
+				old.click(alice, "4")
+			}
+			c.Advance(tt.short)
+			fresh := newChannel(t, direct(h))
+			mustPrivate(t, fresh.command(slashChallenge(carol, alice, nil)), "already has a challenge or a match")
+			c.Advance(tt.long - tt.short)
+			resp := fresh.command(slashChallenge(carol, alice, nil))
+			if resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+				t.Fatalf("after %v idle the new challenge was refused: %q", tt.long, resp.Data.Content)
+			}
+			label := "Accept"
+			if tt.accept {
+				label = "3"
+			}
+			mustPrivate(t, old.click(bob, label), "moved on")
+		})
 	}
 }

@@ -363,5 +363,5 @@ func decodeResponse(t *testing.T, b []byte) *discordgo.InteractionResponse {
 
 // newHandler returns a handler on store that logs nowhere.
 func newHandler(store bot.Store) *bot.Handler {
-	return bot.NewHandler(store, slog.New(slog.DiscardHandler))
+	return bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock))
 }
