@@ -31,6 +31,26 @@ func (p OpenerPolicy) String() string {
 	}
 }
 
+// MarshalText encodes p as its String form, so stored configurations read
+// "alternate" or "first". It returns an error wrapping ErrInvalidConfig for
+// an unknown policy.
+func (p OpenerPolicy) MarshalText() ([]byte, error) {
+	if p != Alternate && p != AlwaysFirst {
+		return nil, fmt.Errorf("opener policy %d: %w", uint8(p), ErrInvalidConfig)
+	}
+	return []byte(p.String()), nil
+}
+
+// UnmarshalText decodes what MarshalText writes, as ParseOpenerPolicy does.
+func (p *OpenerPolicy) UnmarshalText(b []byte) error {
+	v, err := ParseOpenerPolicy(string(b))
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
 // ParseOpenerPolicy reads "alternate" or "first" (any case). Any other text
 // returns an error wrapping ErrInvalidConfig.
 func ParseOpenerPolicy(s string) (OpenerPolicy, error) {

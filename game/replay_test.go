@@ -243,3 +243,41 @@ func TestReplayErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigJSONFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  game.Config
+		json string
+	}{
+		{"alternate", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2, Openers: game.Alternate, FirstOpener: game.Player1},
+			`{"rows":6,"columns":7,"connect":4,"wins":2,"openers":"alternate","first_opener":1}`},
+		{"always first", game.Config{Rows: 5, Columns: 8, Connect: 4, Wins: 1, Openers: game.AlwaysFirst, FirstOpener: game.Player2},
+			`{"rows":5,"columns":8,"connect":4,"wins":1,"openers":"first","first_opener":2}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := json.Marshal(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(data); got != tt.json {
+				t.Errorf("Marshal = %s, want %s", got, tt.json)
+			}
+			var got game.Config
+			if err := json.Unmarshal([]byte(tt.json), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.cfg {
+				t.Errorf("Unmarshal = %+v, want %+v", got, tt.cfg)
+			}
+		})
+	}
+	var c game.Config
+	if err := json.Unmarshal([]byte(`{"openers":"sometimes"}`), &c); !errors.Is(err, game.ErrInvalidConfig) {
+		t.Errorf("unknown policy: got %v, want ErrInvalidConfig", err)
+	}
+	if _, err := json.Marshal(game.Config{Openers: 7}); !errors.Is(err, game.ErrInvalidConfig) {
+		t.Errorf("marshal policy 7: got %v, want ErrInvalidConfig", err)
+	}
+}
