@@ -62,7 +62,7 @@ func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 }
 
 // Handle computes the response to interaction i:
-//   - PING: a PONG;
+//   - PING: a PONG; an autocomplete request: no choices;
 //   - the /connectn challenge command: a challenge message with Accept and
 //     Decline buttons, or a private message saying what is wrong;
 //   - a button click: the updated message (UPDATE_MESSAGE), or a private
@@ -87,6 +87,12 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 		resp, err = h.command(ctx, i)
 	case discordgo.InteractionMessageComponent:
 		resp, err = h.component(ctx, i)
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		// No option autocompletes; an empty list is the only valid answer.
+		return &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+		}, nil
 	default:
 		err = errUnsupported
 	}

@@ -72,6 +72,21 @@ func TestChallengeRefused(t *testing.T) {
 	}
 }
 
+func TestAutocompleteGetsNoChoices(t *testing.T) {
+	store, _ := mustOpenStore(t)
+	var m map[string]any
+	json.Unmarshal(slashChallenge(alice, bob, nil), &m)
+	m["type"] = 4
+	body, _ := json.Marshal(m)
+	resp := direct(newHandler(store))(t, body)
+	if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+		t.Fatalf("got response type %d, want 8", resp.Type)
+	}
+	if _, err := store.Get(context.Background(), channelID); err == nil {
+		t.Fatal("an autocomplete request created a session")
+	}
+}
+
 func TestChallengeDefaultsAndOptions(t *testing.T) {
 	store, _ := mustOpenStore(t)
 	ch := newChannel(t, direct(newHandler(store)))
