@@ -25,8 +25,7 @@ func (s *Server) getCommands(w http.ResponseWriter, r *http.Request) {
 	if raw == nil {
 		raw = []byte("[]")
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 // putCommands handles the bulk overwrite of global or guild commands.
@@ -73,8 +72,7 @@ func (s *Server) putCommands(w http.ResponseWriter, r *http.Request) {
 	raw := mustJSON(cmds)
 	s.commands[guild] = raw
 	s.notifyLocked()
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 // Commands returns a copy of the commands stored by the last bulk overwrite

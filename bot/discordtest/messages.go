@@ -455,6 +455,25 @@ func (s *Server) newMessageBase(channelID, guildID string, msgType discordgo.Mes
 	return mustJSON(m)
 }
 
+// readMessageBody reads the body of a request that writes a message: its JSON
+// payload, the files of a multipart body, and the payload decoded as an
+// object. A body that cannot be read or is not a JSON object gives
+// errInvalidJSON.
+func (s *Server) readMessageBody(r *http.Request) ([]byte, []*discordgo.MessageAttachment, map[string]json.RawMessage, *apiError) {
+	payload, files, err := s.readPayload(r)
+	if err != nil {
+		return nil, nil, nil, errInvalidJSON
+	}
+	patch, apiErr := decodePatch(payload)
+	return payload, files, patch, apiErr
+}
+
+// writeRaw answers 200 with raw, a JSON document.
+func writeRaw(w http.ResponseWriter, raw []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(raw)
+}
+
 // decodePatch decodes a JSON object body.
 func decodePatch(payload []byte) (map[string]json.RawMessage, *apiError) {
 	var patch map[string]json.RawMessage
@@ -501,12 +520,7 @@ func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*
 }
 
 func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
-	payload, files, err := s.readPayload(r)
-	if err != nil {
-		writeAPIError(w, errInvalidJSON)
-		return
-	}
-	patch, apiErr := decodePatch(payload)
+	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -529,8 +543,7 @@ func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
 	raw := s.storeLocked(msg, "")
 	s.recordLocked(ChannelMessageCreate, "", raw, payload)
 	s.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 // channelMessageLocked finds a non-ephemeral message in a channel. s.mu
@@ -551,17 +564,11 @@ func (s *Server) channelMessageGet(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, errUnknownMessage)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(m.raw)
+	writeRaw(w, m.raw)
 }
 
 func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
-	payload, files, err := s.readPayload(r)
-	if err != nil {
-		writeAPIError(w, errInvalidJSON)
-		return
-	}
-	patch, apiErr := decodePatch(payload)
+	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -584,8 +591,7 @@ func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := s.storeLocked(msg, old.token)
 	s.recordLocked(ChannelMessageEdit, "", raw, payload)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 // interactionCallback handles POST /interactions/{id}/{token}/callback.
@@ -758,12 +764,7 @@ func (s *Server) webhookMessageLocked(r *http.Request) (*interactionState, *stor
 }
 
 func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
-	payload, files, err := s.readPayload(r)
-	if err != nil {
-		writeAPIError(w, errInvalidJSON)
-		return
-	}
-	patch, apiErr := decodePatch(payload)
+	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -787,8 +788,7 @@ func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := s.storeLocked(msg, st.token)
 	s.recordLocked(FollowupMessageCreate, st.id, raw, payload)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 func (s *Server) webhookMessageGet(w http.ResponseWriter, r *http.Request) {
@@ -799,17 +799,11 @@ func (s *Server) webhookMessageGet(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(m.raw)
+	writeRaw(w, m.raw)
 }
 
 func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
-	payload, files, err := s.readPayload(r)
-	if err != nil {
-		writeAPIError(w, errInvalidJSON)
-		return
-	}
-	patch, apiErr := decodePatch(payload)
+	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -828,8 +822,7 @@ func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	raw := s.storeLocked(msg, old.token)
 	s.recordLocked(WebhookMessageEdit, st.id, raw, payload)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	writeRaw(w, raw)
 }
 
 // validateMessage checks the message rules Discord enforces. prefix is
