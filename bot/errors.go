@@ -23,7 +23,6 @@ var (
 	errOwnChallenge   = errors.New("accepting own challenge")
 	errNotForYou      = errors.New("challenge is for someone else")
 	errNotYourMatch   = errors.New("not a player of this match")
-	errMatchOver      = errors.New("match is over")
 )
 
 // rangeError is an integer option outside its bounds.
@@ -82,7 +81,7 @@ func userMessage(err error) (string, bool) {
 		return "This challenge is between two other players.", true
 	case errors.Is(err, errNotYourMatch):
 		return "You're not playing in this match. Start your own with `/connectn challenge`.", true
-	case errors.Is(err, errMatchOver), errors.Is(err, game.ErrMatchOver):
+	case errors.Is(err, game.ErrMatchOver):
 		return "This match is over. Start a new one with `/connectn challenge`.", true
 	case errors.Is(err, game.ErrNotYourTurn):
 		return "It's not your turn: wait for your opponent's move.", true

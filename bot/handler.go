@@ -203,6 +203,9 @@ func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data 
 	}, nil
 }
 
+// errInUse tells closeIdle's update to keep a session that is still in use.
+var errInUse = errors.New("session still in use")
+
 // closeIdle cancels the channel's active session when it has sat untouched
 // longer than ChallengeIdle (a challenge) or MatchIdle (a match), or when its
 // stored row can no longer be read, so that two players who walked away do
@@ -214,7 +217,7 @@ func (h *Handler) closeIdle(ctx context.Context, channelID string) bool {
 		idle := now.Sub(s.UpdatedAt)
 		if !(s.Phase == sessions.PhaseChallenge && idle > ChallengeIdle) &&
 			!(s.Phase == sessions.PhasePlaying && idle > MatchIdle) {
-			return errStale // still in use: keep it
+			return errInUse
 		}
 		s.Phase, closed = sessions.PhaseCancelled, s.ID
 		return nil
@@ -356,7 +359,7 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 			render = func(s *sessions.Session) *discordgo.InteractionResponseData { return renderCancelled(s, me) }
 		case actDrop, actForfeit:
 			if s.Phase == sessions.PhaseFinished {
-				return errMatchOver
+				return game.ErrMatchOver
 			}
 			if s.Phase != sessions.PhasePlaying {
 				return errStale
