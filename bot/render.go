@@ -43,7 +43,7 @@ func disc(p game.Player) string {
 // numbers first, the top row of the board next. Discs on the winning line
 // are drawn as squares.
 func drawGrid(r *game.Round) string {
-	b := r.Board
+	b := r.Board()
 	var sb strings.Builder
 	for c := 0; c < b.Columns(); c++ {
 		if c < len(columnHeaders) {
@@ -152,13 +152,13 @@ func renderCancelled(s *sessions.Session, userID string) *discordgo.InteractionR
 
 // roundResult describes how round r ended.
 func roundResult(s *sessions.Session, r *game.Round) string {
-	switch r.Outcome {
+	switch r.Outcome() {
 	case game.Won:
-		return fmt.Sprintf("%s wins round %d with %d in a row!", name(s, r.Winner), r.Number, s.Config.Connect)
+		return fmt.Sprintf("%s wins round %d with %d in a row!", name(s, r.Winner()), r.Number(), s.Config.Connect)
 	case game.Drawn:
-		return fmt.Sprintf("Round %d is a draw: the board is full.", r.Number)
+		return fmt.Sprintf("Round %d is a draw: the board is full.", r.Number())
 	case game.Forfeited:
-		return fmt.Sprintf("%s forfeited round %d.", name(s, r.Winner.Other()), r.Number)
+		return fmt.Sprintf("%s forfeited round %d.", name(s, r.Winner().Other()), r.Number())
 	}
 	return ""
 }
@@ -185,12 +185,12 @@ func renderBoard(s *sessions.Session) *discordgo.InteractionResponseData {
 		status = append(status, fmt.Sprintf("🏆 %s wins the match %d–%d!", name(s, winner), m.Score(winner), m.Score(winner.Other())))
 		color = colorOf(winner)
 	} else {
-		if prev := m.Previous(); prev != nil && len(shown.Moves) == 0 {
+		if prev := m.Previous(); prev != nil && len(shown.Moves()) == 0 {
 			shown = prev
 			status = append(status, roundResult(s, prev))
-			status = append(status, fmt.Sprintf("Round %d: %s opens. Pick a column.", m.Round().Number, name(s, m.ToMove())))
+			status = append(status, fmt.Sprintf("Round %d: %s opens. Pick a column.", m.Round().Number(), name(s, m.ToMove())))
 		} else {
-			status = append(status, fmt.Sprintf("Round %d: %s to play.", shown.Number, name(s, m.ToMove())))
+			status = append(status, fmt.Sprintf("Round %d: %s to play.", shown.Number(), name(s, m.ToMove())))
 		}
 		color = colorOf(m.ToMove())
 	}
@@ -206,7 +206,7 @@ func renderBoard(s *sessions.Session) *discordgo.InteractionResponseData {
 	desc.WriteString("\n")
 	desc.WriteString(strings.Join(status, "\n"))
 
-	title := fmt.Sprintf("Connect %d · Round %d", cfg.Connect, m.Round().Number)
+	title := fmt.Sprintf("Connect %d · Round %d", cfg.Connect, m.Round().Number())
 	if m.Over() {
 		title = fmt.Sprintf("Connect %d · Match over", cfg.Connect)
 	}
@@ -246,7 +246,7 @@ func colorOf(p game.Player) int {
 // button after them. With at most 12 columns that is at most 3 rows.
 func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
-	b := m.Round().Board
+	b := m.Round().Board()
 	var buttons []discordgo.MessageComponent
 	for c := 0; c < b.Columns(); c++ {
 		buttons = append(buttons, discordgo.Button{

@@ -165,14 +165,14 @@ func (c *session) play(cfg game.Config) error {
 func (c *session) playMatch(m *game.Match) error {
 	for !m.Over() {
 		r := m.Round()
-		if len(r.Moves) == 0 {
-			c.printf("\nRound %d: %s opens.\n", r.Number, c.paint.label(r.Opener))
+		if len(r.Moves()) == 0 {
+			c.printf("\nRound %d: %s opens.\n", r.Number(), c.paint.label(r.Opener()))
 		}
 		p := r.ToMove()
-		c.printf("\n%s", c.paint.board(r.Board, nil, c.first))
+		c.printf("\n%s", c.paint.board(r.Board(), nil, c.first))
 		c.printf("%s to play. Longest runs: %s %d, %s %d.\n", c.paint.label(p),
-			c.paint.disc(game.Player1, false), r.Board.LongestRun(game.Player1),
-			c.paint.disc(game.Player2, false), r.Board.LongestRun(game.Player2))
+			c.paint.disc(game.Player1, false), r.Board().LongestRun(game.Player1),
+			c.paint.disc(game.Player2, false), r.Board().LongestRun(game.Player2))
 		played, quit, err := c.turn(m, p)
 		if err != nil {
 			return err
@@ -181,7 +181,7 @@ func (c *session) playMatch(m *game.Match) error {
 			if err := m.Forfeit(p); err != nil {
 				return err // p is to move in a match going on: cannot happen
 			}
-			c.printf("%s quits the match: %s wins round %d by forfeit.\n", c.paint.label(p), c.paint.label(p.Other()), r.Number)
+			c.printf("%s quits the match: %s wins round %d by forfeit.\n", c.paint.label(p), c.paint.label(p.Other()), r.Number())
 			c.showScore(m)
 			return nil
 		}
@@ -227,12 +227,12 @@ func (c *session) turn(m *game.Match, p game.Player) (r *game.Round, quit bool, 
 // showRoundEnd shows the final board of r, with its winning line in upper
 // case, who won or that the round is a draw, and the score.
 func (c *session) showRoundEnd(m *game.Match, r *game.Round) {
-	c.printf("\n%s", c.paint.board(r.Board, r, c.first))
-	switch r.Outcome {
+	c.printf("\n%s", c.paint.board(r.Board(), r, c.first))
+	switch r.Outcome() {
 	case game.Won:
-		c.printf("%s connects %d and wins round %d.\n", c.paint.label(r.Winner), m.Config().Connect, r.Number)
+		c.printf("%s connects %d and wins round %d.\n", c.paint.label(r.Winner()), m.Config().Connect, r.Number())
 	case game.Drawn:
-		c.printf("The board is full and nobody connected %d: round %d is a draw.\n", m.Config().Connect, r.Number)
+		c.printf("The board is full and nobody connected %d: round %d is a draw.\n", m.Config().Connect, r.Number())
 	}
 	c.showScore(m)
 }

@@ -107,24 +107,24 @@ func TestBigBoardWins(t *testing.T) {
 					t.Fatalf("move %d in column %d: %v", i, c, err)
 				}
 				if last := i == len(tt.moves)-1; r.Over() != last {
-					t.Fatalf("move %d of %d: round %v\n%s", i, len(tt.moves), r.Outcome, r.Board)
+					t.Fatalf("move %d of %d: round %v\n%s", i, len(tt.moves), r.Outcome(), r.Board())
 				}
 			}
 			r := m.Round()
-			if r.Outcome != game.Won || r.Winner != game.Player1 || m.Winner() != game.Player1 {
-				t.Fatalf("round %v by %v, match winner %v; want won by player 1", r.Outcome, r.Winner, m.Winner())
+			if r.Outcome() != game.Won || r.Winner() != game.Player1 || m.Winner() != game.Player1 {
+				t.Fatalf("round %v by %v, match winner %v; want won by player 1", r.Outcome(), r.Winner(), m.Winner())
 			}
-			if !slices.Equal(r.Line, tt.line) {
-				t.Errorf("Line = %v, want %v", r.Line, tt.line)
+			if !slices.Equal(r.Line(), tt.line) {
+				t.Errorf("Line = %v, want %v", r.Line(), tt.line)
 			}
-			if got := r.Board.LongestRun(game.Player1); got != size {
+			if got := r.Board().LongestRun(game.Player1); got != size {
 				t.Errorf("LongestRun(player 1) = %d, want %d", got, size)
 			}
-			if got := r.Board.LongestRun(game.Player2); got >= size {
+			if got := r.Board().LongestRun(game.Player2); got >= size {
 				t.Errorf("LongestRun(player 2) = %d, want less than %d", got, size)
 			}
-			again := mustParse(t, r.Board.String())
-			if got, want := again.String(), r.Board.String(); got != want {
+			again := mustParse(t, r.Board().String())
+			if got, want := again.String(), r.Board().String(); got != want {
 				t.Errorf("64x64 board does not round-trip through ParseBoard")
 			}
 		})
@@ -161,7 +161,7 @@ func randomRound(tb testing.TB, cfg game.Config, seed uint64) []int {
 	var moves []int
 	for r := m.Round(); !r.Over(); {
 		c := rng.IntN(cfg.Columns)
-		if !r.Board.CanDrop(c) {
+		if !r.Board().CanDrop(c) {
 			continue
 		}
 		play(tb, m, c)

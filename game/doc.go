@@ -19,7 +19,7 @@
 //	r, err := m.Play(game.Player1, 3)        // column 4, counted from 0
 //	switch {
 //	case errors.Is(err, game.ErrNotYourTurn): ...
-//	case r.Outcome == game.Won:              // r.Line holds the winning cells
+//	case r.Outcome() == game.Won:              // r.Line() holds the winning cells
 //	}
 //
 // Illegal actions return sentinel errors (ErrColumnFull, ErrNotYourTurn, ...)

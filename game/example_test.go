@@ -23,9 +23,9 @@ func ExampleMatch() {
 			fmt.Println(err)
 			return
 		}
-		if r.Outcome == game.Won {
-			fmt.Printf("round %d: %v wins with %v\n", r.Number, r.Winner, r.Line)
-			fmt.Print(r.Board)
+		if r.Outcome() == game.Won {
+			fmt.Printf("round %d: %v wins with %v\n", r.Number(), r.Winner(), r.Line())
+			fmt.Print(r.Board())
 		}
 	}
 

@@ -119,7 +119,7 @@ func FuzzReplay(f *testing.F) {
 		for _, b := range rest {
 			a := fuzzAction(b, m.ToMove())
 			raw = append(raw, a)
-			plies, board := m.Plies(), m.Round().Board.String()
+			plies, board := m.Plies(), m.Round().Board().String()
 			rounds, winner := len(m.Rounds()), m.Winner()
 			err := m.Apply(a)
 			if err == nil {
@@ -131,7 +131,7 @@ func FuzzReplay(f *testing.F) {
 			if !isSentinel(err) {
 				t.Fatalf("Apply(%v) = %v, not a sentinel", a, err)
 			}
-			if m.Plies() != plies || m.Round().Board.String() != board || len(m.Rounds()) != rounds || m.Winner() != winner {
+			if m.Plies() != plies || m.Round().Board().String() != board || len(m.Rounds()) != rounds || m.Winner() != winner {
 				t.Fatalf("Apply(%v) = %v and changed the match", a, err)
 			}
 			if firstBad < 0 {
@@ -188,39 +188,39 @@ func checkInvariants(t *testing.T, m *game.Match) {
 	wins := [3]int{}
 	draws := 0
 	for i, r := range m.Rounds() {
-		if r.Number != i+1 || r.Opener != cfg.OpenerOf(r.Number) {
-			t.Fatalf("round %d: number %d, opener %v", i+1, r.Number, r.Opener)
+		if r.Number() != i+1 || r.Opener() != cfg.OpenerOf(r.Number()) {
+			t.Fatalf("round %d: number %d, opener %v", i+1, r.Number(), r.Opener())
 		}
-		if r.Board.Discs() != len(r.Moves) {
-			t.Fatalf("round %d: %d discs for %d moves", r.Number, r.Board.Discs(), len(r.Moves))
+		if r.Board().Discs() != len(r.Moves()) {
+			t.Fatalf("round %d: %d discs for %d moves", r.Number(), r.Board().Discs(), len(r.Moves()))
 		}
-		longest := [3]int{0, r.Board.LongestRun(game.Player1), r.Board.LongestRun(game.Player2)}
-		switch r.Outcome {
+		longest := [3]int{0, r.Board().LongestRun(game.Player1), r.Board().LongestRun(game.Player2)}
+		switch r.Outcome() {
 		case game.Won:
-			wins[r.Winner]++
-			if len(r.Line) < cfg.Connect || longest[r.Winner] < cfg.Connect || longest[r.Winner.Other()] >= cfg.Connect {
-				t.Fatalf("round %d: won with line %v, longest runs %v", r.Number, r.Line, longest)
+			wins[r.Winner()]++
+			if len(r.Line()) < cfg.Connect || longest[r.Winner()] < cfg.Connect || longest[r.Winner().Other()] >= cfg.Connect {
+				t.Fatalf("round %d: won with line %v, longest runs %v", r.Number(), r.Line(), longest)
 			}
-			for _, c := range r.Line {
-				if r.Board.At(c.Row, c.Column) != r.Winner {
-					t.Fatalf("round %d: line cell %v is not the winner's", r.Number, c)
+			for _, c := range r.Line() {
+				if r.Board().At(c.Row, c.Column) != r.Winner() {
+					t.Fatalf("round %d: line cell %v is not the winner's", r.Number(), c)
 				}
 			}
 		case game.Drawn:
 			draws++
-			if !r.Board.Full() || r.Line != nil || longest[1] >= cfg.Connect || longest[2] >= cfg.Connect {
-				t.Fatalf("round %d: drawn but full %v, line %v, longest %v", r.Number, r.Board.Full(), r.Line, longest)
+			if !r.Board().Full() || r.Line() != nil || longest[1] >= cfg.Connect || longest[2] >= cfg.Connect {
+				t.Fatalf("round %d: drawn but full %v, line %v, longest %v", r.Number(), r.Board().Full(), r.Line(), longest)
 			}
 		case game.Forfeited:
-			wins[r.Winner]++
+			wins[r.Winner()]++
 			fallthrough
 		case game.InProgress:
-			if r.Line != nil || longest[1] >= cfg.Connect || longest[2] >= cfg.Connect {
-				t.Fatalf("round %d: %v with line %v, longest %v", r.Number, r.Outcome, r.Line, longest)
+			if r.Line() != nil || longest[1] >= cfg.Connect || longest[2] >= cfg.Connect {
+				t.Fatalf("round %d: %v with line %v, longest %v", r.Number(), r.Outcome(), r.Line(), longest)
 			}
 		}
 		if i < len(m.Rounds())-1 && !r.Over() {
-			t.Fatalf("round %d is not the last and not over", r.Number)
+			t.Fatalf("round %d is not the last and not over", r.Number())
 		}
 	}
 	if wins[1] != m.Score(game.Player1) || wins[2] != m.Score(game.Player2) || draws != m.Draws() {

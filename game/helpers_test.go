@@ -62,7 +62,7 @@ func play(tb testing.TB, m *game.Match, columns ...int) *game.Round {
 		var err error
 		r, err = m.Play(p, c)
 		if err != nil {
-			tb.Fatalf("move %d: Play(%v, %d): %v\nboard:\n%s", i, p, c, err, m.Round().Board)
+			tb.Fatalf("move %d: Play(%v, %d): %v\nboard:\n%s", i, p, c, err, m.Round().Board())
 		}
 	}
 	return r
@@ -137,14 +137,14 @@ func snap(m *game.Match) snapshot {
 	}
 	for _, r := range m.Rounds() {
 		s.Rounds = append(s.Rounds, roundSnapshot{
-			Number:  r.Number,
-			Opener:  r.Opener,
-			Board:   r.Board.String(),
-			Discs:   r.Board.Discs(),
-			Moves:   slices.Clone(r.Moves),
-			Outcome: r.Outcome,
-			Winner:  r.Winner,
-			Line:    slices.Clone(r.Line),
+			Number:  r.Number(),
+			Opener:  r.Opener(),
+			Board:   r.Board().String(),
+			Discs:   r.Board().Discs(),
+			Moves:   slices.Clone(r.Moves()),
+			Outcome: r.Outcome(),
+			Winner:  r.Winner(),
+			Line:    slices.Clone(r.Line()),
 			ToMove:  r.ToMove(),
 		})
 	}

@@ -149,55 +149,87 @@ func (o Outcome) String() string {
 	}
 }
 
-// Round is one game on one board within a match. Its fields are read-only
-// for callers; Match changes them.
+// Round is one game on one board within a match, seen read-only: Match
+// changes it, callers read it through its methods, and every slice or board
+// a method returns is a copy the caller may change freely.
 type Round struct {
-	// Number is the round's place in the match, from 1.
-	Number int
-	// Opener dropped (or drops) the round's first disc.
-	Opener Player
-	// Board holds the discs.
-	Board *Board
-	// Moves lists the columns (zero-based) played in order; the opener
-	// played Moves[0].
-	Moves []int
-	// Outcome says whether and how the round ended.
-	Outcome Outcome
-	// Winner is the player who won (by line or by the other's forfeit);
-	// NoPlayer while in progress and for a draw.
-	Winner Player
-	// Line holds every cell of the winning line or lines, as
-	// Board.LinesThrough reports them; nil unless Outcome is Won.
-	Line []Cell
+	number  int
+	opener  Player
+	board   *Board
+	moves   []int
+	outcome Outcome
+	winner  Player
+	line    []Cell
 }
 
+// Number returns the round's place in the match, from 1.
+func (r *Round) Number() int { return r.number }
+
+// Opener returns the player who dropped (or drops) the round's first disc.
+func (r *Round) Opener() Player { return r.opener }
+
+// Board returns a copy of the round's board: changing it changes nothing in
+// the match. It costs O(rows x columns).
+func (r *Round) Board() *Board { return r.board.Clone() }
+
+// At returns the disc at (row, column) of the round's board, row 0 being the
+// bottom row, or NoPlayer when the cell is empty or outside the board. It
+// reads the board without copying it.
+func (r *Round) At(row, column int) Player { return r.board.At(row, column) }
+
+// CanDrop reports whether column (zero-based) is on the round's board and
+// not full.
+func (r *Round) CanDrop(column int) bool { return r.board.CanDrop(column) }
+
+// LongestRun returns the length of p's longest unbroken line on the round's
+// board, as Board.LongestRun.
+func (r *Round) LongestRun(p Player) int { return r.board.LongestRun(p) }
+
+// Moves returns a copy of the columns (zero-based) played in order; the
+// opener played Moves()[0].
+func (r *Round) Moves() []int { return append([]int(nil), r.moves...) }
+
+// Plies returns the number of discs dropped in the round, len(Moves()).
+func (r *Round) Plies() int { return len(r.moves) }
+
+// Outcome says whether and how the round ended.
+func (r *Round) Outcome() Outcome { return r.outcome }
+
+// Winner returns the player who won (by a line or by the other's forfeit);
+// NoPlayer while in progress and for a draw.
+func (r *Round) Winner() Player { return r.winner }
+
+// Line returns a copy of every cell of the winning line or lines, as
+// Board.LinesThrough reports them; nil unless Outcome() is Won.
+func (r *Round) Line() []Cell { return append([]Cell(nil), r.line...) }
+
 // Over reports whether the round has ended.
-func (r *Round) Over() bool { return r.Outcome != InProgress }
+func (r *Round) Over() bool { return r.outcome != InProgress }
 
 // ToMove returns the player whose turn it is, NoPlayer once the round is over.
 func (r *Round) ToMove() Player {
 	if r.Over() {
 		return NoPlayer
 	}
-	if len(r.Moves)%2 == 0 {
-		return r.Opener
+	if len(r.moves)%2 == 0 {
+		return r.opener
 	}
-	return r.Opener.Other()
+	return r.opener.Other()
 }
 
 // LastMove returns the cell of the last disc dropped, and false when no disc
 // has been dropped yet.
 func (r *Round) LastMove() (Cell, bool) {
-	if len(r.Moves) == 0 {
+	if len(r.moves) == 0 {
 		return Cell{}, false
 	}
-	column := r.Moves[len(r.Moves)-1]
-	return Cell{Row: r.Board.Height(column) - 1, Column: column}, true
+	column := r.moves[len(r.moves)-1]
+	return Cell{Row: r.board.Height(column) - 1, Column: column}, true
 }
 
 // InLine reports whether c is part of the winning line.
 func (r *Round) InLine(c Cell) bool {
-	for _, l := range r.Line {
+	for _, l := range r.line {
 		if l == c {
 			return true
 		}
@@ -246,7 +278,7 @@ func NewMatch(cfg Config) (*Match, error) {
 func (m *Match) startRound() {
 	n := len(m.rounds) + 1
 	b, _ := NewBoard(m.cfg.Rows, m.cfg.Columns) // sizes already validated
-	m.rounds = append(m.rounds, &Round{Number: n, Opener: m.cfg.OpenerOf(n), Board: b})
+	m.rounds = append(m.rounds, &Round{number: n, opener: m.cfg.OpenerOf(n), board: b})
 }
 
 // Config returns the match's configuration, with FirstOpener filled in.
@@ -256,8 +288,8 @@ func (m *Match) Config() Config { return m.cfg }
 // the match is over.
 func (m *Match) Round() *Round { return m.rounds[len(m.rounds)-1] }
 
-// Rounds returns every round so far, oldest first. The slice is a copy; the
-// rounds are shared.
+// Rounds returns every round so far, oldest first. The slice is a copy and
+// the rounds are read-only views.
 func (m *Match) Rounds() []*Round { return append([]*Round(nil), m.rounds...) }
 
 // Previous returns the round before the current one, or nil during round 1.
@@ -329,16 +361,16 @@ func (m *Match) Play(p Player, column int) (*Round, error) {
 	if p != r.ToMove() {
 		return nil, fmt.Errorf("%v played but %v is to move: %w", p, r.ToMove(), ErrNotYourTurn)
 	}
-	row, err := r.Board.Drop(column, p)
+	row, err := r.board.Drop(column, p)
 	if err != nil {
 		return nil, err
 	}
-	r.Moves = append(r.Moves, column)
+	r.moves = append(r.moves, column)
 	m.actions = append(m.actions, Action{Kind: Drop, Player: p, Column: column})
-	if line := r.Board.LinesThrough(row, column, m.cfg.Connect); line != nil {
-		r.Line = line
+	if line := r.board.LinesThrough(row, column, m.cfg.Connect); line != nil {
+		r.line = line
 		m.endRound(r, Won, p)
-	} else if r.Board.Full() {
+	} else if r.board.Full() {
 		m.endRound(r, Drawn, NoPlayer)
 	}
 	return r, nil
@@ -368,7 +400,7 @@ func (m *Match) Forfeit(p Player) error {
 	}
 	m.actions = append(m.actions, Action{Kind: ForfeitMatch, Player: p})
 	r := m.Round()
-	r.Outcome, r.Winner = Forfeited, p.Other()
+	r.outcome, r.winner = Forfeited, p.Other()
 	m.score[p.Other()]++
 	m.winner, m.forfeited = p.Other(), true
 	return nil
@@ -385,7 +417,7 @@ func (m *Match) check(p Player) error {
 }
 
 func (m *Match) endRound(r *Round, o Outcome, winner Player) {
-	r.Outcome, r.Winner = o, winner
+	r.outcome, r.winner = o, winner
 	if winner == NoPlayer {
 		m.draws++
 	} else {

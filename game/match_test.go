@@ -160,9 +160,9 @@ func TestOpenerOf(t *testing.T) {
 			got = nil
 			for range len(tt.want) {
 				r := m.Round()
-				got = append(got, r.Opener)
-				if r.ToMove() != r.Opener || m.ToMove() != r.Opener {
-					t.Errorf("round %d: ToMove() = %v, want opener %v", r.Number, r.ToMove(), r.Opener)
+				got = append(got, r.Opener())
+				if r.ToMove() != r.Opener() || m.ToMove() != r.Opener() {
+					t.Errorf("round %d: ToMove() = %v, want opener %v", r.Number(), r.ToMove(), r.Opener())
 				}
 				if err := m.ForfeitRound(m.ToMove()); err != nil {
 					t.Fatal(err)
@@ -214,21 +214,21 @@ func TestTurnOrder(t *testing.T) {
 		if last, ok := r.LastMove(); !ok || last != mv.cell {
 			t.Errorf("move %d: LastMove() = %v, %v; want %v", i, last, ok, mv.cell)
 		}
-		if got := r.Board.At(mv.cell.Row, mv.cell.Column); got != mv.player {
+		if got := r.Board().At(mv.cell.Row, mv.cell.Column); got != mv.player {
 			t.Errorf("move %d: At%v = %v, want %v", i, mv.cell, got, mv.player)
 		}
 		if got, want := m.Plies(), i+1; got != want {
 			t.Errorf("move %d: Plies() = %d, want %d", i, got, want)
 		}
 	}
-	if got, want := r.Moves, []int{3, 3, 0, 6, 3}; !slices.Equal(got, want) {
+	if got, want := r.Moves(), []int{3, 3, 0, 6, 3}; !slices.Equal(got, want) {
 		t.Errorf("Moves = %v, want %v", got, want)
 	}
 	if got, want := m.ToMove(), game.Player2; got != want {
 		t.Errorf("ToMove() = %v, want %v", got, want)
 	}
-	if r.Over() || m.Over() || r.Outcome != game.InProgress {
-		t.Errorf("round or match over after 5 moves: %v", r.Outcome)
+	if r.Over() || m.Over() || r.Outcome() != game.InProgress {
+		t.Errorf("round or match over after 5 moves: %v", r.Outcome())
 	}
 }
 
@@ -257,30 +257,30 @@ func TestMatchScoring(t *testing.T) {
 	}
 	for i, want := range rounds {
 		n := i + 1
-		if got := m.Round().Number; got != n {
+		if got := m.Round().Number(); got != n {
 			t.Fatalf("round number = %d, want %d", got, n)
 		}
-		if got := m.Round().Opener; got != want.opener {
+		if got := m.Round().Opener(); got != want.opener {
 			t.Errorf("round %d: opener = %v, want %v", n, got, want.opener)
 		}
 		prev := m.Previous()
 		if n == 1 && prev != nil {
-			t.Errorf("Previous() = round %d during round 1, want nil", prev.Number)
+			t.Errorf("Previous() = round %d during round 1, want nil", prev.Number())
 		}
-		if n > 1 && (prev == nil || prev.Number != n-1) {
+		if n > 1 && (prev == nil || prev.Number() != n-1) {
 			t.Errorf("Previous() = %v during round %d, want round %d", prev, n, n-1)
 		}
 		r := play(t, m, scripts[want.script]...)
-		if r.Number != n {
-			t.Errorf("Play returned round %d, want %d", r.Number, n)
+		if r.Number() != n {
+			t.Errorf("Play returned round %d, want %d", r.Number(), n)
 		}
-		if r.Outcome != want.outcome || r.Winner != want.winner {
-			t.Errorf("round %d: %v by %v, want %v by %v", n, r.Outcome, r.Winner, want.outcome, want.winner)
+		if r.Outcome() != want.outcome || r.Winner() != want.winner {
+			t.Errorf("round %d: %v by %v, want %v by %v", n, r.Outcome(), r.Winner(), want.outcome, want.winner)
 		}
-		if got, want := r.Line, cells(t, want.line); !slices.Equal(got, want) {
+		if got, want := r.Line(), cells(t, want.line); !slices.Equal(got, want) {
 			t.Errorf("round %d: Line = %v, want %v", n, got, want)
 		}
-		for _, c := range r.Line {
+		for _, c := range r.Line() {
 			if !r.InLine(c) {
 				t.Errorf("round %d: InLine(%v) = false for a cell of the line", n, c)
 			}
@@ -298,18 +298,18 @@ func TestMatchScoring(t *testing.T) {
 			t.Errorf("after round %d: Winner() = %v, want %v", n, got, want.matchWinner)
 		}
 		if want.matchWinner == game.NoPlayer {
-			if m.Round().Number != n+1 || m.Previous() != r {
-				t.Errorf("after round %d: current round %d, want %d with the ended one as Previous", n, m.Round().Number, n+1)
+			if m.Round().Number() != n+1 || m.Previous() != r {
+				t.Errorf("after round %d: current round %d, want %d with the ended one as Previous", n, m.Round().Number(), n+1)
 			}
 		}
 	}
 	if !m.Over() || m.ToMove() != game.NoPlayer || m.Forfeited() {
 		t.Errorf("Over() = %v, ToMove() = %v, Forfeited() = %v; want over, nobody, not forfeited", m.Over(), m.ToMove(), m.Forfeited())
 	}
-	if got, want := m.Round().Number, 4; got != want {
+	if got, want := m.Round().Number(), 4; got != want {
 		t.Errorf("Round() after the end = round %d, want the last round %d", got, want)
 	}
-	if got, want := m.Previous().Number, 3; got != want {
+	if got, want := m.Previous().Number(), 3; got != want {
 		t.Errorf("Previous() after the end = round %d, want %d", got, want)
 	}
 	if got, want := len(m.Rounds()), 4; got != want {
@@ -380,13 +380,13 @@ func TestRecordAdd(t *testing.T) {
 func TestWinOnTheLastCellIsAWin(t *testing.T) {
 	m := mustMatch(t, game.Config{Rows: 1, Columns: 1, Connect: 1, Wins: 1})
 	r := play(t, m, 0)
-	if !r.Board.Full() {
-		t.Fatalf("board not full:\n%s", r.Board)
+	if !r.Board().Full() {
+		t.Fatalf("board not full:\n%s", r.Board())
 	}
-	if r.Outcome != game.Won || r.Winner != game.Player1 || m.Draws() != 0 {
-		t.Errorf("%v by %v with %d draws, want won by player 1 and no draw", r.Outcome, r.Winner, m.Draws())
+	if r.Outcome() != game.Won || r.Winner() != game.Player1 || m.Draws() != 0 {
+		t.Errorf("%v by %v with %d draws, want won by player 1 and no draw", r.Outcome(), r.Winner(), m.Draws())
 	}
-	if got, want := r.Line, cells(t, "0,0"); !slices.Equal(got, want) {
+	if got, want := r.Line(), cells(t, "0,0"); !slices.Equal(got, want) {
 		t.Errorf("Line = %v, want %v", got, want)
 	}
 }
@@ -427,7 +427,7 @@ func TestIllegalActionsChangeNothing(t *testing.T) {
 			m := mustMatch(t, cfg)
 			play(t, m, tt.setup...)
 			before := snap(m)
-			boardBefore := m.Round().Board.String()
+			boardBefore := m.Round().Board().String()
 			err := tt.do(m)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("error = %v, want %v", err, tt.wantErr)
@@ -438,7 +438,7 @@ func TestIllegalActionsChangeNothing(t *testing.T) {
 			if got, want := m.Actions(), before.Actions; !slices.Equal(got, want) {
 				t.Errorf("Actions() = %v, want %v", got, want)
 			}
-			if got := m.Round().Board.String(); got != boardBefore {
+			if got := m.Round().Board().String(); got != boardBefore {
 				t.Errorf("board = \n%s\nwant\n%s", got, boardBefore)
 			}
 			if got := snap(m); !reflect.DeepEqual(got, before) {
@@ -456,10 +456,10 @@ func TestForfeitRound(t *testing.T) {
 	if err := m.ForfeitRound(game.Player1); err != nil {
 		t.Fatal(err)
 	}
-	if r.Outcome != game.Forfeited || r.Winner != game.Player2 || r.Line != nil {
-		t.Errorf("round 1: %v by %v, line %v; want forfeit by player 2, no line", r.Outcome, r.Winner, r.Line)
+	if r.Outcome() != game.Forfeited || r.Winner() != game.Player2 || r.Line() != nil {
+		t.Errorf("round 1: %v by %v, line %v; want forfeit by player 2, no line", r.Outcome(), r.Winner(), r.Line())
 	}
-	if got, want := r.Board.Discs(), 3; got != want {
+	if got, want := r.Board().Discs(), 3; got != want {
 		t.Errorf("forfeited board keeps %d discs, want %d", got, want)
 	}
 	if m.Over() || m.Forfeited() {
@@ -471,7 +471,7 @@ func TestForfeitRound(t *testing.T) {
 	if got, want := m.Record(game.Player1), (game.Record{Losses: 1}); got != want {
 		t.Errorf("Record(player 1) = %+v, want %+v", got, want)
 	}
-	if m.Previous() != r || m.Round().Number != 2 || m.Round().Board.Discs() != 0 {
+	if m.Previous() != r || m.Round().Number() != 2 || m.Round().Board().Discs() != 0 {
 		t.Fatalf("round 2 not started on an empty board")
 	}
 	if got, want := m.ToMove(), game.Player2; got != want {
@@ -530,7 +530,7 @@ func TestForfeitMatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := mustMatch(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 3})
 			tt.setup(t, m)
-			discs := m.Round().Board.Discs()
+			discs := m.Round().Board().Discs()
 			if err := m.Forfeit(tt.forfeiter); err != nil {
 				t.Fatal(err)
 			}
@@ -543,8 +543,8 @@ func TestForfeitMatch(t *testing.T) {
 				t.Errorf("score = %v, want %v", got, tt.wantScore)
 			}
 			r := m.Round()
-			if r.Outcome != game.Forfeited || r.Winner != winner || r.Line != nil || r.Board.Discs() != discs {
-				t.Errorf("last round: %v by %v, line %v, %d discs; want forfeit to %v with %d discs", r.Outcome, r.Winner, r.Line, r.Board.Discs(), winner, discs)
+			if r.Outcome() != game.Forfeited || r.Winner() != winner || r.Line() != nil || r.Board().Discs() != discs {
+				t.Errorf("last round: %v by %v, line %v, %d discs; want forfeit to %v with %d discs", r.Outcome(), r.Winner(), r.Line(), r.Board().Discs(), winner, discs)
 			}
 			if got := len(m.Rounds()); got != tt.rounds {
 				t.Errorf("%d rounds, want %d (no round after the forfeit)", got, tt.rounds)
@@ -579,5 +579,49 @@ func TestRoundsIsACopy(t *testing.T) {
 	actions[0].Column = 5
 	if m.Actions()[0].Column != 0 {
 		t.Errorf("Actions() shares its slice with the match")
+	}
+}
+
+// TestRoundViewsAreReadOnly changes everything a Round hands out and checks
+// that the match did not change: the board, the moves and the winning line
+// are copies.
+func TestRoundViewsAreReadOnly(t *testing.T) {
+	m, err := game.NewMatch(game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []int{0, 1, 0, 1, 0} { // player 1 wins round 1 vertically
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := m.Rounds()[0]
+	before := r.Board().String()
+	moves, line := r.Moves(), r.Line()
+	if len(line) != 3 {
+		t.Fatalf("Line() = %v, want 3 cells", line)
+	}
+
+	b := r.Board()
+	if _, err := b.Drop(3, game.Player2); err != nil {
+		t.Fatal(err)
+	}
+	moves[0] = 3
+	line[0] = game.Cell{Row: 3, Column: 3}
+
+	if got := r.Board().String(); got != before {
+		t.Errorf("Board() after changing a copy =\n%s want\n%s", got, before)
+	}
+	if got := r.Moves(); !slices.Equal(got, []int{0, 1, 0, 1, 0}) {
+		t.Errorf("Moves() after changing a copy = %v", got)
+	}
+	if got := r.Line(); got[0] == (game.Cell{Row: 3, Column: 3}) {
+		t.Errorf("Line() after changing a copy = %v", got)
+	}
+	if got := r.At(0, 3); got != game.NoPlayer {
+		t.Errorf("At(0, 3) = %v after dropping into a copy, want empty", got)
+	}
+	if m.Plies() != 5 || r.Plies() != 5 {
+		t.Errorf("Plies() = %d, round %d, want 5", m.Plies(), r.Plies())
 	}
 }

@@ -137,7 +137,7 @@ func expectedError(m *game.Match, a game.Action) error {
 		return game.ErrNotYourTurn
 	case a.Column < 0 || a.Column >= m.Config().Columns:
 		return game.ErrColumnOutOfRange
-	case m.Round().Board.Height(a.Column) >= m.Config().Rows:
+	case m.Round().Board().Height(a.Column) >= m.Config().Rows:
 		return game.ErrColumnFull
 	}
 	return nil
@@ -171,11 +171,11 @@ func TestRandomGames(t *testing.T) {
 		mod := newModel(cfg.Rows, cfg.Columns)
 		round := 1
 		for !m.Over() {
-			if m.Round().Number != round {
-				t.Fatalf("game %d: round %d, want %d", g, m.Round().Number, round)
+			if m.Round().Number() != round {
+				t.Fatalf("game %d: round %d, want %d", g, m.Round().Number(), round)
 			}
-			if m.Round().Opener != cfg.OpenerOf(round) {
-				t.Fatalf("game %d: round %d opener %v, want %v", g, round, m.Round().Opener, cfg.OpenerOf(round))
+			if m.Round().Opener() != cfg.OpenerOf(round) {
+				t.Fatalf("game %d: round %d opener %v, want %v", g, round, m.Round().Opener(), cfg.OpenerOf(round))
 			}
 			mover := m.ToMove()
 			switch x := rng.IntN(200); {
@@ -199,7 +199,7 @@ func TestRandomGames(t *testing.T) {
 					if !reflect.DeepEqual(snap(m), before) {
 						t.Fatalf("game %d: match changed after %v", g, err)
 					}
-				} else if m.Plies() != before.Plies || m.Round().Board.String() != before.Rounds[len(before.Rounds)-1].Board {
+				} else if m.Plies() != before.Plies || m.Round().Board().String() != before.Rounds[len(before.Rounds)-1].Board {
 					t.Fatalf("game %d: match changed after %v", g, err)
 				}
 				continue
@@ -209,8 +209,8 @@ func TestRandomGames(t *testing.T) {
 				if err := m.ForfeitRound(p); err != nil {
 					t.Fatalf("game %d: ForfeitRound: %v", g, err)
 				}
-				if r.Outcome != game.Forfeited || r.Winner != p.Other() {
-					t.Fatalf("game %d: forfeited round %v by %v", g, r.Outcome, r.Winner)
+				if r.Outcome() != game.Forfeited || r.Winner() != p.Other() {
+					t.Fatalf("game %d: forfeited round %v by %v", g, r.Outcome(), r.Winner())
 				}
 				score[p.Other()]++
 				forfeited++
@@ -226,11 +226,11 @@ func TestRandomGames(t *testing.T) {
 				forfeited++
 			default: // a legal drop
 				if len(mod.lineCells(cfg.Connect)) != 0 {
-					t.Fatalf("game %d: a round in progress has a line:\n%s", g, m.Round().Board)
+					t.Fatalf("game %d: a round in progress has a line:\n%s", g, m.Round().Board())
 				}
 				var open []int
 				for c := range cfg.Columns {
-					if m.Round().Board.CanDrop(c) {
+					if m.Round().Board().CanDrop(c) {
 						open = append(open, c)
 					}
 				}
@@ -240,15 +240,15 @@ func TestRandomGames(t *testing.T) {
 					t.Fatalf("game %d: Play(%v, %d): %v", g, mover, column, err)
 				}
 				row := mod.drop(column, mover)
-				mod.matches(t, r.Board)
+				mod.matches(t, r.Board())
 				if last, _ := r.LastMove(); last != (game.Cell{Row: row, Column: column}) {
 					t.Fatalf("game %d: LastMove() = %v, want (%d,%d)", g, last, row, column)
 				}
 				line := mod.lineCells(cfg.Connect)
 				longest := [3]int{0, mod.longest(game.Player1), mod.longest(game.Player2)}
 				for _, p := range []game.Player{game.Player1, game.Player2} {
-					if got := r.Board.LongestRun(p); got != longest[p] {
-						t.Fatalf("game %d: LongestRun(%v) = %d, brute force %d\n%s", g, p, got, longest[p], r.Board)
+					if got := r.Board().LongestRun(p); got != longest[p] {
+						t.Fatalf("game %d: LongestRun(%v) = %d, brute force %d\n%s", g, p, got, longest[p], r.Board())
 					}
 				}
 				if longest[mover.Other()] >= cfg.Connect {
@@ -256,18 +256,18 @@ func TestRandomGames(t *testing.T) {
 				}
 				switch {
 				case len(line) > 0:
-					if r.Outcome != game.Won || r.Winner != mover {
-						t.Fatalf("game %d: brute force finds a line but the round is %v by %v\n%s", g, r.Outcome, r.Winner, r.Board)
+					if r.Outcome() != game.Won || r.Winner() != mover {
+						t.Fatalf("game %d: brute force finds a line but the round is %v by %v\n%s", g, r.Outcome(), r.Winner(), r.Board())
 					}
 					var want []game.Cell
 					for c := range line {
 						want = append(want, c)
 					}
-					if got, want := sortedCells(r.Line), sortedCells(want); !slices.Equal(got, want) {
-						t.Fatalf("game %d: Line = %v, brute force %v\n%s", g, got, want, r.Board)
+					if got, want := sortedCells(r.Line()), sortedCells(want); !slices.Equal(got, want) {
+						t.Fatalf("game %d: Line = %v, brute force %v\n%s", g, got, want, r.Board())
 					}
-					if len(r.Line) != len(line) {
-						t.Fatalf("game %d: Line %v repeats a cell", g, r.Line)
+					if len(r.Line()) != len(line) {
+						t.Fatalf("game %d: Line %v repeats a cell", g, r.Line())
 					}
 					if longest[mover] < cfg.Connect {
 						t.Fatalf("game %d: round won with LongestRun %d < %d", g, longest[mover], cfg.Connect)
@@ -275,14 +275,14 @@ func TestRandomGames(t *testing.T) {
 					score[mover]++
 					won++
 				case mod.full():
-					if r.Outcome != game.Drawn || r.Winner != game.NoPlayer || r.Line != nil {
-						t.Fatalf("game %d: full board with no line but the round is %v by %v", g, r.Outcome, r.Winner)
+					if r.Outcome() != game.Drawn || r.Winner() != game.NoPlayer || r.Line() != nil {
+						t.Fatalf("game %d: full board with no line but the round is %v by %v", g, r.Outcome(), r.Winner())
 					}
 					draws++
 					drawn++
 				default:
-					if r.Outcome != game.InProgress || r.Line != nil {
-						t.Fatalf("game %d: no line, not full, but the round is %v", g, r.Outcome)
+					if r.Outcome() != game.InProgress || r.Line() != nil {
+						t.Fatalf("game %d: no line, not full, but the round is %v", g, r.Outcome())
 					}
 					if longest[mover] >= cfg.Connect {
 						t.Fatalf("game %d: LongestRun %d >= %d in a round going on", g, longest[mover], cfg.Connect)
@@ -292,11 +292,11 @@ func TestRandomGames(t *testing.T) {
 			if got, want := [3]int{m.Draws(), m.Score(game.Player1), m.Score(game.Player2)}, [3]int{draws, score[1], score[2]}; got != want {
 				t.Fatalf("game %d: draws, score 1, score 2 = %v, counted %v", g, got, want)
 			}
-			if !m.Over() && m.Round().Number != round {
+			if !m.Over() && m.Round().Number() != round {
 				round++
 				mod = newModel(cfg.Rows, cfg.Columns)
-				if m.Round().Number != round || m.Previous() == nil || !m.Previous().Over() {
-					t.Fatalf("game %d: round %d did not follow an ended round", g, m.Round().Number)
+				if m.Round().Number() != round || m.Previous() == nil || !m.Previous().Over() {
+					t.Fatalf("game %d: round %d did not follow an ended round", g, m.Round().Number())
 				}
 			}
 		}

@@ -60,13 +60,13 @@ func TestWholeMatch(t *testing.T) {
 	}
 	for i, w := range want {
 		r := rounds[i]
-		if r.Outcome != w.outcome || r.Winner != w.winner {
-			t.Errorf("round %d: %v by %v, want %v by %v", i+1, r.Outcome, r.Winner, w.outcome, w.winner)
+		if r.Outcome() != w.outcome || r.Winner() != w.winner {
+			t.Errorf("round %d: %v by %v, want %v by %v", i+1, r.Outcome(), r.Winner(), w.outcome, w.winner)
 		}
-		if got, want := r.Line, cells(t, w.line); !reflect.DeepEqual(got, want) {
+		if got, want := r.Line(), cells(t, w.line); !reflect.DeepEqual(got, want) {
 			t.Errorf("round %d: Line = %v, want %v", i+1, got, want)
 		}
-		if got := r.Board.String(); got != w.board {
+		if got := r.Board().String(); got != w.board {
 			t.Errorf("round %d: board\n%s\nwant\n%s", i+1, got, w.board)
 		}
 	}

@@ -179,11 +179,11 @@ func assertSameMatch(tb testing.TB, got, want *game.Match) {
 	if got.Config() != want.Config() {
 		tb.Errorf("Match.Config() = %+v, want %+v", got.Config(), want.Config())
 	}
-	if g, w := got.Round().Number, want.Round().Number; g != w {
-		tb.Errorf("Match.Round().Number = %d, want %d", g, w)
+	if g, w := got.Round().Number(), want.Round().Number(); g != w {
+		tb.Errorf("Match.Round().Number() = %d, want %d", g, w)
 	}
-	if g, w := got.Round().Board.String(), want.Round().Board.String(); g != w {
-		tb.Errorf("Match.Round().Board =\n%s want\n%s", g, w)
+	if g, w := got.Round().Board().String(), want.Round().Board().String(); g != w {
+		tb.Errorf("Match.Round().Board() =\n%s want\n%s", g, w)
 	}
 	if got.Over() != want.Over() || got.Winner() != want.Winner() || got.ToMove() != want.ToMove() {
 		tb.Errorf("Match over/winner/to move = %t/%v/%v, want %t/%v/%v",

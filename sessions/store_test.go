@@ -112,7 +112,7 @@ func TestUpdateRoundtrip(t *testing.T) {
 	want.UpdatedAt = t0.Add(90 * time.Second).UTC()
 	assertSameSession(t, updated, &want)
 	assertSameSession(t, mustGet(t, st, "chan-1"), &want)
-	if got, want := mustGet(t, st, "chan-1").Match.Round().Board.String(), ".......\n.......\n.......\n.......\n...o...\n...xx..\n"; got != want {
+	if got, want := mustGet(t, st, "chan-1").Match.Round().Board().String(), ".......\n.......\n.......\n.......\n...o...\n...xx..\n"; got != want {
 		t.Errorf("board after reload =\n%s want\n%s", got, want)
 	}
 }
