@@ -156,6 +156,17 @@ func assertSameSession(tb testing.TB, got, want *sessions.Session) {
 	if got.MessageID != want.MessageID {
 		tb.Errorf("MessageID = %q, want %q", got.MessageID, want.MessageID)
 	}
+	if got.Theme != want.Theme || got.AI != want.AI || got.End != want.End {
+		tb.Errorf("Theme, AI, End = %q, %q, %q, want %q, %q, %q", got.Theme, got.AI, got.End, want.Theme, want.AI, want.End)
+	}
+	if !got.Deadline.Equal(want.Deadline) || !got.PostDue.Equal(want.PostDue) || got.PostSeq != want.PostSeq {
+		tb.Errorf("Deadline, PostDue, PostSeq = %v, %v, %d, want %v, %v, %d",
+			got.Deadline, got.PostDue, got.PostSeq, want.Deadline, want.PostDue, want.PostSeq)
+	}
+	if got.Webhook.AppID != want.Webhook.AppID || got.Webhook.Token != want.Webhook.Token ||
+		got.Webhook.Message != want.Webhook.Message || !got.Webhook.At.Equal(want.Webhook.At) {
+		tb.Errorf("Webhook = %+v, want %+v", got.Webhook, want.Webhook)
+	}
 	if got.CreatedAt != want.CreatedAt {
 		tb.Errorf("CreatedAt = %v, want %v", got.CreatedAt, want.CreatedAt)
 	}

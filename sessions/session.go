@@ -96,9 +96,101 @@ type Session struct {
 	Phase Phase
 	// MessageID is the Discord message the board lives on, "" until known.
 	MessageID string
+	// Theme names the emoji set the board is drawn with; "" means the
+	// default. The bot decides which names exist.
+	Theme string
+	// AI is the level of the bot's play when Players[1] is the bot itself,
+	// and "" for a match between two members. Stats of matches against the
+	// bot are kept apart and stay off the leaderboard.
+	AI string
+	// End says how the session ended; EndNone while it is active.
+	End End
+	// Deadline is when the session expires unless someone acts: the
+	// opponent's answer to a challenge, or the current turn of a match.
+	// The zero time means no deadline. Due lists sessions whose deadline
+	// has passed.
+	Deadline time.Time
+	// PostSeq counts the board messages posted for the match: 0 is the
+	// challenge message (which becomes round 1's board), and each board
+	// posted anew (the next round's, a rematch's, or one reposted on
+	// request) adds 1. Buttons carry it, so a click on an older board
+	// message is recognised.
+	PostSeq int
+	// PostDue is when the board message numbered PostSeq still has to be
+	// posted (as a follow-up through Webhook); the zero time means nothing
+	// is pending. Due lists sessions whose PostDue has passed, so a post
+	// that failed, or that a crash interrupted, is tried again.
+	PostDue time.Time
+	// Webhook is the latest interaction webhook that can reach the board
+	// message, for edits and follow-ups after the response.
+	Webhook Webhook
 	// CreatedAt and UpdatedAt come from the Store's clock, in UTC.
 	// CreatedAt is set by Create; UpdatedAt by Create and every Update.
 	CreatedAt, UpdatedAt time.Time
+}
+
+// Webhook is an interaction's webhook, through which the bot can post
+// follow-up messages and edit its messages for 15 minutes after the
+// interaction, without a bot token. The token is a secret: never log it.
+type Webhook struct {
+	// AppID is the application the interaction was sent to.
+	AppID string `json:"app_id,omitempty"`
+	// Token is the interaction token.
+	Token string `json:"token,omitempty"`
+	// Message is how the board message is named through this webhook:
+	// "@original" when the interaction's own response is (or updated) the
+	// board message, or the ID of a follow-up message it posted.
+	Message string `json:"message,omitempty"`
+	// At is when the interaction arrived, in UTC; the token expires 15
+	// minutes later.
+	At time.Time `json:"at,omitzero"`
+}
+
+// WebhookLifetime is how long an interaction token can be used for
+// follow-ups and edits after the interaction (Discord's documented 15
+// minutes).
+const WebhookLifetime = 15 * time.Minute
+
+// Valid reports whether w names a token that is still usable at now, with a
+// minute to spare.
+func (w Webhook) Valid(now time.Time) bool {
+	return w.AppID != "" && w.Token != "" && w.Message != "" && now.Before(w.At.Add(WebhookLifetime-time.Minute))
+}
+
+// End is how a session ended.
+type End string
+
+// The ways a session ends. A finished match ends EndWon, EndForfeit or
+// EndTimeout; a cancelled session EndDeclined, EndWithdrawn, EndExpired or
+// EndAbandoned.
+const (
+	// EndNone: the session is still active.
+	EndNone End = ""
+	// EndWon: a player reached the round wins the match asks for.
+	EndWon End = "won"
+	// EndForfeit: a player forfeited the match.
+	EndForfeit End = "forfeit"
+	// EndTimeout: the player to move let the turn's deadline pass and
+	// forfeited the match by it.
+	EndTimeout End = "timeout"
+	// EndDeclined: the opponent declined the challenge.
+	EndDeclined End = "declined"
+	// EndWithdrawn: the challenger withdrew the challenge.
+	EndWithdrawn End = "withdrawn"
+	// EndExpired: nobody answered the challenge before its deadline.
+	EndExpired End = "expired"
+	// EndAbandoned: the session was given up without a result (its stored
+	// row could no longer be read, or the store abandoned it).
+	EndAbandoned End = "abandoned"
+)
+
+// Valid reports whether e is one of the ends above.
+func (e End) Valid() bool {
+	switch e {
+	case EndNone, EndWon, EndForfeit, EndTimeout, EndDeclined, EndWithdrawn, EndExpired, EndAbandoned:
+		return true
+	}
+	return false
 }
 
 // PlayerOf returns game.Player1 or game.Player2 for the member with the
@@ -150,13 +242,39 @@ func (s *Session) validate() error {
 		return fmt.Errorf("nil match: %w", ErrInvalidSession)
 	case s.Match.Config() != normalConfig(s.Config):
 		return fmt.Errorf("match configuration %+v differs from session configuration %+v: %w", s.Match.Config(), s.Config, ErrInvalidSession)
+	case s.Phase == PhaseFinished && !s.Match.Over():
+		return fmt.Errorf("finished session whose match is not over: %w", ErrInvalidSession)
+	case !s.End.Valid():
+		return fmt.Errorf("unknown end %q: %w", s.End, ErrInvalidSession)
+	case s.Phase.Active() && s.End != EndNone,
+		s.Phase == PhaseFinished && s.End != EndWon && s.End != EndForfeit && s.End != EndTimeout,
+		s.Phase == PhaseCancelled && s.End != EndDeclined && s.End != EndWithdrawn && s.End != EndExpired && s.End != EndAbandoned:
+		return fmt.Errorf("phase %q with end %q: %w", s.Phase, s.End, ErrInvalidSession)
+	case s.PostSeq < 0:
+		return fmt.Errorf("negative post sequence %d: %w", s.PostSeq, ErrInvalidSession)
 	}
 	return nil
 }
 
-// settle moves an active session whose match is over to PhaseFinished.
+// settle moves an active session whose match is over to PhaseFinished, and
+// fills in the End, and clears the deadline and any pending post of a
+// session that is no longer active.
 func (s *Session) settle() {
 	if s.Phase.Active() && s.Match != nil && s.Match.Over() {
 		s.Phase = PhaseFinished
 	}
+	if s.Phase.Active() {
+		return
+	}
+	if s.End == EndNone {
+		switch {
+		case s.Phase == PhaseCancelled:
+			s.End = EndAbandoned
+		case s.Match != nil && s.Match.Forfeited():
+			s.End = EndForfeit
+		default:
+			s.End = EndWon
+		}
+	}
+	s.Deadline, s.PostDue = time.Time{}, time.Time{}
 }

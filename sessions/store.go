@@ -227,13 +227,24 @@ func (s *Store) Create(ctx context.Context, sess *Session) (*Session, error) {
 	now := s.clock()
 	c.CreatedAt, c.UpdatedAt = now, now
 
+	webhook, err := encodeWebhook(c.Webhook)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
 	s.writeMu.Lock()
-	res, err := s.db.ExecContext(ctx, `INSERT INTO matches
-		(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
-		 config, actions, phase, message_id, revision, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-		c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
-		config, actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now))
+	var res sql.Result
+	if c.Phase == PhaseFinished {
+		// A match stored already over (a replay, say) counts like any other.
+		res, err = s.inTx(ctx, func(tx *sql.Tx) (sql.Result, error) {
+			res, err := insertSession(ctx, tx, &c, config, actions, webhook, now)
+			if err != nil {
+				return nil, err
+			}
+			return res, recordResult(ctx, tx, &c, now)
+		})
+	} else {
+		res, err = insertSession(ctx, s.db, &c, config, actions, webhook, now)
+	}
 	s.writeMu.Unlock()
 	if err != nil {
 		if isUniqueViolation(err) {
@@ -245,6 +256,40 @@ func (s *Store) Create(ctx context.Context, sess *Session) (*Session, error) {
 		return nil, fmt.Errorf("create session in channel %s: read id: %w", c.ChannelID, err)
 	}
 	return &c, nil
+}
+
+// execer is what insertSession needs of a *sql.DB or *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func insertSession(ctx context.Context, db execer, c *Session, config, actions, webhook string, now time.Time) (sql.Result, error) {
+	return db.ExecContext(ctx, `INSERT INTO matches
+		(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+		 config, actions, phase, message_id, revision, created_at, updated_at,
+		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
+		config, actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
+		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook)
+}
+
+// inTx runs fn in a transaction (BEGIN IMMEDIATE, from the DSN) and commits
+// it, or rolls it back when fn fails.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) (sql.Result, error)) (sql.Result, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fn(tx)
+	if err != nil {
+		_ = tx.Rollback()
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Update loads the channel's newest session (active or not), calls fn on it,
@@ -297,16 +342,40 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*Session) 
 	if err != nil {
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
+	webhook, err := encodeWebhook(sess.Webhook)
+	if err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
+	}
 	now := s.clock()
+	write := func(db execer) (sql.Result, error) {
+		return db.ExecContext(ctx, `UPDATE matches SET
+			player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
+			actions = ?, phase = ?, message_id = ?, revision = revision + 1, updated_at = ?,
+			theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?
+			WHERE id = ? AND revision = ?`,
+			sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
+			actions, string(sess.Phase), sess.MessageID, formatTime(now),
+			sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
+			sess.ID, revision)
+	}
 
 	s.writeMu.Lock()
-	res, err := s.db.ExecContext(ctx, `UPDATE matches SET
-		player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
-		actions = ?, phase = ?, message_id = ?, revision = revision + 1, updated_at = ?
-		WHERE id = ? AND revision = ?`,
-		sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
-		actions, string(sess.Phase), sess.MessageID, formatTime(now),
-		sess.ID, revision)
+	var res sql.Result
+	if before.Phase != PhaseFinished && sess.Phase == PhaseFinished {
+		// The result and the stats it changes are written together.
+		res, err = s.inTx(ctx, func(tx *sql.Tx) (sql.Result, error) {
+			res, err := write(tx)
+			if err != nil {
+				return nil, err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return res, err // the revision check failed: no stats either
+			}
+			return res, recordResult(ctx, tx, sess, now)
+		})
+	} else {
+		res, err = write(s.db)
+	}
 	s.writeMu.Unlock()
 	if err != nil {
 		if isUniqueViolation(err) {
@@ -338,7 +407,8 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 	defer unlock()
 	var id int64
 	s.writeMu.Lock()
-	err = s.db.QueryRowContext(ctx, `UPDATE matches SET phase = 'cancelled', revision = revision + 1, updated_at = ?
+	err = s.db.QueryRowContext(ctx, `UPDATE matches SET phase = 'cancelled', end_reason = 'abandoned',
+		deadline_at = '', post_due = '', revision = revision + 1, updated_at = ?
 		WHERE channel_id = ? AND phase IN ('challenge', 'playing') RETURNING id`,
 		formatTime(s.clock()), channelID).Scan(&id)
 	s.writeMu.Unlock()
@@ -354,7 +424,8 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 func (s *Store) clock() time.Time { return s.now().UTC() }
 
 const selectSession = `SELECT id, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
-	config, actions, phase, message_id, revision, created_at, updated_at FROM matches`
+	config, actions, phase, message_id, revision, created_at, updated_at,
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook FROM matches`
 
 // newest loads the channel's newest session and its revision.
 func (s *Store) newest(ctx context.Context, channelID string) (*Session, int64, error) {
@@ -380,12 +451,16 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, int64, error) {
 		createdAt, updatedAt        string
 		p1ID, p1Name, p2ID, p2Name  string
 		channelID, guildID, message string
+		end, deadline, postDue      string
+		webhook                     string
 	)
 	if err := row.Scan(&sess.ID, &channelID, &guildID, &p1ID, &p1Name, &p2ID, &p2Name,
-		&config, &actions, &phase, &message, &revision, &createdAt, &updatedAt); err != nil {
+		&config, &actions, &phase, &message, &revision, &createdAt, &updatedAt,
+		&sess.Theme, &sess.AI, &end, &deadline, &sess.PostSeq, &postDue, &webhook); err != nil {
 		return nil, 0, err
 	}
 	sess.ChannelID, sess.GuildID, sess.MessageID = channelID, guildID, message
+	sess.End = End(end)
 	sess.Players = [2]Member{{ID: p1ID, Name: p1Name}, {ID: p2ID, Name: p2Name}}
 	sess.Phase = Phase(phase)
 	corrupt := func(what string, err error) error {
@@ -401,6 +476,18 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, int64, error) {
 	if sess.UpdatedAt, err = time.Parse(timeFormat, updatedAt); err != nil {
 		return nil, 0, corrupt("updated_at", err)
 	}
+	if sess.Deadline, err = parseOptionalTime(deadline); err != nil {
+		return nil, 0, corrupt("deadline_at", err)
+	}
+	if sess.PostDue, err = parseOptionalTime(postDue); err != nil {
+		return nil, 0, corrupt("post_due", err)
+	}
+	if err := json.Unmarshal([]byte(webhook), &sess.Webhook); err != nil {
+		return nil, 0, corrupt("webhook", err)
+	}
+	if !sess.End.Valid() {
+		return nil, 0, corrupt("end_reason", fmt.Errorf("unknown end %q", end))
+	}
 	if err := json.Unmarshal([]byte(config), &sess.Config); err != nil {
 		return nil, 0, corrupt("config", err)
 	}
@@ -411,7 +498,36 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, int64, error) {
 	if sess.Match, err = game.Replay(sess.Config, list); err != nil {
 		return nil, 0, corrupt("replay", err)
 	}
+	if !sess.Phase.Active() && sess.End == EndNone {
+		sess.settle() // a row written before sessions knew how they ended
+	}
 	return &sess, revision, nil
+}
+
+// encodeWebhook returns w as JSON.
+func encodeWebhook(w Webhook) (string, error) {
+	w.At = w.At.UTC()
+	b, err := json.Marshal(w)
+	if err != nil {
+		return "", fmt.Errorf("encode webhook: %w", err)
+	}
+	return string(b), nil
+}
+
+// formatOptionalTime formats t as formatTime does, and the zero time as "".
+func formatOptionalTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return formatTime(t)
+}
+
+// parseOptionalTime reads what formatOptionalTime wrote.
+func parseOptionalTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse(timeFormat, s)
 }
 
 // encodeMatch returns the session's configuration and its match's actions as

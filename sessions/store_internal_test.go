@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -29,7 +30,7 @@ func TestConnectionPragmas(t *testing.T) {
 			{pragma: "busy_timeout", want: "5000"},
 			{pragma: "foreign_keys", want: "1"},
 			{pragma: "synchronous", want: "1"}, // NORMAL
-			{pragma: "user_version", want: "1"},
+			{pragma: "user_version", want: fmt.Sprint(len(migrations))},
 		}
 		for _, tt := range tests {
 			var got string

@@ -57,8 +57,25 @@ func TestCreateGetRoundtrip(t *testing.T) {
 				return sessions.Session{
 					ChannelID: "chan-3", GuildID: "guild-2", Players: [2]sessions.Member{alice, carol},
 					Config: game.DefaultConfig(), Match: m, Phase: sessions.PhaseFinished, MessageID: "msg-7",
+					End: sessions.EndForfeit,
 				}
 			}(),
+		},
+		{
+			name: "every field of issue 6: theme, deadline, pending post, webhook",
+			sess: sessions.Session{
+				ChannelID: "chan-4", GuildID: "guild-1", Players: [2]sessions.Member{alice, bob},
+				Config: twoWins, Match: mustMatch(t, twoWins, 3), Phase: sessions.PhasePlaying, MessageID: "msg-9",
+				Theme: "colorblind", Deadline: t0.Add(5 * time.Minute).UTC(), PostSeq: 2, PostDue: t0.UTC(),
+				Webhook: sessions.Webhook{AppID: "app-1", Token: "secret-token", Message: "@original", At: t0.UTC()},
+			},
+		},
+		{
+			name: "against the bot",
+			sess: sessions.Session{
+				ChannelID: "chan-5", GuildID: "guild-1", Players: [2]sessions.Member{alice, {ID: "900", Name: "ConnectN"}},
+				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig()), Phase: sessions.PhasePlaying, AI: "hard",
+			},
 		},
 	}
 	for _, tt := range tests {
@@ -180,6 +197,12 @@ func TestCreateActiveSession(t *testing.T) {
 			first := mustCreate(t, st, newSession(t, "chan-1"))
 			first = mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 				s.Phase = tt.phase
+				switch tt.phase {
+				case sessions.PhaseFinished:
+					return s.Match.Forfeit(game.Player1)
+				case sessions.PhaseCancelled:
+					s.End = sessions.EndDeclined
+				}
 				return nil
 			})
 
