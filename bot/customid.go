@@ -18,27 +18,43 @@ var errBadCustomID = errors.New("unrecognised custom_id")
 // action is what a button asks for.
 type action string
 
+// The actions, each the second part of its buttons' custom_ids.
 const (
-	actAccept  action = "accept"
-	actDecline action = "decline"
-	actDrop    action = "drop"
-	actForfeit action = "forfeit"
+	actAccept       action = "accept"
+	actDecline      action = "decline"
+	actDrop         action = "drop"
+	actForfeit      action = "forfeit"  // asks for a confirmation
+	actForfeitYes   action = "forfeit!" // the confirmation
+	actForfeitNo    action = "keep"     // the confirmation declined
+	actRematch      action = "rematch"
+	maxMatchID             = 1<<53 - 1
+	maxPly                 = 1 << 20
+	maxPostSequence        = 1 << 20
+	maxColumnNumber        = 1 << 10
 )
 
+// routeParts is how many colon-separated parts each action's custom_id has.
+var routeParts = map[action]int{
+	actAccept: 3, actDecline: 3, actForfeit: 3, actForfeitYes: 3, actForfeitNo: 3, actRematch: 3,
+	actDrop: 6,
+}
+
 // route is a parsed button custom_id. Every button names the match (the
-// session ID) it belongs to; a column button also names the ply it was drawn
-// at and its column, so a click on a board that has moved on is recognised
-// as stale.
+// session ID) it belongs to; a column button also names the board message
+// it is on (the session's PostSeq when it was drawn), the ply it was drawn
+// at and its column, so a click on an older board message, or on a board
+// that has moved on, is recognised.
 //
 // Forms ("cn" is the prefix of every custom_id this bot makes):
 //
-//	cn:accept:<match>
-//	cn:decline:<match>
-//	cn:forfeit:<match>
-//	cn:drop:<match>:<ply>:<column>   column counted from 1, as on the label
+//	cn:accept:<match>     cn:decline:<match>
+//	cn:forfeit:<match>    cn:forfeit!:<match>    cn:keep:<match>
+//	cn:rematch:<match>
+//	cn:drop:<match>:<post>:<ply>:<column>   column counted from 1
 type route struct {
 	Action action
 	Match  int64
+	Post   int
 	Ply    int
 	Column int // 1-based; only for actDrop
 }
@@ -46,16 +62,16 @@ type route struct {
 // String formats r as a custom_id that parseRoute reads back.
 func (r route) String() string {
 	if r.Action == actDrop {
-		return fmt.Sprintf("cn:%s:%d:%d:%d", r.Action, r.Match, r.Ply, r.Column)
+		return fmt.Sprintf("cn:%s:%d:%d:%d:%d", r.Action, r.Match, r.Post, r.Ply, r.Column)
 	}
 	return fmt.Sprintf("cn:%s:%d", r.Action, r.Match)
 }
 
 // parseRoute reads a custom_id made by route.String. Anything else (another
 // prefix, an unknown action, a missing or extra part, a number with a sign,
-// leading zeros or out of range) returns an error wrapping errBadCustomID.
-// Numbers are only checked for form here; whether they fit the session is
-// the handler's business.
+// leading zeros or out of range, more than 100 characters) returns an error
+// wrapping errBadCustomID. Numbers are only checked for form here; whether
+// they fit the session is the handler's business.
 func parseRoute(customID string) (route, error) {
 	bad := func(why string) (route, error) {
 		return route{}, fmt.Errorf("custom_id %.100q: %s: %w", customID, why, errBadCustomID)
@@ -68,39 +84,39 @@ func parseRoute(customID string) (route, error) {
 		return bad("not ours")
 	}
 	r := route{Action: action(parts[1])}
-	want := 3
-	switch r.Action {
-	case actAccept, actDecline, actForfeit:
-	case actDrop:
-		want = 5
-	default:
+	want, known := routeParts[r.Action]
+	if !known {
 		return bad("unknown action")
 	}
 	if len(parts) != want {
 		return bad("wrong number of parts")
 	}
-	id, ok := parseNatural(parts[2])
+	id, ok := parseNatural(parts[2], maxMatchID)
 	if !ok || id < 1 {
 		return bad("bad match id")
 	}
 	r.Match = id
 	if r.Action == actDrop {
-		ply, ok := parseNatural(parts[3])
-		if !ok || ply > 1<<20 {
+		post, ok := parseNatural(parts[3], maxPostSequence)
+		if !ok {
+			return bad("bad post sequence")
+		}
+		ply, ok := parseNatural(parts[4], maxPly)
+		if !ok {
 			return bad("bad ply")
 		}
-		column, ok := parseNatural(parts[4])
-		if !ok || column < 1 || column > 1<<10 {
+		column, ok := parseNatural(parts[5], maxColumnNumber)
+		if !ok || column < 1 {
 			return bad("bad column")
 		}
-		r.Ply, r.Column = int(ply), int(column)
+		r.Post, r.Ply, r.Column = int(post), int(ply), int(column)
 	}
 	return r, nil
 }
 
-// parseNatural reads a non-negative decimal integer written without sign or
-// leading zeros, as route.String writes them.
-func parseNatural(s string) (int64, bool) {
+// parseNatural reads a decimal integer from 0 to limit written without sign
+// or leading zeros, as route.String writes them.
+func parseNatural(s string, limit int64) (int64, bool) {
 	if s == "" || (len(s) > 1 && s[0] == '0') || len(s) > 18 {
 		return 0, false
 	}
@@ -110,5 +126,5 @@ func parseNatural(s string) (int64, bool) {
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
+	return n, err == nil && n <= limit
 }

@@ -23,7 +23,22 @@ var (
 	errOwnChallenge   = errors.New("accepting own challenge")
 	errNotForYou      = errors.New("challenge is for someone else")
 	errNotYourMatch   = errors.New("not a player of this match")
+	errNoMatch        = errors.New("no match being played in this channel")
+	errMatchEnded     = errors.New("the match has ended")
 )
+
+// movedError is a click on a board message that was posted again further
+// down; link leads to the live one ("" while its ID is not known).
+type movedError struct{ link string }
+
+func (e *movedError) Error() string { return "board moved to a newer message" }
+
+// choiceError is a string option whose value is not one of its choices.
+type choiceError struct{ option string }
+
+func (e *choiceError) Error() string {
+	return fmt.Sprintf("option %s: not one of its choices", e.option)
+}
 
 // rangeError is an integer option outside its bounds.
 type rangeError struct {
@@ -47,14 +62,25 @@ func (e *connectError) Error() string {
 // userMessage returns the private message for an error caused by the user,
 // and false for any other error (a failure on our side, to be logged).
 func userMessage(err error) (string, bool) {
-	var re *rangeError
-	var ce *connectError
+	var (
+		re *rangeError
+		ce *connectError
+		me *movedError
+		ch *choiceError
+	)
 	switch {
 	case errors.As(err, &re):
 		return fmt.Sprintf("`%s` must be a whole number from %d to %d.", re.option, re.min, re.max), true
 	case errors.As(err, &ce):
 		return fmt.Sprintf("Nobody could ever connect %d on a board of %d rows × %d columns: choose a `connect` of at most %d, or a bigger board.",
 			ce.connect, ce.rows, ce.columns, max(ce.rows, ce.columns)), true
+	case errors.As(err, &ch):
+		return fmt.Sprintf("Pick `%s` from the list Discord offers.", ch.option), true
+	case errors.As(err, &me):
+		if me.link != "" {
+			return "This board moved to a newer message: " + me.link + " — play there.", true
+		}
+		return "This board moved to a newer message at the bottom of the channel: play there.", true
 	case errors.Is(err, errNoOpponent):
 		return "Choose an `opponent` to challenge.", true
 	case errors.Is(err, errSelfChallenge):
@@ -64,11 +90,11 @@ func userMessage(err error) (string, bool) {
 	case errors.Is(err, errBadSettings):
 		return "Those match settings are impossible: check `rows`, `columns`, `connect` and `wins`.", true
 	case errors.Is(err, errNotInGuild):
-		return "Connect N matches are played in server channels: use `/connectn challenge` in a server.", true
+		return "Connect N is played in server channels: use `/connectn` in a server.", true
 	case errors.Is(err, sessions.ErrActiveSession):
-		return "This channel already has a challenge or a match in progress. Finish it (or forfeit it) first, or play in another channel. An unanswered challenge gives way after 15 minutes, an untouched match after 24 hours.", true
+		return "This channel already has a challenge or a match in progress. Finish it (or `/connectn forfeit` it) first, or play in another channel. An unanswered challenge or an unplayed turn runs out by itself.", true
 	case errors.Is(err, errUnknownCommand):
-		return "I don't know that command. Try `/connectn challenge`.", true
+		return "I don't know that command. Try `/connectn help`.", true
 	case errors.Is(err, errUnsupported), errors.Is(err, errMalformed):
 		return "I couldn't understand that request, so nothing was changed.", true
 	case errors.Is(err, errBadCustomID):
@@ -81,7 +107,9 @@ func userMessage(err error) (string, bool) {
 		return "This challenge is between two other players.", true
 	case errors.Is(err, errNotYourMatch):
 		return "You're not playing in this match. Start your own with `/connectn challenge`.", true
-	case errors.Is(err, game.ErrMatchOver):
+	case errors.Is(err, errNoMatch):
+		return "There is no match being played in this channel. Start one with `/connectn challenge`.", true
+	case errors.Is(err, errMatchEnded), errors.Is(err, game.ErrMatchOver):
 		return "This match is over. Start a new one with `/connectn challenge`.", true
 	case errors.Is(err, game.ErrNotYourTurn):
 		return "It's not your turn: wait for your opponent's move.", true

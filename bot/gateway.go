@@ -129,7 +129,10 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 		log.Error("handle interaction", "interaction", i.ID, "err", err)
 		return
 	}
-	if err := s.InteractionRespond(i, resp); err != nil {
-		log.Error("respond to interaction", "interaction", i.ID, "err", err)
+	if err := s.InteractionRespond(i, resp, discordgo.WithContext(ctx)); err != nil {
+		log.Error("respond to interaction", "interaction", i.ID, "err", restErrorText(err))
+		g.Handler.Undelivered(i)
+		return
 	}
+	g.Handler.Delivered(i)
 }

@@ -5,39 +5,61 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
 
 // Store is what the handler needs of the session store; *sessions.Store
 // satisfies it. Update must serialise calls for one channel and commit the
-// change before it returns.
+// change (with the stats of a match it finishes) before it returns.
 type Store interface {
 	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
+	Get(ctx context.Context, channelID string) (*sessions.Session, error)
 	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
 	Abandon(ctx context.Context, channelID string) (int64, error)
+	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error)
+	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
+	Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error)
 }
 
-// How long a channel's session may sit untouched before a new challenge in
-// the channel may replace it: a challenge nobody answers (the interaction
-// token that posted it lives 15 minutes), and a match nobody plays.
+// Default deadlines, used unless WithTimeouts sets others.
 const (
-	ChallengeIdle = 15 * time.Minute
-	MatchIdle     = 24 * time.Hour
+	DefaultChallengeTimeout = 5 * time.Minute
+	DefaultTurnTimeout      = 5 * time.Minute
 )
 
-// Handler turns one Discord interaction into the response to send. It never
-// talks to the network itself: the gateway and HTTP transports deliver the
-// interaction and send what Handle returns. A Handler is safe for concurrent
-// use; the store serialises changes per channel.
+// Handler turns one Discord interaction into the response to send, and does
+// the work that follows a response (the next round's board, deadlines)
+// through its Messenger. Handle never talks to the network itself: the
+// gateway and HTTP transports deliver the interaction, send what Handle
+// returns, and then call Delivered. A Handler is safe for concurrent use; the
+// store serialises changes per channel.
 type Handler struct {
-	store Store
-	log   *slog.Logger
-	now   func() time.Time
+	store     Store
+	log       *slog.Logger
+	now       func() time.Time
+	messenger Messenger
+	metrics   Metrics
+
+	challengeTimeout, turnTimeout time.Duration
+
+	randMu sync.Mutex
+	rand   *rand.Rand
+
+	after     afterQueue
+	work      sync.WaitGroup
+	running   atomic.Int64
+	workCtx   context.Context
+	stopWork  context.CancelFunc
+	closeOnce sync.Once
 }
 
 // Option configures a Handler.
@@ -48,38 +70,106 @@ func WithClock(now func() time.Time) Option {
 	return func(h *Handler) { h.now = now }
 }
 
+// WithMessenger gives the handler its way to Discord for follow-ups and
+// edits after a response. Without one, the handler still answers every
+// interaction and settles deadlines in the store, but posts no follow-up:
+// the next round's board then appears only with /connectn board.
+func WithMessenger(m Messenger) Option {
+	return func(h *Handler) { h.messenger = m }
+}
+
+// WithTimeouts sets how long a challenge waits for an answer and how long a
+// player has for a turn; a value <= 0 keeps the default (5 minutes each).
+func WithTimeouts(challenge, turn time.Duration) Option {
+	return func(h *Handler) {
+		if challenge > 0 {
+			h.challengeTimeout = challenge
+		}
+		if turn > 0 {
+			h.turnTimeout = turn
+		}
+	}
+}
+
+// WithSeed seeds the handler's randomness (who opens when the challenger asks
+// for a random first player), for reproducible tests.
+func WithSeed(seed uint64) Option {
+	return func(h *Handler) { h.rand = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+}
+
 // NewHandler returns a handler that keeps its sessions in store and logs
 // unexpected failures to log (slog.Default() when nil).
 func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &Handler{store: store, log: log, now: time.Now}
+	h := &Handler{
+		store: store, log: log, now: time.Now, metrics: noMetrics{},
+		challengeTimeout: DefaultChallengeTimeout, turnTimeout: DefaultTurnTimeout,
+		rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+	}
+	h.workCtx, h.stopWork = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(h)
 	}
 	return h
 }
 
+// commandFunc handles one subcommand of /connectn.
+type commandFunc func(h *Handler, ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error)
+
+// buttonFunc handles a click on one kind of button.
+type buttonFunc func(h *Handler, ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error)
+
+// commandRoutes and buttonRoutes are the routing table: a subcommand name or
+// a custom_id action to its own small handler, each in a file of its own.
+var (
+	commandRoutes = map[string]commandFunc{
+		subChallenge:   (*Handler).challengeCommand,
+		subForfeit:     (*Handler).forfeitCommand,
+		subBoard:       (*Handler).boardCommand,
+		subStats:       (*Handler).statsCommand,
+		subLeaderboard: (*Handler).leaderboardCommand,
+		subHelp:        (*Handler).helpCommand,
+	}
+	buttonRoutes = map[action]buttonFunc{
+		actAccept:     (*Handler).acceptButton,
+		actDecline:    (*Handler).declineButton,
+		actDrop:       (*Handler).dropButton,
+		actForfeit:    (*Handler).forfeitButton,
+		actForfeitYes: (*Handler).forfeitConfirmButton,
+		actForfeitNo:  (*Handler).forfeitCancelButton,
+		actRematch:    (*Handler).rematchButton,
+	}
+)
+
 // Handle computes the response to interaction i:
 //   - PING: a PONG; an autocomplete request: no choices;
-//   - the /connectn challenge command: a challenge message with Accept and
-//     Decline buttons, or a private message saying what is wrong;
-//   - a button click: the updated message (UPDATE_MESSAGE), or a private
-//     message when the click is not allowed (not your turn, not your match, a
-//     full column, a stale or crafted button) and nothing changed.
+//   - a /connectn subcommand: its message, or a private message saying what
+//     is wrong;
+//   - a button click: the updated message (UPDATE_MESSAGE), a private
+//     message (a confirmation, or why the click is refused and nothing
+//     changed), or a new message.
 //
-// Every change is committed to the store before Handle returns. Unexpected
-// failures (the store failing) are logged and answered with a private
-// apology. Handle returns an error only when i is nil.
-func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+// Every change is committed to the store before Handle returns. Work that
+// must wait until Discord has the response (posting the next round's board)
+// is queued for Delivered. Unexpected failures (the store failing, a panic)
+// are logged and answered with a private apology. Handle returns an error
+// only when i is nil.
+func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, err error) {
 	if i == nil {
 		return nil, errors.New("handle: nil interaction")
 	}
-	var (
-		resp *discordgo.InteractionResponse
-		err  error
-	)
+	start := time.Now()
+	outcome := "ok"
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("panic while handling an interaction", "interaction", i.ID, "type", i.Type.String(),
+				"channel", i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			resp, err, outcome = ephemeral(apology), nil, "failed"
+		}
+		h.metrics.Interaction(interactionKind(i), outcome, time.Since(start))
+	}()
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
@@ -97,23 +187,90 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 		err = errUnsupported
 	}
 	if err != nil {
-		return h.failure(i, err), nil
+		var refused bool
+		resp, refused = h.failure(i, err)
+		outcome = "failed"
+		if refused {
+			outcome = "refused"
+		}
 	}
 	return resp, nil
 }
 
+// apology is the private answer to a failure on our side.
+const apology = "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment."
+
 // failure maps err to the private message the user sees, logging anything
-// that is not the user's doing.
-func (h *Handler) failure(i *discordgo.Interaction, err error) *discordgo.InteractionResponse {
+// that is not the user's doing; it reports whether err was the user's.
+func (h *Handler) failure(i *discordgo.Interaction, err error) (*discordgo.InteractionResponse, bool) {
 	text, ok := userMessage(err)
 	if !ok {
 		h.log.Error("interaction failed", "interaction", i.ID, "type", i.Type.String(),
 			"guild", i.GuildID, "channel", i.ChannelID, "err", err)
-		text = "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment."
-	} else {
-		h.log.Debug("interaction refused", "interaction", i.ID, "channel", i.ChannelID, "reason", err)
+		return ephemeral(apology), false
 	}
-	return ephemeral(text)
+	h.log.Debug("interaction refused", "interaction", i.ID, "channel", i.ChannelID, "reason", err)
+	return ephemeral(text), true
+}
+
+// interactionKind names i for metrics: the subcommand, the button action,
+// or the interaction type.
+func interactionKind(i *discordgo.Interaction) string {
+	switch d := i.Data.(type) {
+	case discordgo.ApplicationCommandInteractionData:
+		if len(d.Options) == 1 {
+			if _, known := commandRoutes[d.Options[0].Name]; known {
+				return "command:" + d.Options[0].Name
+			}
+		}
+		return "command:unknown"
+	case discordgo.MessageComponentInteractionData:
+		if r, err := parseRoute(d.CustomID); err == nil {
+			return "button:" + string(r.Action)
+		}
+		return "button:unknown"
+	}
+	return i.Type.String()
+}
+
+func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok || data.Name != commandName {
+		return nil, errUnknownCommand
+	}
+	if len(data.Options) != 1 || data.Options[0] == nil || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return nil, errUnknownCommand
+	}
+	sub := data.Options[0]
+	run, known := commandRoutes[sub.Name]
+	if !known {
+		return nil, errUnknownCommand
+	}
+	if i.GuildID == "" || i.ChannelID == "" {
+		return nil, errNotInGuild
+	}
+	if userID(i) == "" {
+		return nil, fmt.Errorf("command without a user: %w", errMalformed)
+	}
+	return run(h, ctx, i, sub.Options)
+}
+
+func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+	if !ok {
+		return nil, errMalformed
+	}
+	r, err := parseRoute(data.CustomID)
+	if err != nil {
+		return nil, err
+	}
+	if i.ChannelID == "" {
+		return nil, fmt.Errorf("component without channel: %w", errMalformed)
+	}
+	if userID(i) == "" {
+		return nil, fmt.Errorf("component without a user: %w", errMalformed)
+	}
+	return buttonRoutes[r.Action](h, ctx, i, r)
 }
 
 // userID returns the ID of the user who caused i, from the guild member or,
@@ -139,265 +296,43 @@ func userName(i *discordgo.Interaction) string {
 	return ""
 }
 
-func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-	if !ok || data.Name != commandName {
-		return nil, errUnknownCommand
-	}
-	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return nil, errUnknownCommand
-	}
-	sub := data.Options[0]
-	switch sub.Name {
-	case subChallenge:
-		return h.challenge(ctx, i, data, sub.Options)
-	}
-	return nil, errUnknownCommand
-}
-
-func (h *Handler) challenge(ctx context.Context, i *discordgo.Interaction, data discordgo.ApplicationCommandInteractionData, opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error) {
-	if i.GuildID == "" || i.ChannelID == "" {
-		return nil, errNotInGuild
-	}
-	me := userID(i)
-	if me == "" {
-		return nil, fmt.Errorf("challenge without a user: %w", errMalformed)
-	}
-	req, err := parseChallenge(data, opts)
-	if err != nil {
-		return nil, err
-	}
-	if req.opponent.ID == me {
-		return nil, errSelfChallenge
-	}
-	if req.opponent.Bot {
-		return nil, errBotOpponent
-	}
-	match, err := game.NewMatch(req.config)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errBadSettings, err)
-	}
-	fresh := &sessions.Session{
-		ChannelID: i.ChannelID,
-		GuildID:   i.GuildID,
-		Players: [2]sessions.Member{
-			{ID: me, Name: userName(i)},
-			{ID: req.opponent.ID, Name: req.opponentName},
-		},
-		Config: match.Config(),
-		Match:  match,
-		Phase:  sessions.PhaseChallenge,
-	}
-	s, err := h.store.Create(ctx, fresh)
-	if errors.Is(err, sessions.ErrActiveSession) && h.closeIdle(ctx, i.ChannelID) {
-		s, err = h.store.Create(ctx, fresh)
-	}
-	if err != nil {
-		return nil, err
-	}
-	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID,
-		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID)
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: renderChallenge(s),
-	}, nil
-}
-
-// errInUse tells closeIdle's update to keep a session that is still in use.
-var errInUse = errors.New("session still in use")
-
-// closeIdle cancels the channel's active session when it has sat untouched
-// longer than ChallengeIdle (a challenge) or MatchIdle (a match), or when its
-// stored row can no longer be read, so that two players who walked away do
-// not block the channel for ever. It reports whether it closed one.
-func (h *Handler) closeIdle(ctx context.Context, channelID string) bool {
-	now := h.now()
-	var closed int64
-	_, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
-		idle := now.Sub(s.UpdatedAt)
-		if !(s.Phase == sessions.PhaseChallenge && idle > ChallengeIdle) &&
-			!(s.Phase == sessions.PhasePlaying && idle > MatchIdle) {
-			return errInUse
-		}
-		s.Phase, closed = sessions.PhaseCancelled, s.ID
-		return nil
-	})
-	switch {
-	case err == nil:
-		h.log.Info("closed an idle session", "match", closed, "channel", channelID)
-		return true
-	case errors.Is(err, sessions.ErrCorrupt):
-		id, err := h.store.Abandon(ctx, channelID)
-		if err != nil {
-			h.log.Error("abandon an unreadable session", "channel", channelID, "err", err)
-			return false
-		}
-		h.log.Warn("abandoned an unreadable session", "match", id, "channel", channelID)
-		return true
-	}
-	return false
-}
-
-// challengeRequest is a validated /connectn challenge.
-type challengeRequest struct {
-	opponent     *discordgo.User
-	opponentName string
-	config       game.Config
-}
-
-// parseChallenge reads the options of /connectn challenge, taking the
-// opponent from data.resolved (no REST call) and checking every number
-// against the bounds Discord was told to enforce.
-func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*discordgo.ApplicationCommandInteractionDataOption) (challengeRequest, error) {
-	req := challengeRequest{config: game.Config{
-		Rows: defaultRows, Columns: defaultCols, Connect: defaultConn, Wins: defaultWins,
-		Openers: game.Alternate, FirstOpener: game.Player1,
-	}}
-	ints := map[string]struct {
-		dst      *int
-		min, max int
-	}{
-		optRows:    {&req.config.Rows, minRows, maxRows},
-		optColumns: {&req.config.Columns, minColumns, maxColumns},
-		optConnect: {&req.config.Connect, minConnect, maxConnect},
-		optWins:    {&req.config.Wins, minWins, maxWins},
-	}
-	var opponentID string
-	for _, o := range opts {
-		if o == nil {
-			return req, fmt.Errorf("nil option: %w", errMalformed)
-		}
-		if o.Name == optOpponent {
-			id, ok := o.Value.(string)
-			if o.Type != discordgo.ApplicationCommandOptionUser || !ok || id == "" {
-				return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
-			}
-			opponentID = id
-			continue
-		}
-		spec, known := ints[o.Name]
-		if !known {
-			return req, fmt.Errorf("unknown option %q: %w", o.Name, errMalformed)
-		}
-		f, ok := o.Value.(float64)
-		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != float64(int64(f)) {
-			return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
-		}
-		if f < float64(spec.min) || f > float64(spec.max) {
-			return req, &rangeError{option: o.Name, min: spec.min, max: spec.max}
-		}
-		*spec.dst = int(f)
-	}
-	if opponentID == "" {
-		return req, errNoOpponent
-	}
-	if data.Resolved == nil || data.Resolved.Users[opponentID] == nil {
-		return req, fmt.Errorf("opponent %s not in resolved users: %w", opponentID, errMalformed)
-	}
-	req.opponent = data.Resolved.Users[opponentID]
-	req.opponentName = req.opponent.DisplayName()
-	if m := data.Resolved.Members[opponentID]; m != nil && m.Nick != "" {
-		req.opponentName = m.Nick
-	}
-	if c := req.config; c.Connect > c.Rows && c.Connect > c.Columns {
-		return req, &connectError{connect: c.Connect, rows: c.Rows, columns: c.Columns}
-	}
-	return req, nil
-}
-
-func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
-	if !ok {
-		return nil, errMalformed
-	}
-	r, err := parseRoute(data.CustomID)
-	if err != nil {
-		return nil, err
-	}
-	if i.ChannelID == "" {
-		return nil, fmt.Errorf("component without channel: %w", errMalformed)
-	}
-	me := userID(i)
-	if me == "" {
-		return nil, fmt.Errorf("component without a user: %w", errMalformed)
-	}
-	messageID := ""
+// messageID returns the ID of the message a component interaction came
+// from, "" for a command.
+func messageID(i *discordgo.Interaction) string {
 	if i.Message != nil {
-		messageID = i.Message.ID
+		return i.Message.ID
 	}
-	var (
-		render   func(*sessions.Session) *discordgo.InteractionResponseData
-		finished bool
-	)
-	s, err := h.store.Update(ctx, i.ChannelID, func(s *sessions.Session) error {
-		if s.ID != r.Match {
-			return errStale
-		}
-		p := s.PlayerOf(me)
-		switch r.Action {
-		case actAccept:
-			if s.Phase != sessions.PhaseChallenge {
-				return errStale
-			}
-			if p != game.Player2 {
-				if p == game.Player1 {
-					return errOwnChallenge
-				}
-				return errNotForYou
-			}
-			s.Phase = sessions.PhasePlaying
-			s.MessageID = messageID
-			render = renderBoard
-		case actDecline:
-			if s.Phase != sessions.PhaseChallenge {
-				return errStale
-			}
-			if p == game.NoPlayer {
-				return errNotForYou
-			}
-			s.Phase = sessions.PhaseCancelled
-			render = func(s *sessions.Session) *discordgo.InteractionResponseData { return renderCancelled(s, me) }
-		case actDrop, actForfeit:
-			if s.Phase == sessions.PhaseFinished {
-				return game.ErrMatchOver
-			}
-			if s.Phase != sessions.PhasePlaying {
-				return errStale
-			}
-			if p == game.NoPlayer {
-				return errNotYourMatch
-			}
-			if r.Action == actForfeit {
-				if err := s.Match.Forfeit(p); err != nil {
-					return err
-				}
-			} else {
-				if r.Ply != s.Match.Plies() {
-					return errStale
-				}
-				if _, err := s.Match.Play(p, r.Column-1); err != nil {
-					return err
-				}
-			}
-			if s.Match.Over() {
-				s.Phase, finished = sessions.PhaseFinished, true
-			}
-			if s.MessageID == "" {
-				s.MessageID = messageID
-			}
-			render = renderBoard
-		}
-		return nil
-	})
+	return ""
+}
+
+// webhookOf returns the webhook of interaction i, naming the board message
+// as ref ("@original", a message ID, or "" while it is not posted yet).
+func webhookOf(i *discordgo.Interaction, ref string, now time.Time) sessions.Webhook {
+	return sessions.Webhook{AppID: i.AppID, Token: i.Token, Message: ref, At: now.UTC()}
+}
+
+// update is the store's Update for the channel of i.
+func (h *Handler) update(ctx context.Context, i *discordgo.Interaction, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	s, err := h.store.Update(ctx, i.ChannelID, fn)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, errStale
 	}
-	if err != nil {
-		return nil, err
-	}
-	if finished {
-		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID,
-			"winner", s.Member(s.Match.Winner()).ID, "forfeit", s.Match.Forfeited())
-	}
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render(s)}, nil
+	return s, err
+}
+
+// updateMessage is an UPDATE_MESSAGE response.
+func updateMessage(data *message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
+}
+
+// newMessage is a CHANNEL_MESSAGE_WITH_SOURCE response seen by everyone.
+func newMessage(data *message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
+}
+
+// intn returns a random number in [0, n).
+func (h *Handler) intn(n int) int {
+	h.randMu.Lock()
+	defer h.randMu.Unlock()
+	return h.rand.IntN(n)
 }

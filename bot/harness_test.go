@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -87,64 +89,83 @@ func base(typ int, from user) map[string]any {
 	}
 }
 
-// slashChallenge returns the JSON of `/connectn challenge opponent:<opp>`
-// typed by from, with extra integer options, shaped like Discord's
-// APPLICATION_COMMAND interaction: the USER option resolved in
-// data.resolved.users and data.resolved.members.
-func slashChallenge(from, opp user, ints map[string]int) []byte {
-	opts := []any{map[string]any{"type": 6, "name": "opponent", "value": opp.ID}}
-	for _, name := range []string{"rows", "columns", "connect", "wins"} {
-		if v, ok := ints[name]; ok {
-			opts = append(opts, map[string]any{"type": 4, "name": name, "value": v})
-		}
-	}
-	oppMember := member(opp)
-	delete(oppMember, "user")
-	i := base(2, from)
-	i["data"] = map[string]any{
-		"id":   "1600000000000000001",
-		"name": "connectn",
-		"type": 1,
-		"options": []any{map[string]any{
-			"type": 1, "name": "challenge", "options": opts,
-		}},
-		"resolved": map[string]any{
-			"users":   map[string]any{opp.ID: opp.json()},
-			"members": map[string]any{opp.ID: oppMember},
-		},
-		"guild_id": guildID,
-	}
-	b, err := json.Marshal(i)
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
 	return b
 }
 
-// message is the bot's message in the channel as a Discord client holds it.
-type message struct {
-	ID         string
-	Content    string
-	Embeds     []*discordgo.MessageEmbed
-	Components []discordgo.MessageComponent
+// slash returns the JSON of `/connectn <sub>` typed by from, with options
+// (name → value: int for INTEGER, string for STRING, user for USER), shaped
+// like Discord's APPLICATION_COMMAND interaction: USER options resolved in
+// data.resolved.users and data.resolved.members.
+func slash(from user, sub string, options ...any) []byte {
+	var opts []any
+	users, members := map[string]any{}, map[string]any{}
+	for k := 0; k+1 < len(options); k += 2 {
+		name := options[k].(string)
+		switch v := options[k+1].(type) {
+		case int:
+			opts = append(opts, map[string]any{"type": 4, "name": name, "value": v})
+		case string:
+			opts = append(opts, map[string]any{"type": 3, "name": name, "value": v})
+		case user:
+			opts = append(opts, map[string]any{"type": 6, "name": name, "value": v.ID})
+			users[v.ID] = v.json()
+			m := member(v)
+			delete(m, "user")
+			members[v.ID] = m
+		default:
+			panic(fmt.Sprintf("option %s: %T", name, v))
+		}
+	}
+	sc := map[string]any{"type": 1, "name": sub}
+	if len(opts) > 0 {
+		sc["options"] = opts
+	}
+	data := map[string]any{"id": "1600000000000000001", "name": "connectn", "type": 1, "options": []any{sc}, "guild_id": guildID}
+	if len(users) > 0 {
+		data["resolved"] = map[string]any{"users": users, "members": members}
+	}
+	i := base(2, from)
+	i["data"] = data
+	return mustJSON(i)
 }
 
-// componentClick returns the JSON of a button click by from on msg,
-// shaped like Discord's MESSAGE_COMPONENT interaction: data.custom_id and
+// slashChallenge returns `/connectn challenge opponent:<opp>` by from with
+// extra integer options.
+func slashChallenge(from, opp user, ints map[string]int) []byte {
+	opts := []any{"opponent", opp}
+	for _, name := range []string{"rows", "columns", "connect", "wins"} {
+		if v, ok := ints[name]; ok {
+			opts = append(opts, name, v)
+		}
+	}
+	return slash(from, "challenge", opts...)
+}
+
+// componentClick returns the JSON of a button click by from on msg, shaped
+// like Discord's MESSAGE_COMPONENT interaction: data.custom_id and
 // data.component_type, and the message the button is on.
-func componentClick(from user, msg *message, customID string) []byte {
+func componentClick(from user, msg *discordgo.Message, customID string) []byte {
 	i := base(3, from)
+	components := msg.Components
+	if components == nil {
+		components = []discordgo.MessageComponent{}
+	}
 	i["message"] = map[string]any{
 		"id":               msg.ID,
 		"channel_id":       channelID,
 		"type":             20,
 		"content":          msg.Content,
 		"embeds":           msg.Embeds,
-		"components":       msg.Components,
+		"components":       components,
 		"author":           user{ID: botUserID, Username: "ConnectN", Bot: true}.json(),
 		"timestamp":        "2026-11-22T18:00:00.000000+00:00",
 		"edited_timestamp": nil,
-		"flags":            0,
+		"flags":            int(msg.Flags),
 		"tts":              false,
 		"mention_everyone": false,
 		"mentions":         []any{},
@@ -153,71 +174,7 @@ func componentClick(from user, msg *message, customID string) []byte {
 		"pinned":           false,
 	}
 	i["data"] = map[string]any{"custom_id": customID, "component_type": 2}
-	b, err := json.Marshal(i)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// transport delivers one interaction JSON to the bot and returns its
-// response.
-type transport func(t *testing.T, body []byte) *discordgo.InteractionResponse
-
-// channel plays a Discord channel: it sends interactions through a
-// transport and keeps the bot's message as a client would.
-type channel struct {
-	t        *testing.T
-	send     transport
-	msg      *message
-	nextMsg  int
-	lastResp *discordgo.InteractionResponse
-}
-
-func newChannel(t *testing.T, send transport) *channel {
-	return &channel{t: t, send: send}
-}
-
-// command sends a slash command and returns the response. A public reply
-// becomes the channel's message.
-func (c *channel) command(body []byte) *discordgo.InteractionResponse {
-	c.t.Helper()
-	resp := c.send(c.t, body)
-	c.lastResp = resp
-	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		c.nextMsg++
-		c.msg = &message{ID: fmt.Sprintf("17%017d", c.nextMsg)}
-		c.apply(resp.Data)
-	}
-	return resp
-}
-
-func (c *channel) apply(d *discordgo.InteractionResponseData) {
-	c.msg.Content = d.Content
-	c.msg.Embeds = d.Embeds
-	c.msg.Components = d.Components
-}
-
-// click clicks the button labelled label on the channel's message as from,
-// and returns the response; an UPDATE_MESSAGE changes the message.
-func (c *channel) click(from user, label string) *discordgo.InteractionResponse {
-	c.t.Helper()
-	b := findButton(c.t, c.msg.Components, label)
-	if b.Disabled {
-		c.t.Fatalf("button %q is disabled", label)
-	}
-	return c.clickID(from, b.CustomID)
-}
-
-// clickID clicks a button by its custom_id, which may be stale or crafted.
-func (c *channel) clickID(from user, customID string) *discordgo.InteractionResponse {
-	c.t.Helper()
-	resp := c.send(c.t, componentClick(from, c.msg, customID))
-	c.lastResp = resp
-	if resp.Type == discordgo.InteractionResponseUpdateMessage {
-		c.apply(resp.Data)
-	}
-	return resp
+	return mustJSON(i)
 }
 
 // buttons returns every button of components, in order.
@@ -243,16 +200,23 @@ func buttons(components []discordgo.MessageComponent) []discordgo.Button {
 	return out
 }
 
+// labels returns the labels of every button of components, space-separated.
+func labels(components []discordgo.MessageComponent) string {
+	var l []string
+	for _, b := range buttons(components) {
+		l = append(l, b.Label)
+	}
+	return strings.Join(l, " ")
+}
+
 func findButton(t *testing.T, components []discordgo.MessageComponent, label string) discordgo.Button {
 	t.Helper()
-	var labels []string
 	for _, b := range buttons(components) {
 		if b.Label == label {
 			return b
 		}
-		labels = append(labels, b.Label)
 	}
-	t.Fatalf("no button %q on the message; buttons: %q", label, labels)
+	t.Fatalf("no button %q on the message; buttons: %q", label, labels(components))
 	return discordgo.Button{}
 }
 
@@ -261,10 +225,18 @@ func text(resp *discordgo.InteractionResponse) string {
 	if resp == nil || resp.Data == nil {
 		return ""
 	}
+	return messageText(&discordgo.Message{Content: resp.Data.Content, Embeds: resp.Data.Embeds})
+}
+
+// messageText returns everything a user reads in a message.
+func messageText(m *discordgo.Message) string {
 	var sb strings.Builder
-	sb.WriteString(resp.Data.Content)
-	for _, e := range resp.Data.Embeds {
+	sb.WriteString(m.Content)
+	for _, e := range m.Embeds {
 		sb.WriteString("\n" + e.Title + "\n" + e.Description)
+		for _, f := range e.Fields {
+			sb.WriteString("\n" + f.Name + "\n" + f.Value)
+		}
 		if e.Footer != nil {
 			sb.WriteString("\n" + e.Footer.Text)
 		}
@@ -281,6 +253,9 @@ func mustPrivate(t *testing.T, resp *discordgo.InteractionResponse, want string)
 	if !strings.Contains(resp.Data.Content, want) {
 		t.Fatalf("got private message %q, want it to contain %q", resp.Data.Content, want)
 	}
+	if am := resp.Data.AllowedMentions; am == nil || len(am.Parse) != 0 || len(am.Users) != 0 || len(am.Roles) != 0 {
+		t.Fatalf("private message may mention someone: allowed_mentions %+v", am)
+	}
 }
 
 // mustUpdate fails unless resp updates the message.
@@ -291,41 +266,49 @@ func mustUpdate(t *testing.T, resp *discordgo.InteractionResponse) {
 	}
 }
 
+// mustContain fails unless s contains every one of wants.
+func mustContain(t *testing.T, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
+	}
+}
+
+func fixedClock() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) }
+
+// clock is a settable test clock, safe for concurrent use.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *clock { return &clock{now: fixedClock()} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 // mustOpenStore opens a store in a fresh temporary folder, closed when the
 // test ends.
-func mustOpenStore(t *testing.T) (*sessions.Store, string) {
+func mustOpenStore(t *testing.T, now func() time.Time) (*sessions.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "connectn.db")
-	store, err := sessions.Open(context.Background(), path, sessions.WithClock(fixedClock))
+	store, err := sessions.Open(context.Background(), path, sessions.WithClock(now))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
 	return store, path
-}
-
-func fixedClock() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) }
-
-// direct returns a transport that decodes the JSON as discordgo does and
-// calls the handler.
-func direct(h *bot.Handler) transport {
-	return func(t *testing.T, body []byte) *discordgo.InteractionResponse {
-		t.Helper()
-		var i discordgo.Interaction
-		if err := json.Unmarshal(body, &i); err != nil {
-			t.Fatalf("decode interaction: %v", err)
-		}
-		resp, err := h.Handle(context.Background(), &i)
-		if err != nil {
-			t.Fatalf("Handle: %v", err)
-		}
-		// Round-trip the response through JSON, as both transports do.
-		b, err := json.Marshal(resp)
-		if err != nil {
-			t.Fatalf("encode response: %v", err)
-		}
-		return decodeResponse(t, b)
-	}
 }
 
 // decodeResponse reads an interaction response as Discord would receive it.
@@ -361,7 +344,417 @@ func decodeResponse(t *testing.T, b []byte) *discordgo.InteractionResponse {
 	return resp
 }
 
-// newHandler returns a handler on store that logs nowhere.
-func newHandler(store bot.Store) *bot.Handler {
-	return bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock))
+// memDiscord is an in-memory stand-in for what Discord keeps of one
+// server's messages: it applies interaction responses as Discord does and
+// serves as the handler's Messenger (follow-ups and edits through
+// interaction webhooks, which expire after 15 minutes by its clock, and
+// channel messages when it has a bot token). Its failNext makes the next
+// messenger calls fail.
+type memDiscord struct {
+	mu       sync.Mutex
+	now      func() time.Time
+	botToken bool
+	msgs     []*discordgo.Message
+	byID     map[string]*discordgo.Message
+	original map[string]string    // interaction token → message behind @original
+	owner    map[string]string    // message ID → interaction token that posted it
+	tokenAt  map[string]time.Time // interaction token → when the interaction came
+	calls    []string             // messenger calls made, by name
+	failures []error              // returned by the next messenger calls, in order
+	nextID   int
+}
+
+func newMemDiscord(now func() time.Time) *memDiscord {
+	return &memDiscord{now: now, byID: map[string]*discordgo.Message{}, original: map[string]string{},
+		owner: map[string]string{}, tokenAt: map[string]time.Time{}}
+}
+
+// restError builds the error discordgo returns for a Discord API error.
+func restError(status, code int, msg string) error {
+	return &discordgo.RESTError{
+		Response:     &http.Response{StatusCode: status, Status: http.StatusText(status)},
+		ResponseBody: mustJSON(map[string]any{"code": code, "message": msg}),
+		Message:      &discordgo.APIErrorMessage{Code: code, Message: msg},
+	}
+}
+
+// failNext makes the next messenger calls fail with errs, in order.
+func (d *memDiscord) failNext(errs ...error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failures = append(d.failures, errs...)
+}
+
+func (d *memDiscord) called(name string) error {
+	d.calls = append(d.calls, name)
+	if len(d.failures) > 0 {
+		err := d.failures[0]
+		d.failures = d.failures[1:]
+		return err
+	}
+	return nil
+}
+
+// callCount returns how many times the messenger method name was called.
+func (d *memDiscord) callCount(name string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, c := range d.calls {
+		if c == name {
+			n++
+		}
+	}
+	return n
+}
+
+func (d *memDiscord) newMessageLocked(data *discordgo.InteractionResponseData, token string) *discordgo.Message {
+	d.nextID++
+	m := &discordgo.Message{ID: fmt.Sprintf("17%017d", d.nextID), ChannelID: channelID}
+	d.setLocked(m, data)
+	m.Flags = data.Flags & discordgo.MessageFlagsEphemeral
+	d.msgs = append(d.msgs, m)
+	d.byID[m.ID] = m
+	if token != "" {
+		d.owner[m.ID] = token
+	}
+	return m
+}
+
+func (d *memDiscord) setLocked(m *discordgo.Message, data *discordgo.InteractionResponseData) {
+	m.Content, m.Embeds, m.Components = data.Content, data.Embeds, data.Components
+	if data.AllowedMentions != nil {
+		am := *data.AllowedMentions
+		m.Mentions = nil
+		for _, id := range am.Users {
+			m.Mentions = append(m.Mentions, &discordgo.User{ID: id})
+		}
+	}
+}
+
+// apply does what Discord does with the response to interaction i.
+func (d *memDiscord) apply(t *testing.T, i *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+	t.Helper()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.tokenAt[i.Token] = d.now()
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		d.original[i.Token] = d.newMessageLocked(resp.Data, "").ID
+	case discordgo.InteractionResponseUpdateMessage:
+		m := d.byID[i.Message.ID]
+		if m == nil {
+			t.Fatalf("UPDATE_MESSAGE of unknown message %s", i.Message.ID)
+		}
+		d.setLocked(m, resp.Data)
+		d.original[i.Token] = m.ID
+	}
+}
+
+func (d *memDiscord) liveTokenLocked(token string) error {
+	at, ok := d.tokenAt[token]
+	if !ok {
+		return restError(404, discordgo.ErrCodeUnknownWebhook, "Unknown Webhook")
+	}
+	if d.now().Sub(at) >= sessions.WebhookLifetime {
+		return restError(401, discordgo.ErrCodeInvalidWebhookTokenProvided, "Invalid Webhook Token")
+	}
+	return nil
+}
+
+func (d *memDiscord) FollowUp(_ context.Context, app, token string, msg *discordgo.InteractionResponseData) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.called("FollowUp"); err != nil {
+		return "", err
+	}
+	if app != appID {
+		return "", restError(404, discordgo.ErrCodeUnknownWebhook, "Unknown Webhook")
+	}
+	if err := d.liveTokenLocked(token); err != nil {
+		return "", err
+	}
+	return d.newMessageLocked(msg, token).ID, nil
+}
+
+func (d *memDiscord) EditWebhookMessage(_ context.Context, app, token, id string, msg *discordgo.InteractionResponseData) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.called("EditWebhookMessage"); err != nil {
+		return err
+	}
+	if err := d.liveTokenLocked(token); err != nil {
+		return err
+	}
+	if id == "@original" {
+		id = d.original[token]
+	} else if d.owner[id] != token {
+		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
+	}
+	m := d.byID[id]
+	if m == nil {
+		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
+	}
+	d.setLocked(m, msg)
+	return nil
+}
+
+func (d *memDiscord) OriginalMessageID(_ context.Context, app, token string) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.called("OriginalMessageID"); err != nil {
+		return "", err
+	}
+	if err := d.liveTokenLocked(token); err != nil {
+		return "", err
+	}
+	id, ok := d.original[token]
+	if !ok {
+		return "", restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
+	}
+	return id, nil
+}
+
+func (d *memDiscord) HasBotToken() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.botToken
+}
+
+func (d *memDiscord) SendChannelMessage(_ context.Context, channel string, msg *discordgo.InteractionResponseData) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.called("SendChannelMessage"); err != nil {
+		return "", err
+	}
+	if !d.botToken {
+		return "", restError(401, 0, "401: Unauthorized")
+	}
+	return d.newMessageLocked(msg, "").ID, nil
+}
+
+func (d *memDiscord) EditChannelMessage(_ context.Context, channel, id string, msg *discordgo.InteractionResponseData) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.called("EditChannelMessage"); err != nil {
+		return err
+	}
+	if !d.botToken {
+		return restError(401, 0, "401: Unauthorized")
+	}
+	m := d.byID[id]
+	if m == nil {
+		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
+	}
+	d.setLocked(m, msg)
+	return nil
+}
+
+// public returns the channel's messages everyone sees, oldest first.
+func (d *memDiscord) public() []*discordgo.Message {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range d.msgs {
+		if m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			cp := *m
+			out = append(out, &cp)
+		}
+	}
+	return out
+}
+
+// message returns the current state of message id.
+func (d *memDiscord) message(id string) *discordgo.Message {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cp := *d.byID[id]
+	return &cp
+}
+
+// env is one server with the bot in it: a clock, a store, a handler and the
+// in-memory Discord it answers to.
+type env struct {
+	t     *testing.T
+	clock *clock
+	path  string
+	store *sessions.Store
+	d     *memDiscord
+	h     *bot.Handler
+	opts  []bot.Option
+	// last is the latest response to an interaction.
+	last *discordgo.InteractionResponse
+}
+
+// newEnv starts a bot on a fresh database, with the given handler options
+// after the harness's own (clock, messenger, seed).
+func newEnv(t *testing.T, opts ...bot.Option) *env {
+	t.Helper()
+	c := newClock()
+	store, path := mustOpenStore(t, c.Now)
+	e := &env{t: t, clock: c, path: path, store: store, d: newMemDiscord(c.Now), opts: opts}
+	e.h = e.newHandler()
+	return e
+}
+
+func (e *env) newHandler() *bot.Handler {
+	opts := append([]bot.Option{bot.WithClock(e.clock.Now), bot.WithMessenger(e.d), bot.WithSeed(1)}, e.opts...)
+	h := bot.NewHandler(e.store, slog.New(slog.DiscardHandler), opts...)
+	e.t.Cleanup(func() { h.Close(context.Background()) })
+	return h
+}
+
+// restart stops the bot and starts a new one on the same database file, as
+// a host restarting the process would.
+func (e *env) restart() {
+	e.t.Helper()
+	if err := e.h.Close(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.store.Close(); err != nil {
+		e.t.Fatal(err)
+	}
+	store, err := sessions.Open(context.Background(), e.path, sessions.WithClock(e.clock.Now))
+	if err != nil {
+		e.t.Fatalf("reopen store: %v", err)
+	}
+	e.t.Cleanup(func() { store.Close() })
+	e.store = store
+	e.h = e.newHandler()
+}
+
+// send delivers one interaction as Discord would: the handler answers, the
+// response goes through JSON, Discord applies it, and the handler hears it
+// was delivered. It returns when the work after the response is done.
+func (e *env) send(body []byte) *discordgo.InteractionResponse {
+	e.t.Helper()
+	var i discordgo.Interaction
+	if err := json.Unmarshal(body, &i); err != nil {
+		e.t.Fatalf("decode interaction: %v", err)
+	}
+	resp, err := e.h.Handle(context.Background(), &i)
+	if err != nil {
+		e.t.Fatalf("Handle: %v", err)
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		e.t.Fatalf("encode response: %v", err)
+	}
+	resp = decodeResponse(e.t, b)
+	e.d.apply(e.t, &i, resp)
+	e.h.Delivered(&i)
+	e.idle()
+	e.last = resp
+	return resp
+}
+
+// idle waits for the handler's background work.
+func (e *env) idle() {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.h.WaitIdle(ctx); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// runDue runs the deadline scheduler once at the current clock.
+func (e *env) runDue() int {
+	e.t.Helper()
+	n, err := e.h.RunDue(context.Background())
+	if err != nil {
+		e.t.Fatalf("RunDue: %v", err)
+	}
+	e.idle()
+	return n
+}
+
+// public returns the channel's messages everyone sees, oldest first.
+func (e *env) public() []*discordgo.Message { return e.d.public() }
+
+// board returns the newest public message.
+func (e *env) board() *discordgo.Message { return newest(e.t, e) }
+
+// click clicks the button labelled label on msg as from.
+func (e *env) click(from user, msg *discordgo.Message, label string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	return click(e.t, e, from, msg, label)
+}
+
+// clickID clicks a button by its custom_id, which may be stale or crafted.
+func (e *env) clickID(from user, msg *discordgo.Message, customID string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	return e.send(componentClick(from, msg, customID))
+}
+
+// play drops discs in the columns on the live board, first and second
+// taking turns, and returns the last response.
+func (e *env) play(first, second user, columns ...string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	return play(e.t, e, first, second, columns...)
+}
+
+// world is a Discord server with the bot in it, reached one way or another:
+// in memory, over the fake gateway, or over signed HTTP.
+type world interface {
+	// send delivers an interaction and returns the response once the bot's
+	// work after it is done.
+	send(body []byte) *discordgo.InteractionResponse
+	// public returns the channel's messages everyone sees, oldest first,
+	// as they read now.
+	public() []*discordgo.Message
+}
+
+// newest returns the newest public message of w.
+func newest(t *testing.T, w world) *discordgo.Message {
+	t.Helper()
+	msgs := w.public()
+	if len(msgs) == 0 {
+		t.Fatal("no message in the channel")
+	}
+	return msgs[len(msgs)-1]
+}
+
+// click clicks the button labelled label on msg as from.
+func click(t *testing.T, w world, from user, msg *discordgo.Message, label string) *discordgo.InteractionResponse {
+	t.Helper()
+	b := findButton(t, msg.Components, label)
+	if b.Disabled {
+		t.Fatalf("button %q is disabled", label)
+	}
+	return w.send(componentClick(from, msg, b.CustomID))
+}
+
+// play drops discs in the columns on the newest message, first and second
+// taking turns, checking each updates the message; it returns the last
+// response.
+func play(t *testing.T, w world, first, second user, columns ...string) *discordgo.InteractionResponse {
+	t.Helper()
+	var resp *discordgo.InteractionResponse
+	for k, c := range columns {
+		who := first
+		if k%2 == 1 {
+			who = second
+		}
+		resp = click(t, w, who, newest(t, w), c)
+		mustUpdate(t, resp)
+	}
+	return resp
+}
+
+// session returns the channel's newest session.
+func (e *env) session() *sessions.Session {
+	e.t.Helper()
+	s, err := e.store.Get(context.Background(), channelID)
+	if err != nil {
+		e.t.Fatalf("Get: %v", err)
+	}
+	return s
+}
+
+// startMatch challenges bob as alice with ints and has bob accept.
+func (e *env) startMatch(ints map[string]int) {
+	e.t.Helper()
+	e.send(slashChallenge(alice, bob, ints))
+	mustUpdate(e.t, e.click(bob, e.board(), "Accept"))
 }

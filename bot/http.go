@@ -129,9 +129,17 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	out, err := json.Marshal(resp)
 	if err != nil {
 		h.log().Error("encode response", "interaction", i.ID, "err", err)
+		h.Handler.Undelivered(&i)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(out)
+	if _, err := w.Write(out); err != nil {
+		h.Handler.Undelivered(&i)
+		return
+	}
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	h.Handler.Delivered(&i)
 }

@@ -1,118 +1,164 @@
 package bot_test
 
 import (
+	"context"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// playCompleteMatch plays a whole match to -wins 2 through ch, checking what
-// the players see at each step: the challenge, refusals for the wrong
-// people, a vertical win by the challenger, a vertical win by the opponent
-// (who opens round 2), a full column, and a horizontal win that takes the
-// match 2-1. restart, when not nil, is called in the middle of round 2 and
-// must return a channel on a new process that opened the same database.
-func playCompleteMatch(t *testing.T, ch *channel, restart func(*channel) *channel) {
+// gridCells counts the emoji c in the grid rows of text (lines made of
+// cells only), leaving out the notes under the grid that name a disc too.
+func gridCells(text, c string) int {
+	n := 0
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "Longest run") || strings.Contains(line, "**") {
+			continue
+		}
+		n += strings.Count(line, c)
+	}
+	return n
+}
+
+// mentionsOnly fails unless msg may ping exactly the users in want.
+func mentionsOnly(t *testing.T, what string, am *discordgo.MessageAllowedMentions, want ...string) {
 	t.Helper()
-	resp := ch.command(slashChallenge(alice, bob, map[string]int{"wins": 2}))
+	if am == nil || len(am.Parse) != 0 || len(am.Roles) != 0 || !slices.Equal(am.Users, want) {
+		t.Errorf("%s: allowed_mentions %+v, want only users %v", what, am, want)
+	}
+}
+
+// playCompleteMatch plays a whole match to 2 round wins in w, checking what
+// the players see at each step: the challenge, refusals for the wrong
+// people, a vertical win by the challenger whose message becomes the round's
+// record while round 2 starts in a new message, a vertical win by the
+// opponent (who opens round 2), a full column, and a horizontal win that
+// takes the match 2-1. restart, when not nil, is called in the middle of
+// round 2 and must restart the bot on the same database.
+func playCompleteMatch(t *testing.T, w world, restart func()) {
+	t.Helper()
+	resp := w.send(slashChallenge(alice, bob, map[string]int{"wins": 2}))
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		t.Fatalf("challenge: got type %d flags %d (%q), want a public message", resp.Type, resp.Data.Flags, text(resp))
 	}
-	for _, want := range []string{"<@" + aliceID + ">", "<@" + bobID + ">", "Alice", "Bob", "Connect 4", "6 rows × 7 columns", "first to 2 round wins"} {
-		if !strings.Contains(text(resp), want) {
-			t.Errorf("challenge message %q lacks %q", text(resp), want)
-		}
+	mustContain(t, "challenge message", text(resp), "<@"+aliceID+">", "<@"+bobID+">", "Alice", "Bob", "Connect 4",
+		"6 rows × 7 columns", "first to win 2 rounds", "🔴 **Alice** opens round 1", "The challenge expires <t:")
+	mentionsOnly(t, "challenge", resp.Data.AllowedMentions, bobID)
+	if got := labels(newest(t, w).Components); got != "Accept Decline" {
+		t.Errorf("challenge buttons = %q, want Accept Decline", got)
 	}
-	findButton(t, ch.msg.Components, "Accept")
-	findButton(t, ch.msg.Components, "Decline")
 
-	mustPrivate(t, ch.click(carol, "Accept"), "between two other players")
-	mustPrivate(t, ch.click(alice, "Accept"), "can't accept your own challenge")
-	resp = ch.click(bob, "Accept")
+	mustPrivate(t, click(t, w, carol, newest(t, w), "Accept"), "between two other players")
+	mustPrivate(t, click(t, w, alice, newest(t, w), "Accept"), "can't accept your own challenge")
+	resp = click(t, w, bob, newest(t, w), "Accept")
 	mustUpdate(t, resp)
-	for _, want := range []string{"Round 1", "🔴 **Alice**", "🟡 **Bob**", "1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣", strings.Repeat("⚪", 7), "Alice** to play"} {
-		if !strings.Contains(text(resp), want) {
-			t.Errorf("board after accept %q lacks %q", text(resp), want)
-		}
+	mustContain(t, "board after accept", text(resp), "Connect 4 · Round 1", "🔴 **Alice** 0 – 0 **Bob** 🟡",
+		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "Alice** to play", "The turn runs out <t:",
+		"Longest run: 🔴 **0** · 🟡 **0**")
+	if !strings.HasPrefix(resp.Data.Content, "<@"+aliceID+">") {
+		t.Errorf("board content %q does not start with the player to move", resp.Data.Content)
 	}
-	var labels []string
-	for _, b := range buttons(ch.msg.Components) {
-		labels = append(labels, b.Label)
-	}
-	if got, want := strings.Join(labels, " "), "1 2 3 4 5 6 7 Forfeit"; got != want {
+	mentionsOnly(t, "board", resp.Data.AllowedMentions, aliceID)
+	if got, want := labels(resp.Data.Components), "1 2 3 4 5 6 7 Forfeit match"; got != want {
 		t.Errorf("buttons: got %q, want %q", got, want)
 	}
+	if rows := resp.Data.Components; len(rows) != 3 || len(buttons(rows[2:])) != 1 {
+		t.Errorf("Forfeit match is not alone on the last of 3 rows: %d rows", len(rows))
+	}
 
-	mustPrivate(t, ch.click(bob, "1"), "not your turn")
-	mustPrivate(t, ch.click(carol, "1"), "not playing in this match")
+	mustPrivate(t, click(t, w, bob, newest(t, w), "1"), "not your turn")
+	mustPrivate(t, click(t, w, carol, newest(t, w), "1"), "not playing in this match")
 
 	// Round 1: Alice opens and wins vertically in column 1.
-	stale := findButton(t, ch.msg.Components, "3").CustomID
-	for i, col := range []string{"1", "2", "1", "2", "1", "2"} {
-		mustUpdate(t, ch.click([]user{alice, bob}[i%2], col))
+	stale := findButton(t, newest(t, w).Components, "3").CustomID
+	resp = play(t, w, alice, bob, "1")
+	if got := gridCells(text(resp), "❤️"); got != 1 {
+		t.Errorf("after the first disc: %d last-disc marks, want 1:\n%s", got, text(resp))
 	}
-	mustPrivate(t, ch.clickID(alice, stale), "moved on")
-	resp = ch.click(alice, "1")
+	mustContain(t, "board after one disc", text(resp), "Last disc: ❤️ column 1", "Bob** to play")
+	mentionsOnly(t, "board", resp.Data.AllowedMentions, bobID)
+	play(t, w, bob, alice, "2", "1", "2", "1", "2")
+	mustPrivate(t, w.send(componentClick(alice, newest(t, w), stale)), "moved on")
+	first := newest(t, w)
+	resp = click(t, w, alice, first, "1")
 	mustUpdate(t, resp)
-	for _, want := range []string{"Alice** wins round 1", "Round 2: 🟡 **Bob** opens", "Score: **1 – 0**", "Connect 4 · Round 2"} {
-		if !strings.Contains(text(resp), want) {
-			t.Errorf("after round 1 %q lacks %q", text(resp), want)
-		}
+	mustContain(t, "round 1 record", text(resp), "Connect 4 · Round 1 result", "Alice** wins round 1 with 4 in a row",
+		"🔴 **Alice** 1 – 0 **Bob** 🟡", "Longest run: 🔴 **4** · 🟡 **3**", "Round 2 starts in a new message below")
+	if got := gridCells(text(resp), "🟥"); got != 4 {
+		t.Errorf("round 1 record: %d highlighted discs, want 4:\n%s", got, text(resp))
 	}
-	if got := strings.Count(text(resp), "🟥"); got != 4 {
-		t.Errorf("after round 1: %d highlighted discs, want 4:\n%s", got, text(resp))
+	if len(resp.Data.Components) != 0 {
+		t.Errorf("round 1 record keeps buttons %q", labels(resp.Data.Components))
+	}
+	mentionsOnly(t, "round record", resp.Data.AllowedMentions)
+	msgs := w.public()
+	if len(msgs) != 2 {
+		t.Fatalf("after round 1 the channel has %d messages, want the record and round 2's board", len(msgs))
+	}
+	round2 := msgs[1]
+	mustContain(t, "round 2 board", messageText(round2), "Connect 4 · Round 2", "🔴 **Alice** 1 – 0 **Bob** 🟡",
+		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "**Round 2** · 🟡 **Bob** opens")
+	if !strings.HasPrefix(round2.Content, "<@"+bobID+">") {
+		t.Errorf("round 2 board content %q does not ping Bob", round2.Content)
 	}
 
 	// Round 2: Bob opens and wins vertically in column 7.
-	mustPrivate(t, ch.click(alice, "7"), "not your turn")
-	for i, col := range []string{"7", "6", "7", "6"} {
-		mustUpdate(t, ch.click([]user{bob, alice}[i%2], col))
-	}
+	mustPrivate(t, click(t, w, alice, round2, "7"), "not your turn")
+	play(t, w, bob, alice, "7", "6", "7", "6")
 	if restart != nil {
-		ch = restart(ch)
+		restart()
 	}
-	for i, col := range []string{"7", "6"} {
-		mustUpdate(t, ch.click([]user{bob, alice}[i%2], col))
-	}
-	resp = ch.click(bob, "7")
+	play(t, w, bob, alice, "7", "6")
+	resp = click(t, w, bob, newest(t, w), "7")
 	mustUpdate(t, resp)
-	for _, want := range []string{"Bob** wins round 2", "Score: **1 – 1**", "Round 3: 🔴 **Alice** opens"} {
-		if !strings.Contains(text(resp), want) {
-			t.Errorf("after round 2 %q lacks %q", text(resp), want)
-		}
+	mustContain(t, "round 2 record", text(resp), "Bob** wins round 2", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
+	if got := gridCells(text(resp), "🟨"); got != 4 {
+		t.Errorf("round 2 record: %d highlighted discs, want 4:\n%s", got, text(resp))
 	}
-	if got := strings.Count(text(resp), "🟨"); got != 4 {
-		t.Errorf("after round 2: %d highlighted discs, want 4:\n%s", got, text(resp))
-	}
+	round3 := newest(t, w)
+	mustContain(t, "round 3 board", messageText(round3), "Connect 4 · Round 3", "**Round 3** · 🔴 **Alice** opens")
 
 	// Round 3: column 1 fills up without a line, then Alice connects the
 	// bottom row.
-	for i := 0; i < 6; i++ {
-		mustUpdate(t, ch.click([]user{alice, bob}[i%2], "1"))
-	}
-	full := findButton(t, ch.msg.Components, "1")
+	play(t, w, alice, bob, "1", "1", "1", "1", "1", "1")
+	full := findButton(t, newest(t, w).Components, "1")
 	if !full.Disabled {
 		t.Errorf("button 1 of a full column is enabled")
 	}
-	mustPrivate(t, ch.clickID(alice, full.CustomID), "column is full")
-	for i, col := range []string{"2", "2", "3", "3"} {
-		mustUpdate(t, ch.click([]user{alice, bob}[i%2], col))
-	}
-	resp = ch.click(alice, "4")
+	mustPrivate(t, w.send(componentClick(alice, newest(t, w), full.CustomID)), "column is full")
+	play(t, w, alice, bob, "2", "2", "3", "3")
+	resp = click(t, w, alice, newest(t, w), "4")
 	mustUpdate(t, resp)
-	for _, want := range []string{"Alice** wins round 3", "Alice** wins the match 2–1", "Match over"} {
-		if !strings.Contains(text(resp), want) {
-			t.Errorf("final message %q lacks %q", text(resp), want)
-		}
+	mustContain(t, "final message", text(resp), "Connect 4 · Match over", "Alice** wins round 3",
+		"🏆 🔴 **Alice** wins the match 2 – 1!", "Matches between them in this server: Alice **1** – **0** Bob")
+	if got := labels(resp.Data.Components); got != "Rematch" {
+		t.Errorf("final message buttons %q, want Rematch", got)
 	}
-	if n := len(buttons(ch.msg.Components)); n != 0 {
-		t.Errorf("final message has %d buttons, want none", n)
+	mentionsOnly(t, "final message", resp.Data.AllowedMentions)
+
+	// A click from an old board of this match shows the result again.
+	mustUpdate(t, w.send(componentClick(bob, newest(t, w), full.CustomID)))
+
+	// The channel's history shows every round.
+	var titles []string
+	for _, m := range w.public() {
+		titles = append(titles, m.Embeds[0].Title)
 	}
-	mustPrivate(t, ch.clickID(bob, full.CustomID), "match is over")
+	if got, want := strings.Join(titles, " | "), "Connect 4 · Round 1 result | Connect 4 · Round 2 result | Connect 4 · Match over"; got != want {
+		t.Errorf("channel history = %q, want %q", got, want)
+	}
 }
 
 func TestCompleteMatchDirect(t *testing.T) {
-	store, _ := mustOpenStore(t)
-	playCompleteMatch(t, newChannel(t, direct(newHandler(store))), nil)
+	e := newEnv(t)
+	playCompleteMatch(t, e, e.restart)
+	a, err := e.store.Stats(context.Background(), guildID, aliceID, false)
+	if err != nil || a.Wins != 1 || a.RoundsWon != 2 || a.RoundsLost != 1 {
+		t.Errorf("Alice's stats = %+v, %v, want 1 win, rounds 2-1", a, err)
+	}
 }
+
+var tsRE = regexp.MustCompile(`<t:(\d+):R>`)

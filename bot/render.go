@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -11,63 +12,99 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// The emoji a board is drawn with: one per cell.
-const (
-	emojiEmpty   = "⚪"
-	emojiRed     = "🔴" // game.Player1
-	emojiYellow  = "🟡" // game.Player2
-	emojiRedWin  = "🟥" // a Player1 disc on the winning line
-	emojiYelWin  = "🟨" // a Player2 disc on the winning line
-	colorRed     = 0xDD2E44
-	colorYellow  = 0xFDCB58
-	colorNeutral = 0x5865F2
-)
+// keycaps are the header emoji of columns 1 to 10, matching buttons "1" to
+// "10".
+var keycaps = [...]string{"1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"}
 
-// columnHeaders are the header emoji of columns 1 to 12: keycaps 1 to 10,
-// then the eleven and twelve o'clock faces, the only single emoji that read
-// as 11 and 12.
-var columnHeaders = [...]string{"1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟", "🕚", "🕛"}
+// zwsp keeps regional indicator symbols apart: two in a row would otherwise
+// join into a flag (🇨🇩) and shift every column after them.
+const zwsp = "\u200b"
 
-// disc returns the emoji of p's disc.
-func disc(p game.Player) string {
-	switch p {
-	case game.Player1:
-		return emojiRed
-	case game.Player2:
-		return emojiYellow
+// tallRows is the height from which the header row is repeated under the
+// board, so that the bottom rows need no scrolling back to read a column.
+const tallRows = 8
+
+// usesLetters reports whether a board of columns columns labels them with
+// letters: numbers up to 10 columns (keycaps 1️⃣ to 🔟), letters beyond,
+// where no keycap exists.
+func usesLetters(columns int) bool { return columns > len(keycaps) }
+
+// columnLabel returns the label of column c (zero-based) on a board of
+// columns columns, as on its button: "1" to "10", or "A" to "Z".
+func columnLabel(c, columns int) string {
+	if usesLetters(columns) {
+		return string(rune('A' + c))
 	}
-	return emojiEmpty
+	return strconv.Itoa(c + 1)
 }
 
-// drawGrid draws the board of r as rows of emoji, a header row of column
-// numbers first, the top row of the board next. Discs on the winning line
-// are drawn as squares.
-func drawGrid(r *game.Round) string {
-	b := r.Board()
+// headerRow returns the row of column headers, each reading as its
+// button's label: keycaps, or regional indicator letters kept apart by
+// zero-width spaces.
+func headerRow(columns int) string {
 	var sb strings.Builder
-	for c := 0; c < b.Columns(); c++ {
-		if c < len(columnHeaders) {
-			sb.WriteString(columnHeaders[c])
-		} else {
-			sb.WriteString("#️⃣")
+	for c := 0; c < columns; c++ {
+		if !usesLetters(columns) {
+			sb.WriteString(keycaps[c])
+			continue
 		}
+		if c > 0 {
+			sb.WriteString(zwsp)
+		}
+		sb.WriteRune(rune(0x1F1E6 + c)) // 🇦 + c
 	}
+	return sb.String()
+}
+
+// drawGrid draws round r in theme t: the header row, the board's rows top
+// first, and the header again under a tall board. Discs on the winning line
+// are drawn with the theme's winning marks, and the last disc played with
+// its last-disc mark unless it is on the line.
+func drawGrid(t Theme, r *game.Round) string {
+	rows, columns := r.Board().Rows(), r.Board().Columns()
+	last, hasLast := r.LastMove()
+	var sb strings.Builder
+	sb.WriteString(headerRow(columns))
 	sb.WriteByte('\n')
-	for row := b.Rows() - 1; row >= 0; row-- {
-		for c := 0; c < b.Columns(); c++ {
-			p := b.At(row, c)
+	for row := rows - 1; row >= 0; row-- {
+		for c := 0; c < columns; c++ {
+			p := r.At(row, c)
+			cell := game.Cell{Row: row, Column: c}
 			switch {
-			case p == game.Player1 && r.InLine(game.Cell{Row: row, Column: c}):
-				sb.WriteString(emojiRedWin)
-			case p == game.Player2 && r.InLine(game.Cell{Row: row, Column: c}):
-				sb.WriteString(emojiYelWin)
+			case p == game.NoPlayer:
+				sb.WriteString(t.Empty)
+			case r.InLine(cell):
+				sb.WriteString(t.Win[p])
+			case hasLast && cell == last:
+				sb.WriteString(t.Last[p])
 			default:
-				sb.WriteString(disc(p))
+				sb.WriteString(t.Disc[p])
 			}
 		}
 		sb.WriteByte('\n')
 	}
+	if rows >= tallRows {
+		sb.WriteString(headerRow(columns))
+		sb.WriteByte('\n')
+	}
 	return sb.String()
+}
+
+// boardNotes returns the lines under a grid: each player's longest run and
+// where the last disc went.
+func boardNotes(s *sessions.Session, r *game.Round) string {
+	t := themeNamed(s.Theme)
+	notes := fmt.Sprintf("Longest run: %s **%d** · %s **%d**",
+		t.Disc[game.Player1], r.LongestRun(game.Player1), t.Disc[game.Player2], r.LongestRun(game.Player2))
+	if last, ok := r.LastMove(); ok {
+		p := r.At(last.Row, last.Column)
+		mark := t.Last[p]
+		if r.InLine(last) {
+			mark = t.Win[p]
+		}
+		notes += fmt.Sprintf(" · Last disc: %s column %s", mark, columnLabel(last.Column, r.Board().Columns()))
+	}
+	return notes
 }
 
 // escapeName makes a display name safe to show inside markdown: it drops
@@ -93,15 +130,32 @@ func escapeName(name string) string {
 
 func mention(userID string) string { return "<@" + userID + ">" }
 
-// name returns the escaped display name of player p of s, with their disc.
+// timestamp formats t as a Discord timestamp that every client shows in its
+// own time zone, relative ("in 5 minutes").
+func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+
+// name returns the escaped display name of player p of s in bold, after
+// their disc.
 func name(s *sessions.Session, p game.Player) string {
-	return disc(p) + " **" + escapeName(s.Member(p).Name) + "**"
+	return themeNamed(s.Theme).disc(p) + " **" + escapeName(s.Member(p).Name) + "**"
+}
+
+// scoreLine says whose score is whose: "🔴 **Alice** 1 – 0 **Bob** 🟡",
+// with the drawn rounds after it.
+func scoreLine(s *sessions.Session) string {
+	t, m := themeNamed(s.Theme), s.Match
+	line := fmt.Sprintf("%s **%s** %d – %d **%s** %s", t.Disc[game.Player1], escapeName(s.Players[0].Name),
+		m.Score(game.Player1), m.Score(game.Player2), escapeName(s.Players[1].Name), t.Disc[game.Player2])
+	if d := m.Draws(); d > 0 {
+		line += fmt.Sprintf(" · %d %s", d, plural(d, "draw", "draws"))
+	}
+	return line
 }
 
 // settingsLine describes a match's configuration in one line.
 func settingsLine(cfg game.Config) string {
-	return fmt.Sprintf("Connect %d · %d rows × %d columns · first to %d round %s",
-		cfg.Connect, cfg.Rows, cfg.Columns, cfg.Wins, plural(cfg.Wins, "win", "wins"))
+	return fmt.Sprintf("Connect %d · %d rows × %d columns · first to win %d %s",
+		cfg.Connect, cfg.Rows, cfg.Columns, cfg.Wins, plural(cfg.Wins, "round", "rounds"))
 }
 
 func plural(n int, one, many string) string {
@@ -111,19 +165,29 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// renderChallenge draws the challenge message: both players mentioned, the
-// settings, and Accept and Decline buttons.
-func renderChallenge(s *sessions.Session) *discordgo.InteractionResponseData {
+// message is what the bot shows: the data of an interaction response, also
+// turned into follow-ups and edits by the messenger.
+type message = discordgo.InteractionResponseData
+
+// renderChallenge draws the challenge message: the challenged member
+// mentioned, both players with their discs, the settings, who opens, the
+// deadline, and Accept and Decline buttons.
+func renderChallenge(s *sessions.Session) *message {
 	challenger, opponent := s.Players[0], s.Players[1]
-	return &discordgo.InteractionResponseData{
+	opener := s.Config.OpenerOf(1)
+	desc := fmt.Sprintf("%s vs %s\n%s\n%s opens round 1; the opener alternates each round.\n\n%s may accept; either player may decline.",
+		name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config), name(s, opener), mention(opponent.ID))
+	if !s.Deadline.IsZero() {
+		desc += fmt.Sprintf(" The challenge expires %s.", timestamp(s.Deadline))
+	}
+	return &message{
 		Content: fmt.Sprintf("%s, %s challenges you to a match of Connect %d!",
 			mention(opponent.ID), mention(challenger.ID), s.Config.Connect),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
 		Embeds: []*discordgo.MessageEmbed{{
-			Title: "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
-			Description: fmt.Sprintf("%s vs %s\n%s\n\n%s may accept; either player may decline.",
-				name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config), mention(opponent.ID)),
-			Color: colorNeutral,
+			Title:       "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
+			Description: desc,
+			Color:       themeNamed(s.Theme).color(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: route{Action: actAccept, Match: s.ID}.String()},
@@ -132,19 +196,29 @@ func renderChallenge(s *sessions.Session) *discordgo.InteractionResponseData {
 	}
 }
 
-// renderCancelled draws a challenge that was declined or withdrawn by the
-// player with userID: the text says so and no button is left.
-func renderCancelled(s *sessions.Session, userID string) *discordgo.InteractionResponseData {
-	text := fmt.Sprintf("%s declined the challenge from %s.", mention(s.Players[1].ID), mention(s.Players[0].ID))
-	if userID == s.Players[0].ID {
-		text = fmt.Sprintf("%s withdrew the challenge to %s.", mention(s.Players[0].ID), mention(s.Players[1].ID))
+// renderClosedChallenge draws a challenge that ended without a match:
+// declined, withdrawn, expired or abandoned. The text says which and no
+// button is left.
+func renderClosedChallenge(s *sessions.Session) *message {
+	challenger, opponent := mention(s.Players[0].ID), mention(s.Players[1].ID)
+	var text string
+	switch s.End {
+	case sessions.EndDeclined:
+		text = fmt.Sprintf("%s declined the challenge from %s.", opponent, challenger)
+	case sessions.EndWithdrawn:
+		text = fmt.Sprintf("%s withdrew the challenge to %s.", challenger, opponent)
+	case sessions.EndExpired:
+		text = fmt.Sprintf("⌛ The challenge from %s to %s expired: nobody accepted it in time.", challenger, opponent)
+	default:
+		text = fmt.Sprintf("The challenge from %s to %s was called off.", challenger, opponent)
 	}
-	return &discordgo.InteractionResponseData{
+	return &message{
 		Content:         text,
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
-			Description: fmt.Sprintf("%s vs %s\n%s\n\nNo match.", name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config)),
+			Description: fmt.Sprintf("%s vs %s\n%s\n\nNo match. Start a new one with `/connectn challenge`.", name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config)),
+			Color:       themeNamed(s.Theme).color(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
@@ -158,115 +232,154 @@ func roundResult(s *sessions.Session, r *game.Round) string {
 	case game.Drawn:
 		return fmt.Sprintf("Round %d is a draw: the board is full.", r.Number())
 	case game.Forfeited:
+		if s.End == sessions.EndTimeout {
+			return fmt.Sprintf("⌛ %s did not play in time and forfeits the match.", name(s, r.Winner().Other()))
+		}
+		if s.Match.Forfeited() {
+			return fmt.Sprintf("%s forfeited the match.", name(s, r.Winner().Other()))
+		}
 		return fmt.Sprintf("%s forfeited round %d.", name(s, r.Winner().Other()), r.Number())
 	}
 	return ""
 }
 
-// renderBoard draws a match in progress or finished: the players with their
-// discs, the score, the board as emoji rows, whose turn it is, and below it
-// one button per column (disabled when full) and a Forfeit button. When a
-// round has just ended, its final board is shown, winning line highlighted,
-// until the next round's first disc. Once the match is over the message keeps
-// the final board and the result and has no buttons.
-func renderBoard(s *sessions.Session) *discordgo.InteractionResponseData {
-	m := s.Match
-	cfg := m.Config()
-	shown := m.Round()
-	var status []string
-	color := colorNeutral
-	if m.Over() {
-		winner := m.Winner()
-		if m.Forfeited() {
-			status = append(status, fmt.Sprintf("%s forfeited the match.", name(s, winner.Other())))
-		} else if res := roundResult(s, shown); res != "" {
-			status = append(status, res)
-		}
-		status = append(status, fmt.Sprintf("🏆 %s wins the match %d–%d!", name(s, winner), m.Score(winner), m.Score(winner.Other())))
-		color = colorOf(winner)
-	} else {
-		if prev := m.Previous(); prev != nil && len(shown.Moves()) == 0 {
-			shown = prev
-			status = append(status, roundResult(s, prev))
-			status = append(status, fmt.Sprintf("Round %d: %s opens. Pick a column.", m.Round().Number(), name(s, m.ToMove())))
-		} else {
-			status = append(status, fmt.Sprintf("Round %d: %s to play.", shown.Number(), name(s, m.ToMove())))
-		}
-		color = colorOf(m.ToMove())
-	}
-
+// boardEmbed assembles the embed of a board message: title, the score, the
+// grid of r with its notes, status lines, and the settings in the footer.
+func boardEmbed(s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
 	var desc strings.Builder
-	fmt.Fprintf(&desc, "%s vs %s\n", name(s, game.Player1), name(s, game.Player2))
-	fmt.Fprintf(&desc, "Score: **%d – %d**", m.Score(game.Player1), m.Score(game.Player2))
-	if d := m.Draws(); d > 0 {
-		fmt.Fprintf(&desc, " · %d %s", d, plural(d, "draw", "draws"))
-	}
+	desc.WriteString(scoreLine(s))
 	desc.WriteString("\n\n")
-	desc.WriteString(drawGrid(shown))
-	desc.WriteString("\n")
+	desc.WriteString(drawGrid(themeNamed(s.Theme), r))
+	desc.WriteString(boardNotes(s, r))
+	desc.WriteString("\n\n")
 	desc.WriteString(strings.Join(status, "\n"))
+	return &discordgo.MessageEmbed{
+		Title:       title,
+		Description: desc.String(),
+		Color:       color,
+		Footer:      &discordgo.MessageEmbedFooter{Text: settingsLine(s.Config)},
+	}
+}
 
-	title := fmt.Sprintf("Connect %d · Round %d", cfg.Connect, m.Round().Number())
-	if m.Over() {
-		title = fmt.Sprintf("Connect %d · Match over", cfg.Connect)
+// renderBoard draws the live board of a match being played: the player to
+// move mentioned (and nobody else), the score, the current round's board,
+// whose turn it is and when the turn runs out, one button per column
+// (disabled when full) and a Forfeit match button on a row of its own.
+func renderBoard(s *sessions.Session) *message {
+	m := s.Match
+	r := m.Round()
+	toMove := m.ToMove()
+	status := fmt.Sprintf("**Round %d** · %s to play.", r.Number(), name(s, toMove))
+	if r.Plies() == 0 && r.Number() > 1 {
+		status = fmt.Sprintf("**Round %d** · %s opens: pick a column.", r.Number(), name(s, toMove))
 	}
-	content := fmt.Sprintf("%s vs %s", mention(s.Players[0].ID), mention(s.Players[1].ID))
-	if !m.Over() {
-		content = fmt.Sprintf("%s, your move.", mention(s.Member(m.ToMove()).ID))
+	if !s.Deadline.IsZero() {
+		status += fmt.Sprintf(" The turn runs out %s.", timestamp(s.Deadline))
 	}
-	data := &discordgo.InteractionResponseData{
+	return &message{
+		Content:         fmt.Sprintf("%s, your move.", mention(s.Member(toMove).ID)),
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, r,
+			fmt.Sprintf("Connect %d · Round %d", s.Config.Connect, r.Number()),
+			themeNamed(s.Theme).color(toMove), status)},
+		Components: boardButtons(s),
+	}
+}
+
+// renderRoundRecord draws round r, which has ended while the match goes on,
+// as the record its message keeps: the final board with the winning line,
+// the result and the score, and no buttons. The next round's board follows
+// as a new message.
+func renderRoundRecord(s *sessions.Session, r *game.Round) *message {
+	winner := r.Winner()
+	content := fmt.Sprintf("Round %d: a draw.", r.Number())
+	if winner.Valid() {
+		content = fmt.Sprintf("Round %d: %s wins.", r.Number(), escapeName(s.Member(winner).Name))
+	}
+	return &message{
 		Content:         content,
 		AllowedMentions: noMentions(),
-		Embeds: []*discordgo.MessageEmbed{{
-			Title:       title,
-			Description: desc.String(),
-			Color:       color,
-			Footer:      &discordgo.MessageEmbedFooter{Text: settingsLine(cfg)},
-		}},
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, r,
+			fmt.Sprintf("Connect %d · Round %d result", s.Config.Connect, r.Number()),
+			themeNamed(s.Theme).color(winner),
+			roundResult(s, r), fmt.Sprintf("Round %d starts in a new message below.", r.Number()+1))},
 		Components: []discordgo.MessageComponent{},
 	}
-	if !m.Over() {
-		data.Components = boardButtons(s)
-	}
-	return data
 }
 
-func colorOf(p game.Player) int {
-	switch p {
-	case game.Player1:
-		return colorRed
-	case game.Player2:
-		return colorYellow
+// renderMatchOver draws a finished match: the last round's board, how it
+// ended, the winner and the final score, the two players' record against
+// each other in this server (pair, from Players[0]'s side; nil to leave it
+// out), and a Rematch button unless rematched says one has started.
+func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched bool) *message {
+	m := s.Match
+	winner := m.Winner()
+	status := []string{roundResult(s, m.Round()),
+		fmt.Sprintf("🏆 %s wins the match %d – %d!", name(s, winner), m.Score(winner), m.Score(winner.Other()))}
+	if pair != nil && s.AI == "" {
+		status = append(status, fmt.Sprintf("Matches between them in this server: %s **%d** – **%d** %s",
+			escapeName(s.Players[0].Name), pair.Wins, pair.Losses, escapeName(s.Players[1].Name)))
 	}
-	return colorNeutral
+	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Rematch", Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
+			CustomID: route{Action: actRematch, Match: s.ID}.String()},
+	}}}
+	if rematched {
+		status = append(status, "🔁 A rematch started in a new message below.")
+		components = []discordgo.MessageComponent{}
+	}
+	return &message{
+		Content:         fmt.Sprintf("🏆 %s wins the match against %s!", mention(s.Member(winner).ID), mention(s.Member(winner.Other()).ID)),
+		AllowedMentions: noMentions(),
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, m.Round(),
+			fmt.Sprintf("Connect %d · Match over", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)},
+		Components: components,
+	}
 }
 
-// boardButtons returns one button per column, labelled 1 to columns and
-// disabled when the column is full, five to an action row, and a Forfeit
-// button after them. With at most 12 columns that is at most 3 rows.
+// renderSession draws s as its board message should now read, whatever its
+// phase: the challenge, the live board, the finished match (without the
+// record against each other, which needs the store), or the closed
+// challenge.
+func renderSession(s *sessions.Session) *message {
+	switch s.Phase {
+	case sessions.PhaseChallenge:
+		return renderChallenge(s)
+	case sessions.PhasePlaying:
+		return renderBoard(s)
+	case sessions.PhaseFinished:
+		return renderMatchOver(s, nil, false)
+	}
+	return renderClosedChallenge(s)
+}
+
+// boardButtons returns one button per column, labelled as the column
+// headers read and disabled when the column is full, five to an action row,
+// and the Forfeit match button alone on the last row. With at most 12
+// columns that is at most 4 rows.
 func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
-	b := m.Round().Board()
-	var buttons []discordgo.MessageComponent
-	for c := 0; c < b.Columns(); c++ {
-		buttons = append(buttons, discordgo.Button{
-			Label:    strconv.Itoa(c + 1),
+	r := m.Round()
+	columns := r.Board().Columns()
+	var rows []discordgo.MessageComponent
+	var row []discordgo.MessageComponent
+	for c := 0; c < columns; c++ {
+		row = append(row, discordgo.Button{
+			Label:    columnLabel(c, columns),
 			Style:    discordgo.SecondaryButton,
-			CustomID: route{Action: actDrop, Match: s.ID, Ply: m.Plies(), Column: c + 1}.String(),
-			Disabled: !b.CanDrop(c),
+			CustomID: route{Action: actDrop, Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.String(),
+			Disabled: !r.CanDrop(c),
 		})
+		if len(row) == 5 || c == columns-1 {
+			rows = append(rows, discordgo.ActionsRow{Components: row})
+			row = nil
+		}
 	}
-	buttons = append(buttons, discordgo.Button{
-		Label:    "Forfeit",
+	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+		Label:    "Forfeit match",
 		Style:    discordgo.DangerButton,
 		CustomID: route{Action: actForfeit, Match: s.ID}.String(),
-	})
-	var rows []discordgo.MessageComponent
-	for len(buttons) > 0 {
-		n := min(5, len(buttons))
-		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
-		buttons = buttons[n:]
-	}
+	}}})
 	return rows
 }
 
@@ -275,7 +388,7 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 func ephemeral(text string) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{
+		Data: &message{
 			Content:         text,
 			Flags:           discordgo.MessageFlagsEphemeral,
 			AllowedMentions: noMentions(),
@@ -287,4 +400,9 @@ func ephemeral(text string) *discordgo.InteractionResponse {
 // null, as Discord's documentation shows it.
 func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// messageLink returns the link that jumps to a message in a server channel.
+func messageLink(guildID, channelID, messageID string) string {
+	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", guildID, channelID, messageID)
 }

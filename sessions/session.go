@@ -151,10 +151,10 @@ type Webhook struct {
 // minutes).
 const WebhookLifetime = 15 * time.Minute
 
-// Valid reports whether w names a token that is still usable at now, with a
-// minute to spare.
+// Valid reports whether w holds a token that is still usable at now, with a
+// minute to spare. Editing the board through it also needs Message.
 func (w Webhook) Valid(now time.Time) bool {
-	return w.AppID != "" && w.Token != "" && w.Message != "" && now.Before(w.At.Add(WebhookLifetime-time.Minute))
+	return w.AppID != "" && w.Token != "" && now.Before(w.At.Add(WebhookLifetime-time.Minute))
 }
 
 // End is how a session ended.

@@ -331,7 +331,8 @@ func TestWebhookValid(t *testing.T) {
 		{"too close to expiry", w, t0.Add(14 * time.Minute), false},
 		{"expired", w, t0.Add(time.Hour), false},
 		{"no token", sessions.Webhook{AppID: "app", Message: "@original", At: t0}, t0, false},
-		{"no message", sessions.Webhook{AppID: "app", Token: "tok", At: t0}, t0, false},
+		{"no app", sessions.Webhook{Token: "tok", Message: "@original", At: t0}, t0, false},
+		{"no message yet (a follow-up to post)", sessions.Webhook{AppID: "app", Token: "tok", At: t0}, t0, true},
 	}
 	for _, tt := range tests {
 		if got := tt.w.Valid(tt.at); got != tt.want {

@@ -1,0 +1,251 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/sessions"
+)
+
+// metricsRecorder is a bot.Metrics that remembers what it is told.
+type metricsRecorder struct {
+	mu        sync.Mutex
+	deadlines []string
+	outcomes  map[string]int // "kind outcome" → count
+}
+
+func (m *metricsRecorder) Interaction(kind, outcome string, _ time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.outcomes == nil {
+		m.outcomes = map[string]int{}
+	}
+	m.outcomes[kind+" "+outcome]++
+}
+
+func (m *metricsRecorder) DeadlineFired(kind string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.deadlines = append(m.deadlines, kind)
+}
+
+func (m *metricsRecorder) AIMove(string, time.Duration) {}
+
+func (m *metricsRecorder) fired() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return strings.Join(m.deadlines, ",")
+}
+
+func TestChallengeExpires(t *testing.T) {
+	rec := &metricsRecorder{}
+	e := newEnv(t, bot.WithMetrics(rec))
+	e.send(slashChallenge(alice, bob, nil))
+	challenge := e.board()
+	want := fmt.Sprintf("<t:%d:R>", fixedClock().Add(bot.DefaultChallengeTimeout).Unix())
+	mustContain(t, "challenge", messageText(challenge), "The challenge expires "+want)
+
+	e.clock.Advance(bot.DefaultChallengeTimeout - time.Second)
+	if n := e.runDue(); n != 0 {
+		t.Fatalf("RunDue a second before the deadline settled %d sessions", n)
+	}
+	if got := e.d.message(challenge.ID); got.Content != challenge.Content || len(got.Components) == 0 {
+		t.Fatalf("the challenge changed before its deadline: %q", messageText(got))
+	}
+	e.clock.Advance(time.Second)
+	if n := e.runDue(); n != 1 {
+		t.Fatalf("RunDue at the deadline settled %d sessions, want 1", n)
+	}
+	got := e.d.message(challenge.ID)
+	mustContain(t, "expired challenge", messageText(got), "⌛ The challenge from <@"+aliceID+"> to <@"+bobID+"> expired")
+	if len(got.Components) != 0 {
+		t.Errorf("the expired challenge keeps buttons %q", labels(got.Components))
+	}
+	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != sessions.EndExpired {
+		t.Errorf("session phase %q end %q, want cancelled, expired", s.Phase, s.End)
+	}
+	if got := rec.fired(); got != "challenge" {
+		t.Errorf("deadlines fired %q, want challenge", got)
+	}
+	// The old Accept button no longer starts anything; the channel is free.
+	mustPrivate(t, e.clickID(bob, got, findButton(t, challenge.Components, "Accept").CustomID), "moved on")
+	if resp := e.send(slashChallenge(carol, bob, nil)); resp.Data.Flags != 0 {
+		t.Fatalf("a new challenge after the expiry was refused: %q", text(resp))
+	}
+	if n := e.runDue(); n != 0 {
+		t.Errorf("a fired deadline fired again: RunDue settled %d", n)
+	}
+}
+
+func TestTurnTimeoutForfeitsTheMatch(t *testing.T) {
+	rec := &metricsRecorder{}
+	e := newEnv(t, bot.WithMetrics(rec))
+	e.startMatch(nil)
+	e.clock.Advance(time.Minute)
+	resp := e.play(alice, bob, "4")
+	want := fmt.Sprintf("The turn runs out <t:%d:R>.", e.clock.Now().Add(bot.DefaultTurnTimeout).Unix())
+	mustContain(t, "board", text(resp), want)
+	board := e.board()
+
+	e.clock.Advance(bot.DefaultTurnTimeout - time.Millisecond)
+	if n := e.runDue(); n != 0 {
+		t.Fatalf("RunDue before the turn ran out settled %d", n)
+	}
+	e.clock.Advance(time.Millisecond)
+	if n := e.runDue(); n != 1 {
+		t.Fatalf("RunDue when the turn ran out settled %d, want 1", n)
+	}
+	got := e.d.message(board.ID)
+	mustContain(t, "timed-out board", messageText(got), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
+		"🏆 🔴 **Alice** wins the match 1 – 0!", "Match over")
+	if labels(got.Components) != "Rematch" {
+		t.Errorf("timed-out board buttons %q, want Rematch", labels(got.Components))
+	}
+	s := e.session()
+	if s.Phase != sessions.PhaseFinished || s.End != sessions.EndTimeout {
+		t.Errorf("session phase %q end %q, want finished, timeout", s.Phase, s.End)
+	}
+	bobStats, _ := e.store.Stats(context.Background(), guildID, bobID, false)
+	if bobStats.Losses != 1 || bobStats.Matches != 1 {
+		t.Errorf("Bob's stats %+v, want the timeout as a loss", bobStats)
+	}
+	if got := rec.fired(); got != "turn" {
+		t.Errorf("deadlines fired %q, want turn", got)
+	}
+}
+
+// TestDeadlineSurvivesRestart arms a deadline, stops the bot, lets the
+// deadline pass while it is down, and starts it again: the deadline fires
+// on the first run of the scheduler.
+func TestDeadlineSurvivesRestart(t *testing.T) {
+	e := newEnv(t)
+	e.startMatch(nil)
+	board := e.board()
+	e.restart()
+	e.clock.Advance(bot.DefaultTurnTimeout + time.Hour)
+	e.restart()
+	if n := e.runDue(); n != 1 {
+		t.Fatalf("RunDue after the restart settled %d, want 1", n)
+	}
+	if s := e.session(); s.End != sessions.EndTimeout {
+		t.Fatalf("end %q, want timeout", s.End)
+	}
+	// The interaction token of the board is long dead: without a bot
+	// token the message cannot be edited, so the next click shows it.
+	if got := e.d.message(board.ID); len(got.Components) == 0 {
+		t.Fatalf("the board was edited with a dead token")
+	}
+	resp := e.click(bob, board, "3")
+	mustUpdate(t, resp)
+	mustContain(t, "board clicked after the timeout", text(resp), "did not play in time", "wins the match")
+	if got := e.d.message(board.ID); labels(got.Components) != "Rematch" {
+		t.Errorf("after the click, buttons %q, want Rematch", labels(got.Components))
+	}
+}
+
+// TestExpiredWithoutScheduler: with no scheduler running, the first
+// interaction after the deadline settles the session.
+func TestExpiredWithoutScheduler(t *testing.T) {
+	t.Run("a click on the board", func(t *testing.T) {
+		e := newEnv(t)
+		e.startMatch(nil)
+		e.clock.Advance(bot.DefaultTurnTimeout)
+		resp := e.click(alice, e.board(), "1")
+		mustUpdate(t, resp)
+		mustContain(t, "board", text(resp), "Alice** did not play in time and forfeits the match", "Bob** wins the match")
+		if s := e.session(); s.Match.Plies() != 1 || !s.Match.Forfeited() {
+			t.Errorf("the late click was played: %d plies", s.Match.Plies())
+		}
+	})
+	t.Run("a new challenge in the channel", func(t *testing.T) {
+		e := newEnv(t)
+		e.send(slashChallenge(alice, bob, nil))
+		old := e.board()
+		e.clock.Advance(bot.DefaultChallengeTimeout)
+		resp := e.send(slashChallenge(carol, alice, nil))
+		if resp.Data.Flags != 0 {
+			t.Fatalf("challenge after an expired one refused: %q", text(resp))
+		}
+		mustContain(t, "old challenge", messageText(e.d.message(old.ID)), "expired")
+	})
+}
+
+// TestBotTokenEditsAfterTheWebhookExpires: with a turn longer than an
+// interaction token lives, the expiry edit goes through the bot token.
+func TestBotTokenEditsAfterTheWebhookExpires(t *testing.T) {
+	for _, botToken := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bot token %t", botToken), func(t *testing.T) {
+			e := newEnv(t, bot.WithTimeouts(time.Hour, time.Hour))
+			e.d.botToken = botToken
+			e.startMatch(nil)
+			board := e.board()
+			e.clock.Advance(time.Hour)
+			e.runDue()
+			edited := len(e.d.message(board.ID).Components) == 1
+			if edited != botToken {
+				t.Fatalf("board edited %t, want %t (bot token %t)", edited, botToken, botToken)
+			}
+			if got := e.d.callCount("EditWebhookMessage"); got != 0 {
+				t.Errorf("%d edits through an expired webhook", got)
+			}
+		})
+	}
+}
+
+// TestBoardPostRetried: the follow-up with the next round's board fails
+// once with a server error; the board stays pending and the scheduler posts
+// it when the lease runs out. A failure that will not pass (the channel is
+// gone) is given up, and /connectn board posts the board.
+func TestBoardPostRetried(t *testing.T) {
+	t.Run("a server error passes", func(t *testing.T) {
+		e := newEnv(t)
+		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		e.d.failNext(restError(502, 0, "Bad Gateway"))
+		e.play(alice, bob, "1", "2", "1", "2", "1")
+		if n := len(e.public()); n != 1 {
+			t.Fatalf("%d messages after a failed post, want 1", n)
+		}
+		if s := e.session(); s.PostDue.IsZero() {
+			t.Fatal("the failed post is not pending")
+		}
+		e.clock.Advance(29 * time.Second)
+		e.runDue()
+		if n := len(e.public()); n != 1 {
+			t.Fatalf("posted again while the lease runs: %d messages", n)
+		}
+		e.clock.Advance(2 * time.Second)
+		if n := e.runDue(); n != 1 {
+			t.Fatalf("RunDue settled %d, want the pending post", n)
+		}
+		msgs := e.public()
+		if len(msgs) != 2 {
+			t.Fatalf("%d messages, want the round 2 board too", len(msgs))
+		}
+		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+		if s := e.session(); !s.PostDue.IsZero() || s.MessageID != msgs[1].ID {
+			t.Errorf("after the post: due %v, message %q, want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
+		}
+		e.play(bob, alice, "1")
+	})
+	t.Run("an unknown channel does not", func(t *testing.T) {
+		e := newEnv(t)
+		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		e.d.failNext(restError(404, 10003, "Unknown Channel"))
+		e.play(alice, bob, "1", "2", "1", "2", "1")
+		if s := e.session(); !s.PostDue.IsZero() {
+			t.Fatal("a post to a channel that is gone is still pending")
+		}
+		e.clock.Advance(time.Minute)
+		if n := e.runDue(); n != 0 {
+			t.Fatalf("RunDue settled %d, want nothing to retry", n)
+		}
+		resp := e.send(slash(bob, "board"))
+		mustContain(t, "reposted board", text(resp), "Round 2", "Bob** opens")
+		e.play(bob, alice, "1")
+	})
+}

@@ -1,0 +1,101 @@
+package bot
+
+import (
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game"
+)
+
+// Theme is the set of emoji a board is drawn with. Every emoji was checked in
+// Discord's dark and light themes (drawn with Twemoji, as Discord does): the
+// empty cell stands out from the embed's background in both, and the
+// winning-line marks differ from the empty cell and from the discs.
+type Theme struct {
+	// Name is the value of the challenge's theme option.
+	Name string
+	// Label is what the option's choice shows in Discord.
+	Label string
+	// Empty is an empty cell.
+	Empty string
+	// Disc, Win and Last are indexed by game.Player (index 0 unused): a
+	// player's disc, a disc on the winning line, and the last disc played.
+	Disc, Win, Last [3]string
+	// Color is the embed colour of each player's turn (index 0: neutral).
+	Color [3]int
+}
+
+// The themes, the first being the default. The colour-blind pair, blue and
+// orange, stays apart under protanopia, deuteranopia and tritanopia; its
+// empty cell is a grey framed square, neither blue nor orange.
+var themes = []Theme{
+	{
+		Name: "classic", Label: "Classic: red and yellow on blue",
+		Empty: "🟦",
+		Disc:  [3]string{"", "🔴", "🟡"},
+		Win:   [3]string{"", "🟥", "🟨"},
+		Last:  [3]string{"", "❤️", "💛"},
+		Color: [3]int{0x5865F2, 0xDD2E44, 0xFDCB58},
+	},
+	{
+		Name: "colorblind", Label: "Colour-blind friendly: blue and orange",
+		Empty: "🔳",
+		Disc:  [3]string{"", "🔵", "🟠"},
+		Win:   [3]string{"", "🟦", "🟧"},
+		Last:  [3]string{"", "💙", "🧡"},
+		Color: [3]int{0x5865F2, 0x55ACEE, 0xF4900C},
+	},
+	{
+		Name: "forest", Label: "Forest: purple and green on wood",
+		Empty: "🟫",
+		Disc:  [3]string{"", "🟣", "🟢"},
+		Win:   [3]string{"", "🟪", "🟩"},
+		Last:  [3]string{"", "💜", "💚"},
+		Color: [3]int{0x5865F2, 0xAA8ED6, 0x78B159},
+	},
+}
+
+// themeNamed returns the theme called name, and the default theme for ""
+// or an unknown name (a theme retired after a match was stored).
+func themeNamed(name string) Theme {
+	for _, t := range themes {
+		if t.Name == name {
+			return t
+		}
+	}
+	return themes[0]
+}
+
+// knownTheme reports whether name is one of the themes.
+func knownTheme(name string) bool {
+	for _, t := range themes {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// themeChoices returns the choices of the theme option.
+func themeChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, t := range themes {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: t.Label, Value: t.Name})
+	}
+	return out
+}
+
+// disc returns p's disc in t, the empty cell for game.NoPlayer.
+func (t Theme) disc(p game.Player) string {
+	if !p.Valid() {
+		return t.Empty
+	}
+	return t.Disc[p]
+}
+
+// color returns the embed colour for p, neutral for game.NoPlayer.
+func (t Theme) color(p game.Player) int {
+	if !p.Valid() {
+		return t.Color[0]
+	}
+	return t.Color[p]
+}
