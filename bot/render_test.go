@@ -1,0 +1,452 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
+)
+
+
+
+// update rewrites the golden files under testdata/ (render and replay).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// UpdateGolden lets the external tests see -update.
+var UpdateGolden = update
+
+// Discord's limits on one message (https://discord.com/developers/docs/resources/message).
+const (
+	limitContent     = 2000
+	limitTitle       = 256
+	limitDescription = 4096
+	limitFooter      = 2048
+	limitEmbedsTotal = 6000
+	limitRows        = 5
+	limitRowButtons  = 5
+	limitLabel       = 80
+)
+
+// length counts s both ways Discord might: in code points and in UTF-16
+// code units; the larger is what a limit is held against.
+func length(s string) int {
+	return max(utf8.RuneCountInString(s), len(utf16.Encode([]rune(s))))
+}
+
+// checkLimits returns what in msg breaks one of Discord's limits.
+func checkLimits(msg *message) []string {
+	var bad []string
+	if n := length(msg.Content); n > limitContent {
+		bad = append(bad, fmt.Sprintf("content of %d characters", n))
+	}
+	total := 0
+	for _, e := range msg.Embeds {
+		if n := length(e.Title); n > limitTitle {
+			bad = append(bad, fmt.Sprintf("title of %d characters", n))
+		}
+		if n := length(e.Description); n > limitDescription {
+			bad = append(bad, fmt.Sprintf("description of %d characters", n))
+		}
+		total += length(e.Title) + length(e.Description)
+		if e.Footer != nil {
+			if n := length(e.Footer.Text); n > limitFooter {
+				bad = append(bad, fmt.Sprintf("footer of %d characters", n))
+			}
+			total += length(e.Footer.Text)
+		}
+	}
+	if total > limitEmbedsTotal {
+		bad = append(bad, fmt.Sprintf("embeds of %d characters in all", total))
+	}
+	if len(msg.Components) > limitRows {
+		bad = append(bad, fmt.Sprintf("%d action rows", len(msg.Components)))
+	}
+	seen := map[string]bool{}
+	for _, row := range msg.Components {
+		r, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("a top-level %T", row))
+			continue
+		}
+		if len(r.Components) == 0 || len(r.Components) > limitRowButtons {
+			bad = append(bad, fmt.Sprintf("a row of %d components", len(r.Components)))
+		}
+		for _, c := range r.Components {
+			b, ok := c.(discordgo.Button)
+			if !ok {
+				bad = append(bad, fmt.Sprintf("a %T in a row", c))
+				continue
+			}
+			if len(b.CustomID) > maxCustomIDLength || seen[b.CustomID] || b.CustomID == "" {
+				bad = append(bad, fmt.Sprintf("custom_id %q (long, empty or repeated)", b.CustomID))
+			}
+			seen[b.CustomID] = true
+			if length(b.Label) > limitLabel {
+				bad = append(bad, fmt.Sprintf("label %q", b.Label))
+			}
+			if _, err := parseRoute(b.CustomID); err != nil {
+				bad = append(bad, fmt.Sprintf("custom_id %q does not parse: %v", b.CustomID, err))
+			}
+		}
+	}
+	return bad
+}
+
+// worstName is the longest display name after escaping: 32 runes that each
+// need a backslash, and the ellipsis.
+var worstName = strings.Repeat("*", 40)
+
+// session returns a session of cfg in theme with moves played by whoever
+// is to move, as phase.
+func testSession(t testing.TB, cfg game.Config, theme string, moves []int, p1, p2 string) *sessions.Session {
+	t.Helper()
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range moves {
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatalf("play %d: %v", c, err)
+		}
+	}
+	s := &sessions.Session{
+		ID: 123456789, ChannelID: "1300000000000000001", GuildID: "1200000000000000001",
+		Players: [2]sessions.Member{{ID: "1400000000000000001", Name: p1}, {ID: "1400000000000000002", Name: p2}},
+		Config:  m.Config(), Match: m, Phase: sessions.PhasePlaying, Theme: theme, PostSeq: 3,
+		Deadline:  time.Date(2026, 11, 22, 18, 5, 0, 0, time.UTC),
+		MessageID: "1700000000000000001",
+	}
+	if m.Over() {
+		s.Phase, s.End = sessions.PhaseFinished, sessions.EndWon
+	}
+	return s
+}
+
+// fillRound plays random legal moves (seeded) in the current round of cfg
+// until it ends, and returns them.
+func fillRound(cfg game.Config, seed uint64) []int {
+	m, _ := game.NewMatch(cfg)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var moves []int
+	for m.Round().Number() == 1 && !m.Round().Over() {
+		c := rng.IntN(cfg.Columns)
+		if !m.Round().CanDrop(c) {
+			continue
+		}
+		m.Play(m.ToMove(), c)
+		moves = append(moves, c)
+	}
+	return moves
+}
+
+// allMessages renders every message the bot shows about s and its phases.
+func allMessages(s *sessions.Session) map[string]*message {
+	out := map[string]*message{}
+	m := s.Match
+	switch {
+	case !m.Over():
+		out["board"] = renderBoard(s)
+		s2 := *s
+		s2.Phase = sessions.PhaseChallenge
+		out["challenge"] = renderChallenge(&s2)
+		for _, end := range []sessions.End{sessions.EndDeclined, sessions.EndWithdrawn, sessions.EndExpired, sessions.EndAbandoned} {
+			s2.Phase, s2.End = sessions.PhaseCancelled, end
+			out["closed "+string(end)] = renderClosedChallenge(&s2)
+		}
+	default:
+		out["match over"] = renderMatchOver(s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false)
+		out["match over, rematched"] = renderMatchOver(s, &sessions.PairRecord{Wins: 1, Losses: 2}, true)
+		s2 := *s
+		s2.End = sessions.EndTimeout
+		out["timeout"] = renderMatchOver(&s2, nil, false)
+	}
+	if prev := m.Previous(); prev != nil {
+		out["round record"] = renderRoundRecord(s, prev)
+	}
+	return out
+}
+
+// TestMessagesFitDiscordLimits renders every message for every board size,
+// connect length and theme the options allow, with the longest names, in
+// every phase, and holds each against Discord's limits.
+func TestMessagesFitDiscordLimits(t *testing.T) {
+	checked := 0
+	for rows := minRows; rows <= maxRows; rows++ {
+		for columns := minColumns; columns <= maxColumns; columns++ {
+			for connect := minConnect; connect <= max(rows, columns); connect++ {
+				for ti, th := range themes {
+					cfg := game.Config{Rows: rows, Columns: columns, Connect: connect, Wins: 2}
+					round := fillRound(cfg, uint64(rows*1000+columns*10+connect+ti))
+					// Mid-round, and a round just ended (round 2 starts);
+					// with wins 1 the same round ends the match.
+					cases := []*sessions.Session{
+						testSession(t, cfg, th.Name, round[:len(round)/2], worstName, worstName),
+						testSession(t, cfg, th.Name, round, worstName, worstName),
+					}
+					one := cfg
+					one.Wins = 1
+					cases = append(cases, testSession(t, one, th.Name, round, worstName, worstName))
+					for _, s := range cases {
+						for phase, msg := range allMessages(s) {
+							if bad := checkLimits(msg); len(bad) > 0 {
+								t.Fatalf("%dx%d connect %d, theme %s, %s: %v", rows, columns, connect, th.Name, phase, bad)
+							}
+							checked++
+						}
+					}
+				}
+			}
+		}
+	}
+	// The other messages, at their largest.
+	top := make([]sessions.Stats, leaderboardTop)
+	for k := range top {
+		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
+	}
+	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
+	help, _ := (&Handler{}).helpCommand(nil, nil, nil)
+	for name, msg := range map[string]*message{
+		"leaderboard": renderLeaderboard(top),
+		"stats":       renderStats("1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),
+		"help":        help.Data,
+	} {
+		if bad := checkLimits(msg); len(bad) > 0 {
+			t.Errorf("%s: %v", name, bad)
+		}
+		checked++
+	}
+	if checked < 5000 {
+		t.Fatalf("only %d messages checked", checked)
+	}
+}
+
+// TestCheckLimitsBites makes sure the limit check itself catches each kind
+// of excess.
+func TestCheckLimitsBites(t *testing.T) {
+	row := func(n int) discordgo.ActionsRow {
+		var bs []discordgo.MessageComponent
+		for k := 0; k < n; k++ {
+			bs = append(bs, discordgo.Button{Label: "x", CustomID: fmt.Sprintf("cn:accept:%d", k+1)})
+		}
+		return discordgo.ActionsRow{Components: bs}
+	}
+	tests := map[string]*message{
+		"content":     {Content: strings.Repeat("a", 2001)},
+		"description": {Embeds: []*discordgo.MessageEmbed{{Description: strings.Repeat("🟦", 4097)}}},
+		"total":       {Embeds: []*discordgo.MessageEmbed{{Description: strings.Repeat("a", 4000)}, {Description: strings.Repeat("a", 2001)}}},
+		"rows":        {Components: []discordgo.MessageComponent{row(1), row(1), row(1), row(1), row(1), row(1)}},
+		"row width":   {Components: []discordgo.MessageComponent{row(6)}},
+		"custom_id":   {Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "cn:" + strings.Repeat("1", 100)}}}}},
+	}
+	for name, msg := range tests {
+		if len(checkLimits(msg)) == 0 {
+			t.Errorf("%s: no problem found", name)
+		}
+	}
+}
+
+// TestHeadersMatchButtons checks, for every width, that the header row
+// reads as the buttons' labels: keycaps 1 to 10, then letters kept apart so
+// that no two regional indicators touch (they would become a flag).
+func TestHeadersMatchButtons(t *testing.T) {
+	for columns := minColumns; columns <= maxColumns; columns++ {
+		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		header := headerRow(columns)
+		var cells []string
+		if columns <= 10 {
+			for c := 0; c < columns; c++ {
+				if !strings.HasPrefix(header, keycaps[c]) {
+					t.Fatalf("%d columns: header %q lacks keycap %d at its place", columns, header, c+1)
+				}
+				header = header[len(keycaps[c]):]
+				cells = append(cells, fmt.Sprint(c+1))
+			}
+			if header != "" {
+				t.Fatalf("%d columns: header has %q left", columns, header)
+			}
+		} else {
+			prevRegional := false
+			for _, r := range header {
+				regional := r >= 0x1F1E6 && r <= 0x1F1FF
+				if regional && prevRegional {
+					t.Fatalf("%d columns: two regional indicators touch in %q", columns, header)
+				}
+				if regional {
+					cells = append(cells, string(rune('A'+r-0x1F1E6)))
+				} else if string(r) != zwsp {
+					t.Fatalf("%d columns: header holds %q", columns, r)
+				}
+				prevRegional = regional
+			}
+		}
+		var got []string
+		for _, b := range boardButtons(s) {
+			for _, c := range b.(discordgo.ActionsRow).Components {
+				if btn := c.(discordgo.Button); btn.Label != "Forfeit match" {
+					got = append(got, btn.Label)
+				}
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(cells, " ") {
+			t.Errorf("%d columns: buttons %q, header reads %q", columns, got, cells)
+		}
+	}
+}
+
+func TestTallBoardsRepeatTheHeader(t *testing.T) {
+	for rows := minRows; rows <= maxRows; rows++ {
+		s := testSession(t, game.Config{Rows: rows, Columns: 7, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		grid := drawGrid(themeNamed(""), s.Match.Round())
+		lines := strings.Split(strings.TrimSuffix(grid, "\n"), "\n")
+		want := rows + 1
+		if rows >= tallRows {
+			want++
+			if lines[len(lines)-1] != lines[0] {
+				t.Errorf("%d rows: last line %q, want the header again", rows, lines[len(lines)-1])
+			}
+		}
+		if len(lines) != want {
+			t.Errorf("%d rows: %d grid lines, want %d", rows, len(lines), want)
+		}
+	}
+}
+
+// TestThemesDistinct checks that within each theme the empty cell, the
+// discs, the winning marks and the last-disc marks are all different, so a
+// board never reads two ways.
+func TestThemesDistinct(t *testing.T) {
+	for _, th := range themes {
+		all := []string{th.Empty, th.Disc[1], th.Disc[2], th.Win[1], th.Win[2], th.Last[1], th.Last[2]}
+		seen := map[string]bool{}
+		for _, e := range all {
+			if e == "" || seen[e] {
+				t.Errorf("theme %s: %q empty or repeated in %q", th.Name, e, all)
+			}
+			seen[e] = true
+		}
+		if !knownTheme(th.Name) || themeNamed(th.Name).Name != th.Name {
+			t.Errorf("theme %s not found by name", th.Name)
+		}
+	}
+	if themeNamed("retired").Name != "classic" {
+		t.Error("an unknown theme does not fall back to classic")
+	}
+}
+
+// goldenCases is the spread of rendered messages kept under
+// testdata/render: sizes, themes and phases. Each names facts its golden
+// file must show, checked apart from the golden comparison.
+func goldenCases(t *testing.T) []struct {
+	name    string
+	msg     *message
+	facts   []string
+	buttons int
+} {
+	classic := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
+	wide := game.Config{Rows: 12, Columns: 12, Connect: 5, Wins: 3}
+	eleven := game.Config{Rows: 5, Columns: 11, Connect: 4, Wins: 1}
+	small := game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 2}
+
+	challenge := testSession(t, classic, "classic", nil, "Alice", "Bob")
+	challenge.Phase, challenge.PostSeq = sessions.PhaseChallenge, 0
+	midClassic := testSession(t, classic, "classic", []int{3, 3, 4, 2}, "Alice", "Bob")
+	midWide := testSession(t, wide, "colorblind", []int{0, 11, 5, 6, 6, 5, 11}, "Ünïcødé_name", "b")
+	midEleven := testSession(t, eleven, "forest", []int{10, 0, 2, 3}, "Alice", "Bob")
+	record := testSession(t, classic, "classic", []int{0, 1, 0, 1, 0, 1, 0}, "Alice", "Bob")
+	draw := testSession(t, small, "colorblind", []int{0, 1, 2, 3, 2, 2, 2, 0, 3, 3, 0, 0, 3, 1, 1, 1}, "Alice", "Bob")
+	over := testSession(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, "forest", []int{0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3}, "Alice", "Bob")
+	timeout := testSession(t, classic, "classic", []int{3}, "Alice", "Bob")
+	timeout.Match.Forfeit(game.Player2)
+	timeout.Phase, timeout.End = sessions.PhaseFinished, sessions.EndTimeout
+	expired := testSession(t, classic, "classic", nil, "Alice", "Bob")
+	expired.Phase, expired.End = sessions.PhaseCancelled, sessions.EndExpired
+
+	return []struct {
+		name    string
+		msg     *message
+		facts   []string
+		buttons int
+	}{
+		{"challenge-6x7-classic", renderChallenge(challenge), []string{"challenges you to a match of Connect 4", "first to win 2 rounds", "expires <t:1795370700:R>"}, 2},
+		{"board-6x7-classic", renderBoard(midClassic), []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "🟦🟦💛🔴🔴🟦🟦", "Last disc: 💛 column 3", "**Round 1** · 🔴 **Alice** to play"}, 8},
+		{"board-12x12-colorblind", renderBoard(midWide), []string{"🇦\u200b🇧", "🔵", "🟠", "🔳", "Last disc: 💙 column L"}, 13},
+		{"board-5x11-forest", renderBoard(midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
+		{"round-record-6x7", renderRoundRecord(record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
+		{"round-record-draw-4x4", renderRoundRecord(draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
+		{"match-over-forest", renderMatchOver(over, &sessions.PairRecord{Wins: 3, Losses: 1}, false), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 1},
+		{"match-over-timeout", renderMatchOver(timeout, &sessions.PairRecord{Wins: 1}, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 1},
+		{"challenge-expired", renderClosedChallenge(expired), []string{"⌛ The challenge from", "expired"}, 0},
+		{"stats", renderStats("1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
+			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},
+		{"leaderboard", renderLeaderboard([]sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, RoundsWon: 2, RoundsLost: 6}}),
+			[]string{"🥇 <@1400000000000000001> · **Wins:** 3 · **Win rate:** 75%", "🥈", "Ranked by"}, 0},
+	}
+}
+
+// TestRenderGolden compares the rendered messages with testdata/render
+// (refresh with -update) and checks the facts each promises.
+func TestRenderGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "render")
+	for _, tc := range goldenCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: tc.msg}
+			got, err := json.MarshalIndent(resp, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			all := tc.msg.Content
+			for _, e := range tc.msg.Embeds {
+				all += "\n" + e.Title + "\n" + e.Description
+				if e.Footer != nil {
+					all += "\n" + e.Footer.Text
+				}
+			}
+			for _, f := range tc.facts {
+				if !strings.Contains(all, f) {
+					t.Errorf("lacks %q:\n%s", f, all)
+				}
+			}
+			n := 0
+			for _, row := range tc.msg.Components {
+				n += len(row.(discordgo.ActionsRow).Components)
+			}
+			if n != tc.buttons {
+				t.Errorf("%d buttons, want %d", n, tc.buttons)
+			}
+			if bad := checkLimits(tc.msg); len(bad) > 0 {
+				t.Errorf("breaks Discord's limits: %v", bad)
+			}
+			path := filepath.Join(dir, tc.name+".golden.json")
+			if *update {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from %s:\ngot:\n%s", path, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,175 @@
+package bot_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot"
+)
+
+// update is -update, defined with the internal tests.
+var update = bot.UpdateGolden
+
+// replayStep is one interaction of the recorded session behind
+// testdata/replay, with what its response must show whatever the golden
+// file says: the response type and a phrase of its text.
+type replayStep struct {
+	name string
+	// build returns the interaction JSON, given the channel as it stands
+	// (for clicks: the message and the button).
+	build func(e *env) []byte
+	typ   discordgo.InteractionResponseType
+	fact  string
+}
+
+// on returns a click by who on the button labelled label of the newest
+// public message (or of the newest private one when private is set).
+func on(who user, label string, private bool) func(e *env) []byte {
+	return func(e *env) []byte {
+		m := e.board()
+		if private {
+			m = e.lastPrivate()
+		}
+		return componentClick(who, m, findButton(e.t, m.Components, label).CustomID)
+	}
+}
+
+// onMessage clicks label on the public message n (counted from 0).
+func onMessage(n int, who user, label string) func(e *env) []byte {
+	return func(e *env) []byte {
+		m := e.public()[n]
+		return componentClick(who, m, findButton(e.t, m.Components, label).CustomID)
+	}
+}
+
+func cmd(body []byte) func(*env) []byte { return func(*env) []byte { return body } }
+
+// recordedSession uses every command and every button once at least.
+var recordedSession = []replayStep{
+	{"alice-challenge", cmd(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 4, "connect", 3, "wins", 1, "first", "challenger", "theme", "colorblind")),
+		discordgo.InteractionResponseChannelMessageWithSource, "challenges you to a match of Connect 3"},
+	{"carol-accept", on(carol, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
+	{"bob-accept", on(bob, "Accept", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
+	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
+	{"alice-out-of-turn", on(alice, "2", false), discordgo.InteractionResponseChannelMessageWithSource, "not your turn"},
+	{"bob-board", cmd(slash(bob, "board")), discordgo.InteractionResponseChannelMessageWithSource, "Bob** to play"},
+	{"bob-drop-on-old-board", onMessage(0, bob, "2"), discordgo.InteractionResponseChannelMessageWithSource, "moved to a newer message"},
+	{"bob-drop-2", on(bob, "2", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
+	{"alice-forfeit", on(alice, "Forfeit match", false), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
+	{"alice-keep-playing", on(alice, "Keep playing", true), discordgo.InteractionResponseUpdateMessage, "the match goes on"},
+	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
+	{"bob-drop-2", on(bob, "2", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
+	{"alice-drop-1-wins", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Alice** wins the match 1 – 0"},
+	{"carol-rematch", on(carol, "Rematch", false), discordgo.InteractionResponseChannelMessageWithSource, "not playing in this match"},
+	{"bob-rematch", on(bob, "Rematch", false), discordgo.InteractionResponseUpdateMessage, "A rematch started"},
+	{"bob-forfeit-command", cmd(slash(bob, "forfeit")), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
+	{"bob-confirms-forfeit", on(bob, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "You forfeited the match"},
+	{"alice-stats-of-bob", cmd(slash(alice, "stats", "user", bob)), discordgo.InteractionResponseChannelMessageWithSource, "**Losses:** 2"},
+	{"carol-leaderboard", cmd(slash(carol, "leaderboard")), discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> · **Wins:** 2"},
+	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
+	{"carol-challenge", cmd(slashChallenge(carol, alice, nil)), discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
+	{"alice-decline", on(alice, "Decline", false), discordgo.InteractionResponseUpdateMessage, "declined the challenge"},
+}
+
+// TestRecordedInteractions replays the interaction JSON under
+// testdata/replay (Discord's documented payloads: slash commands with
+// their options and USER options resolved, button clicks carrying
+// data.custom_id and the message they are on) through a bot, in order, and
+// compares every response with its golden file; each response must also
+// show its step's fact. With -update it records the interactions (when
+// missing) and writes the goldens.
+func TestRecordedInteractions(t *testing.T) {
+	dir := filepath.Join("testdata", "replay")
+	if *update {
+		recordSession(t, dir)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.interaction.json"))
+	if err != nil || len(files) != len(recordedSession) {
+		t.Fatalf("%d recorded interactions in %s, want %d (run with -update after removing them): %v", len(files), dir, len(recordedSession), err)
+	}
+	sort.Strings(files)
+	e := newEnv(t)
+	for n, f := range files {
+		step := recordedSession[n]
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := e.send(body)
+		if resp.Type != step.typ || !strings.Contains(text(resp), step.fact) {
+			t.Errorf("%s: response type %d %q, want type %d with %q", f, resp.Type, text(resp), step.typ, step.fact)
+		}
+		got, err := json.MarshalIndent(resp, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		golden := strings.TrimSuffix(f, ".interaction.json") + ".response.golden.json"
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: response differs from %s:\ngot:\n%s\nwant:\n%s", f, golden, got, want)
+		}
+	}
+	// Every command and every kind of button was used.
+	seen := map[string]bool{}
+	for _, f := range files {
+		var i discordgo.Interaction
+		body, _ := os.ReadFile(f)
+		if err := json.Unmarshal(body, &i); err != nil {
+			t.Fatal(err)
+		}
+		switch d := i.Data.(type) {
+		case discordgo.ApplicationCommandInteractionData:
+			seen["/"+d.Options[0].Name] = true
+		case discordgo.MessageComponentInteractionData:
+			seen[strings.Split(d.CustomID, ":")[1]] = true
+		}
+	}
+	for _, want := range []string{"/challenge", "/forfeit", "/board", "/stats", "/leaderboard", "/help",
+		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch"} {
+		if !seen[want] {
+			t.Errorf("the recording never uses %s", want)
+		}
+	}
+}
+
+// recordSession plays recordedSession once and saves each interaction it
+// sent, unless the files exist already.
+func recordSession(t *testing.T, dir string) {
+	t.Helper()
+	if existing, _ := filepath.Glob(filepath.Join(dir, "*.interaction.json")); len(existing) > 0 {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	for n, step := range recordedSession {
+		body := step.build(e)
+		var pretty bytes.Buffer
+		json.Indent(&pretty, body, "", "  ")
+		pretty.WriteByte('\n')
+		name := filepath.Join(dir, fmt.Sprintf("%02d-%s.interaction.json", n+1, step.name))
+		if err := os.WriteFile(name, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e.send(body)
+	}
+}
