@@ -20,8 +20,6 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-
-
 // update rewrites the golden files under testdata/ (render and replay).
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
