@@ -2,7 +2,9 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -248,4 +250,89 @@ func TestBoardPostRetried(t *testing.T) {
 		mustContain(t, "reposted board", text(resp), "Round 2", "Bob** opens")
 		e.play(bob, alice, "1")
 	})
+}
+
+// logRecorder is a slog handler that keeps every record.
+type logRecorder struct {
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.records = append(l.records, r.Clone())
+	return nil
+}
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler      { return l }
+
+// find returns the level of the first record whose message is msg, and
+// whether there is one.
+func (l *logRecorder) find(msg string) (slog.Level, string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range l.records {
+		if r.Message == msg {
+			var attrs []string
+			r.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a.String()); return true })
+			return r.Level, strings.Join(attrs, " "), true
+		}
+	}
+	return 0, "", false
+}
+
+// inChannel moves an interaction to another channel.
+func inChannel(body []byte, channel string) []byte {
+	var m map[string]any
+	json.Unmarshal(body, &m)
+	m["channel_id"] = channel
+	m["channel"].(map[string]any)["id"] = channel
+	return mustJSON(m)
+}
+
+// TestRESTErrorsEndTheChannelsWorkCleanly: Discord refusing the edit of
+// one channel's expired challenge (unknown message, unknown channel, no
+// access, no permission) is logged at warn level and stops nothing: the
+// other channel's deadline fires in the same run, and no token leaks into
+// the log.
+func TestRESTErrorsEndTheChannelsWorkCleanly(t *testing.T) {
+	for _, code := range []int{10008, 10003, 50001, 50013} {
+		t.Run(fmt.Sprint(code), func(t *testing.T) {
+			logs := &logRecorder{}
+			c := newClock()
+			store, _ := mustOpenStore(t, c.Now)
+			d := newMemDiscord(c.Now)
+			h := bot.NewHandler(store, slog.New(logs), bot.WithClock(c.Now), bot.WithMessenger(d))
+			e := &env{t: t, clock: c, store: store, d: d, h: h}
+			e.send(inChannel(slashChallenge(alice, bob, nil), "1300000000000000008"))
+			e.send(inChannel(slashChallenge(alice, bob, nil), "1300000000000000009"))
+			c.Advance(bot.DefaultChallengeTimeout)
+			d.failNext(restError(403, code, "refused"))
+			if n := e.runDue(); n != 2 {
+				t.Fatalf("RunDue settled %d, want both channels", n)
+			}
+			for _, ch := range []string{"1300000000000000008", "1300000000000000009"} {
+				s, err := store.Get(context.Background(), ch)
+				if err != nil || s.End != sessions.EndExpired {
+					t.Errorf("channel %s: %+v, %v, want expired", ch, s, err)
+				}
+			}
+			level, attrs, ok := logs.find("editing the board message")
+			if !ok || level != slog.LevelWarn {
+				t.Fatalf("no warning about the refused edit (found %t at %v)", ok, level)
+			}
+			if !strings.Contains(attrs, fmt.Sprintf("code %d", code)) {
+				t.Errorf("warning %q does not give the Discord code", attrs)
+			}
+			for _, r := range logs.records {
+				var all []string
+				r.Attrs(func(a slog.Attr) bool { all = append(all, a.String()); return true })
+				if strings.Contains(strings.Join(all, " "), "aW50ZXJhY3Rpb246") {
+					t.Errorf("an interaction token in the log: %s %v", r.Message, all)
+				}
+			}
+		})
+	}
 }
