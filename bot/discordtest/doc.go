@@ -48,7 +48,9 @@
 // 10015, 50027, ...), so discordgo returns a *RESTError.
 //
 // Time comes from the Server's clock (WithClock, time.Now by default):
-// message timestamps and edits, snowflakes and token expiry.
+// message timestamps and edits, snowflakes and token expiry. Server.FailNext injects faults: the next matching REST request
+// gets a Discord-shaped error of any status, or a 429 with Discord's
+// rate-limit body and headers, which discordgo waits out and retries.
 //
 // Every REST request is logged (Server.Requests, Server.WaitRequest),
 // every message written or deleted by the bot is logged with its resulting
@@ -62,7 +64,8 @@
 // There are no guilds, channels, members, roles or permissions: any
 // channel id is accepted, READY lists no guilds, and the bot may delete
 // any non-ephemeral message (as with Manage Messages) but edit only its
-// own. There are no rate limits, no gateway compression (zlib-stream or per-message zlib), no
+// own. There are no rate limits of its own (only those injected with
+// FailNext), no gateway compression (zlib-stream or per-message zlib), no
 // sharding beyond checking the shard pair, no missed-event replay on
 // RESUME, no voice, no 3-second deadline for the first response to an
 // interaction (tests use fake clocks; a response is accepted however

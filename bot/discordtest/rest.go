@@ -140,7 +140,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveREST(w, r)
 }
 
-// serveREST routes a REST request, logs it with its answer, then answers.
+// serveREST routes a REST request (or fails it, see FailNext), logs it with
+// its answer, then answers.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
@@ -164,8 +165,14 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Path = r.URL.Path[loc[1]-1:]
 	}
 
+	s.mu.Lock()
+	fail := s.takeFailureLocked(req)
+	s.mu.Unlock()
+
 	rec := httptest.NewRecorder()
 	switch {
+	case fail != nil:
+		fail.write(rec, req, s.now())
 	case loc == nil:
 		writeAPIError(rec, errNotFound)
 	default:

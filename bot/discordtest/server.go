@@ -92,7 +92,7 @@ func WithPrivilegedIntents(intents discordgo.Intent) Option {
 }
 
 // WithClock sets the clock of the fake's Discord: message timestamps and
-// edited timestamps, snowflake ids and the expiry of
+// edited timestamps, snowflake ids, the reset times of rate-limit headers (FailNext) and the expiry of
 // interaction webhook tokens (WebhookTokenLifetime) all read it. now must
 // be safe for concurrent use and must not call Server methods; it may
 // stand still or jump, and ids stay unique and increasing whatever it
@@ -139,6 +139,7 @@ type Server struct {
 	records      []messageRecord
 	requests     []Request
 	commands     map[string][]byte // by guild id, "" for global
+	failures     []failure         // queued by FailNext, oldest first
 }
 
 // New starts a Server on a loopback port. Close it when done.
