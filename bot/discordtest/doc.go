@@ -36,6 +36,10 @@
 // rather than with a 401. Unknown routes get a Discord-shaped 404 (or 405
 // for a known path with another method).
 //
+// HTTP interactions: Server.Deliver POSTs an interaction to the bot's
+// Interactions Endpoint URL, signed with Ed25519 as Discord signs it, and
+// applies the response the bot answers exactly as the callback route would.
+//
 // The fake checks a few rules that Discord enforces and that bots commonly
 // break: an interaction can be answered once, follow-ups and @original
 // edits need an answered interaction, the interaction token of the webhook
@@ -48,7 +52,8 @@
 // 10015, 50027, ...), so discordgo returns a *RESTError.
 //
 // Time comes from the Server's clock (WithClock, time.Now by default):
-// message timestamps and edits, snowflakes and token expiry. Server.FailNext injects faults: the next matching REST request
+// message timestamps and edits, snowflakes, signature timestamps and token
+// expiry. Server.FailNext injects faults: the next matching REST request
 // gets a Discord-shaped error of any status, or a 429 with Discord's
 // rate-limit body and headers, which discordgo waits out and retries.
 //
@@ -69,8 +74,11 @@
 // sharding beyond checking the shard pair, no missed-event replay on
 // RESUME, no voice, no 3-second deadline for the first response to an
 // interaction (tests use fake clocks; a response is accepted however
-// late), and no delivery of MESSAGE_CREATE or MESSAGE_DELETE events for
-// the bot's own messages. Routes not listed above, such as reactions or bulk deletion,
+// late), no automatic check of an Interactions Endpoint URL (Discord sends
+// a PING and deliberately bad signatures when the URL is saved; a test
+// does both with Deliver, signing with a wrong key for the latter), and no
+// delivery of MESSAGE_CREATE or MESSAGE_DELETE events for the bot's own
+// messages. Routes not listed above, such as reactions or bulk deletion,
 // answer 404.
 //
 // # Shutting down

@@ -75,8 +75,9 @@ type Message struct {
 	// for the delete kinds it is the message as it was when deleted.
 	Message *discordgo.Message
 	// Payload is the JSON the bot sent (payload_json of a multipart body);
-	// for InteractionResponseMessage it is the whole interaction response;
-	// nil for the delete kinds.
+	// for InteractionResponseMessage it is the whole interaction response
+	// (also when it came as the body answered to Deliver); nil for the
+	// delete kinds.
 	Payload json.RawMessage
 }
 
@@ -361,7 +362,7 @@ func encodeInteraction(i *discordgo.Interaction) (json.RawMessage, error) {
 }
 
 // WaitResponse waits for the bot's POST /interactions/{id}/{token}/callback
-// for interactionID and
+// for interactionID (or the response the bot answered to Deliver) and
 // returns the interaction response. If the fake rejected the response (for
 // example an empty message, or an interaction it does not know), it
 // returns the first rejected response as sent together with an error
@@ -699,7 +700,8 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 
 // respond applies an interaction response to the interaction with id and
 // token, as Discord does with the body of POST
-// /interactions/{id}/{token}/callback. payload is the response's JSON and files
+// /interactions/{id}/{token}/callback or with the body the Interactions
+// Endpoint URL answers (Deliver). payload is the response's JSON and files
 // the files of a multipart body. It validates the response, creates or
 // updates the message behind it (recorded as InteractionResponseMessage),
 // remembers it for WaitResponse and the webhook routes, and returns nil;

@@ -31,7 +31,7 @@ type Request struct {
 
 // APIError is a Discord-shaped JSON error, as the fake answers it: an HTTP
 // status and a body {"code": Code, "message": Message, "errors": Errors}.
-// WaitResponse wraps one (a copy) when the fake rejects an
+// Deliver and WaitResponse wrap one (a copy) when the fake rejects an
 // interaction response, so that errors.As can read its Code.
 type APIError struct {
 	// Status is the HTTP status, such as 400 or 404.

@@ -92,7 +92,8 @@ func WithPrivilegedIntents(intents discordgo.Intent) Option {
 }
 
 // WithClock sets the clock of the fake's Discord: message timestamps and
-// edited timestamps, snowflake ids, the reset times of rate-limit headers (FailNext) and the expiry of
+// edited timestamps, snowflake ids, the X-Signature-Timestamp of Deliver,
+// the reset times of rate-limit headers (FailNext) and the expiry of
 // interaction webhook tokens (WebhookTokenLifetime) all read it. now must
 // be safe for concurrent use and must not call Server methods; it may
 // stand still or jump, and ids stay unique and increasing whatever it
@@ -103,7 +104,8 @@ func WithClock(now func() time.Time) Option {
 
 // WebhookTokenLifetime is how long an interaction token stays valid for
 // follow-ups, gets, edits and deletes through /webhooks/{app}/{token}...,
-// counted from when the interaction was dispatched (DispatchInteraction), on the Server's clock (WithClock). Later requests get
+// counted from when the interaction was dispatched (DispatchInteraction) or
+// delivered (Deliver), on the Server's clock (WithClock). Later requests get
 // 401 {"message": "Invalid Webhook Token", "code": 50027}, as on Discord.
 // The 3 seconds Discord allows for the interaction callback itself are not
 // enforced.
