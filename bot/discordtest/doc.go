@@ -23,40 +23,63 @@
 // id), GET /applications/@me, GET /oauth2/applications/@me (or the
 // application id), listing (GET) and bulk overwrite (PUT) of global and
 // guild application commands, the interaction callback, follow-up messages
-// and edits of @original or follow-ups through /webhooks/{app}/{token},
-// and creating, reading and editing channel messages. Multipart bodies
-// (payload_json plus files) are accepted; files become attachments. Every
-// REST call must carry "Authorization: Bot <token>", else it gets a 401
-// with a Discord-shaped JSON body ({"message": "401: Unauthorized",
-// "code": 0}); like on Discord, GET /gateway and the interaction callback
-// are exempt, so a wrong token makes Session.Open fail with close code
-// 4004 rather than with a 401. Unknown routes get a Discord-shaped 404 (or
-// 405 for a known path with another method).
+// and gets, edits and deletes of @original or follow-ups through
+// /webhooks/{app}/{token}, and creating, reading, editing and deleting
+// channel messages. Multipart bodies (payload_json plus files) are
+// accepted; files become attachments. Every REST call must carry
+// "Authorization: Bot <token>", else it gets a 401 with a Discord-shaped
+// JSON body ({"message": "401: Unauthorized", "code": 0}); like on
+// Discord, GET /gateway, the interaction callback and the
+// /webhooks/{app}/{token} routes are public (the interaction token is
+// their credential, so a bot in HTTP interactions mode needs no bot
+// token), and a wrong token makes Session.Open fail with close code 4004
+// rather than with a 401. Unknown routes get a Discord-shaped 404 (or 405
+// for a known path with another method).
+//
+// HTTP interactions: Server.Deliver POSTs an interaction to the bot's
+// Interactions Endpoint URL, signed with Ed25519 as Discord signs it, and
+// applies the response the bot answers exactly as the callback route would.
 //
 // The fake checks a few rules that Discord enforces and that bots commonly
 // break: an interaction can be answered once, follow-ups and @original
-// edits need an answered interaction, messages must not be empty, content
-// is at most 2000 characters, at most 10 embeds and 5 action rows of at
-// most 5 components each, custom ids of at most 100 characters that are
-// unique within a message, and valid command names and descriptions in
-// bulk overwrites. Violations get Discord's error codes (50006, 50035,
-// 40060, 10062, 10008, 10015, ...), so discordgo returns a *RESTError.
+// edits need an answered interaction, the interaction token of the webhook
+// routes expires WebhookTokenLifetime (15 minutes) after the interaction
+// (401, code 50027), messages must not be empty, content is at most 2000
+// characters, at most 10 embeds and 5 action rows of at most 5 components
+// each, custom ids of at most 100 characters that are unique within a
+// message, and valid command names and descriptions in bulk overwrites.
+// Violations get Discord's error codes (50006, 50035, 40060, 10062, 10008,
+// 10015, 50027, ...), so discordgo returns a *RESTError.
+//
+// Time comes from the Server's clock (WithClock, time.Now by default):
+// message timestamps and edits, snowflakes, signature timestamps and token
+// expiry. Server.FailNext injects faults: the next matching REST request
+// gets a Discord-shaped error of any status, or a 429 with Discord's
+// rate-limit body and headers, which discordgo waits out and retries.
 //
 // Every REST request is logged (Server.Requests, Server.WaitRequest),
-// every message written by the bot is logged with its resulting state
-// (Server.Messages, Server.WaitMessage), interaction callbacks can be
-// awaited with Server.WaitResponse and the last bulk overwrite of commands
-// is returned by Server.Commands.
+// every message written or deleted by the bot is logged with its resulting
+// state (Server.Messages, Server.WaitMessage), the current messages of a
+// channel are listed by Server.ChannelMessages, interaction responses can
+// be awaited with Server.WaitResponse and the last bulk overwrite of
+// commands is returned by Server.Commands.
 //
 // # What it does not fake
 //
 // There are no guilds, channels, members, roles or permissions: any
-// channel id is accepted and READY lists no guilds. There are no rate
-// limits, no gateway compression (zlib-stream or per-message zlib), no
-// sharding beyond checking the shard pair, no missed-event replay on RESUME, no voice, no
-// interaction token expiry and no delivery of MESSAGE_CREATE events for
-// the bot's own messages. Routes not listed above, such as message
-// deletion or reactions, answer 404.
+// channel id is accepted, READY lists no guilds, and the bot may delete
+// any non-ephemeral message (as with Manage Messages) but edit only its
+// own. There are no rate limits of its own (only those injected with
+// FailNext), no gateway compression (zlib-stream or per-message zlib), no
+// sharding beyond checking the shard pair, no missed-event replay on
+// RESUME, no voice, no 3-second deadline for the first response to an
+// interaction (tests use fake clocks; a response is accepted however
+// late), no automatic check of an Interactions Endpoint URL (Discord sends
+// a PING and deliberately bad signatures when the URL is saved; a test
+// does both with Deliver, signing with a wrong key for the latter), and no
+// delivery of MESSAGE_CREATE or MESSAGE_DELETE events for the bot's own
+// messages. Routes not listed above, such as reactions or bulk deletion,
+// answer 404.
 //
 // # Shutting down
 //

@@ -75,23 +75,23 @@ func (c *gatewayConn) write(op int, event string, d any) error {
 // the connection ends.
 func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	if !websocket.IsWebSocketUpgrade(r) {
-		writeAPIError(w, &apiError{status: http.StatusBadRequest, Message: "400: Bad Request"})
+		writeAPIError(w, &APIError{Status: http.StatusBadRequest, Message: "400: Bad Request"})
 		return
 	}
 	q := r.URL.Query()
 	if enc := q.Get("encoding"); enc != "" && enc != "json" {
-		writeAPIError(w, &apiError{status: http.StatusBadRequest, Message: "discordtest: only encoding=json is supported"})
+		writeAPIError(w, &APIError{Status: http.StatusBadRequest, Message: "discordtest: only encoding=json is supported"})
 		return
 	}
 	if q.Get("compress") != "" {
-		writeAPIError(w, &apiError{status: http.StatusBadRequest, Message: "discordtest: transport compression is not supported"})
+		writeAPIError(w, &APIError{Status: http.StatusBadRequest, Message: "discordtest: transport compression is not supported"})
 		return
 	}
 
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		writeAPIError(w, &apiError{status: http.StatusServiceUnavailable, Message: "503: Service Unavailable"})
+		writeAPIError(w, &APIError{Status: http.StatusServiceUnavailable, Message: "503: Service Unavailable"})
 		return
 	}
 	s.wg.Add(1)

@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,6 +36,12 @@ const (
 	// WebhookMessageEdit is PATCH /webhooks/{app}/{token}/messages/{message},
 	// where message may be "@original".
 	WebhookMessageEdit
+	// ChannelMessageDelete is DELETE /channels/{channel}/messages/{message}.
+	ChannelMessageDelete
+	// WebhookMessageDelete is DELETE
+	// /webhooks/{app}/{token}/messages/{message}, where message may be
+	// "@original".
+	WebhookMessageDelete
 )
 
 // String returns the name of the kind.
@@ -48,20 +57,27 @@ func (k MessageKind) String() string {
 		return "FollowupMessageCreate"
 	case WebhookMessageEdit:
 		return "WebhookMessageEdit"
+	case ChannelMessageDelete:
+		return "ChannelMessageDelete"
+	case WebhookMessageDelete:
+		return "WebhookMessageDelete"
 	}
 	return fmt.Sprintf("MessageKind(%d)", int(k))
 }
 
-// Message is one accepted message write by the bot.
+// Message is one accepted message write (or deletion) by the bot.
 type Message struct {
 	Kind MessageKind
 	// InteractionID is the interaction whose token was used, for the
 	// interaction and webhook kinds.
 	InteractionID string
-	// Message is the whole message after the write, as the fake stores it.
+	// Message is the whole message after the write, as the fake stores it;
+	// for the delete kinds it is the message as it was when deleted.
 	Message *discordgo.Message
 	// Payload is the JSON the bot sent (payload_json of a multipart body);
-	// for InteractionResponseMessage it is the whole interaction response.
+	// for InteractionResponseMessage it is the whole interaction response
+	// (also when it came as the body answered to Deliver); nil for the
+	// delete kinds.
 	Payload json.RawMessage
 }
 
@@ -84,6 +100,7 @@ func (r messageRecord) decode() Message {
 
 // storedMessage is the current state of a message.
 type storedMessage struct {
+	id        string
 	raw       []byte // normalized discordgo.Message JSON
 	channelID string
 	authorID  string
@@ -95,10 +112,11 @@ type storedMessage struct {
 type interactionState struct {
 	id, token, channelID, guildID string
 	itype                         discordgo.InteractionType
-	messageID                     string // message the component is on
-	response                      []byte // accepted callback
-	rejected                      []byte // first rejected callback
-	rejectErr                     *apiError
+	created                       time.Time // dispatched or delivered, on the Server's clock
+	messageID                     string    // message the component is on
+	response                      []byte    // accepted callback
+	rejected                      []byte    // first rejected callback
+	rejectErr                     *APIError
 	originalID                    string // message behind @original
 }
 
@@ -127,6 +145,47 @@ func (s *Server) Messages() []Message {
 	return out
 }
 
+// ChannelMessages returns the current state of every non-ephemeral
+// message in the channel channelID that the fake knows (written by the bot
+// and not deleted, or carried by a dispatched or delivered interaction),
+// oldest first by snowflake id (ids that are not numbers come last, by
+// text), with their Components filled. It returns nil if there is none.
+func (s *Server) ChannelMessages(channelID string) []*discordgo.Message {
+	s.mu.Lock()
+	type entry struct {
+		id  string
+		raw []byte
+	}
+	var found []entry
+	for id, m := range s.messages {
+		if m.channelID == channelID && !m.ephemeral {
+			found = append(found, entry{id, m.raw})
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(found, func(a, b entry) int { return compareSnowflakes(a.id, b.id) })
+	var out []*discordgo.Message
+	for _, e := range found {
+		out = append(out, decodeMessage(e.raw))
+	}
+	return out
+}
+
+// compareSnowflakes orders numeric ids by value, before other ids by text.
+func compareSnowflakes(a, b string) int {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(x, y)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
 // WaitMessage waits for a message write for which match returns true,
 // considering writes already made too, and returns the first one. match
 // must not call Server methods. It returns an error wrapping the context's
@@ -152,10 +211,12 @@ func (s *Server) WaitMessage(ctx context.Context, match func(Message) bool) (Mes
 // random token and the application id), and i.Version defaults to 1. If
 // i.Message is set (the message a component is on) and not yet known, it
 // is stored so that the bot may update it; its empty ID and ChannelID are
-// filled in place and its Author defaults to the bot user. It returns an
-// error if i is nil or has no Type, ErrNotConnected if no gateway
-// connection is identified, an error if i (with its id or token) was
-// already dispatched or cannot be marshaled, or the error of Dispatch.
+// filled in place and its Author defaults to the bot user. The webhook
+// token of i expires WebhookTokenLifetime after this call, on the Server's
+// clock. It returns an error if i is nil or has no Type, ErrNotConnected
+// if no gateway connection is identified, an error if i (with its id or
+// token) was already dispatched or delivered or cannot be marshaled, or
+// the error of Dispatch.
 func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 	if i == nil || i.Type == 0 {
 		return fmt.Errorf("discordtest: DispatchInteraction needs an interaction with a Type")
@@ -163,6 +224,17 @@ func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 	if !s.connected() {
 		return ErrNotConnected
 	}
+	raw, err := s.registerInteraction(i)
+	if err != nil {
+		return err
+	}
+	return s.Dispatch("INTERACTION_CREATE", raw)
+}
+
+// registerInteraction fills i and i.Message in place and remembers them,
+// as DispatchInteraction documents, and returns i's JSON as Discord sends
+// it, components included. i must be non-nil.
+func (s *Server) registerInteraction(i *discordgo.Interaction) (json.RawMessage, error) {
 	if i.ID == "" {
 		i.ID = s.newID()
 	}
@@ -191,33 +263,33 @@ func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 		}
 		raw, err := encodeMessage(&cp)
 		if err != nil {
-			return fmt.Errorf("discordtest: marshal interaction message: %w", err)
+			return nil, fmt.Errorf("discordtest: marshal interaction message: %w", err)
 		}
 		var nm discordgo.Message
 		if err := json.Unmarshal(raw, &nm); err != nil {
-			return fmt.Errorf("discordtest: interaction message does not round-trip through JSON: %w", err)
+			return nil, fmt.Errorf("discordtest: interaction message does not round-trip through JSON: %w", err)
 		}
-		stored = &storedMessage{raw: mustEncodeMessage(&nm), channelID: nm.ChannelID, authorID: nm.Author.ID,
+		stored = &storedMessage{id: nm.ID, raw: mustEncodeMessage(&nm), channelID: nm.ChannelID, authorID: nm.Author.ID,
 			ephemeral: nm.Flags&discordgo.MessageFlagsEphemeral != 0}
 	}
 
 	raw, err := encodeInteraction(i)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.interactions[i.ID] != nil || s.byToken[i.Token] != nil {
-		s.mu.Unlock()
-		return fmt.Errorf("discordtest: interaction %s (or its token) was already dispatched", i.ID)
+		return nil, fmt.Errorf("discordtest: interaction %s (or its token) was already dispatched", i.ID)
 	}
+	st.created = s.now()
 	s.interactions[i.ID] = st
 	s.byToken[i.Token] = st
 	if stored != nil && s.messages[st.messageID] == nil {
 		s.messages[st.messageID] = stored
 	}
-	s.mu.Unlock()
-	return s.Dispatch("INTERACTION_CREATE", raw)
+	return raw, nil
 }
 
 // encodeMessage marshals m including its components, which discordgo's
@@ -290,14 +362,15 @@ func encodeInteraction(i *discordgo.Interaction) (json.RawMessage, error) {
 }
 
 // WaitResponse waits for the bot's POST /interactions/{id}/{token}/callback
-// for interactionID and returns the interaction response. If the fake
-// rejected the callback (for example an empty message, or an interaction
-// it does not know), it returns the response as sent together with an
-// error carrying Discord's error message. It returns an error wrapping the
+// for interactionID (or the response the bot answered to Deliver) and
+// returns the interaction response. If the fake rejected the response (for
+// example an empty message, or an interaction it does not know), it
+// returns the first rejected response as sent together with an error
+// wrapping an *APIError that carries Discord's error code and message. It returns an error wrapping the
 // context's error, or ErrClosed, if no callback arrives.
 func (s *Server) WaitResponse(ctx context.Context, interactionID string) (*discordgo.InteractionResponse, error) {
 	var raw []byte
-	var rejectErr *apiError
+	var rejectErr *APIError
 	err := s.wait(ctx, "response to interaction "+interactionID, func() bool {
 		st := s.interactions[interactionID]
 		switch {
@@ -320,7 +393,7 @@ func (s *Server) WaitResponse(ctx context.Context, interactionID string) (*disco
 		return nil, err
 	}
 	if rejectErr != nil {
-		return resp, fmt.Errorf("discordtest: response to interaction %s rejected: %w", interactionID, rejectErr)
+		return resp, fmt.Errorf("discordtest: response to interaction %s rejected: %w", interactionID, rejectErr.clone())
 	}
 	return resp, nil
 }
@@ -355,18 +428,18 @@ func decodeInteractionResponse(raw []byte) (*discordgo.InteractionResponse, erro
 	return resp, nil
 }
 
-// readPayload returns the JSON payload of a request, which is either the
-// body or the payload_json part of a multipart body, and attachments for
-// the files of a multipart body.
-func (s *Server) readPayload(r *http.Request) ([]byte, []*discordgo.MessageAttachment, error) {
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+// readPayload returns the JSON payload of a body with the given
+// Content-Type, which is either the body or the payload_json part of a
+// multipart body, and attachments for the files of a multipart body.
+func (s *Server) readPayload(contentType string, body io.Reader) ([]byte, []*discordgo.MessageAttachment, error) {
+	mt, params, _ := mime.ParseMediaType(contentType)
 	if mt != "multipart/form-data" {
-		b, err := io.ReadAll(r.Body)
+		b, err := io.ReadAll(body)
 		return b, nil, err
 	}
 	var payload []byte
 	var files []*discordgo.MessageAttachment
-	mr := multipart.NewReader(r.Body, params["boundary"])
+	mr := multipart.NewReader(body, params["boundary"])
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -432,7 +505,7 @@ func (s *Server) newMessageBase(channelID, guildID string, msgType discordgo.Mes
 		"id":               s.newID(),
 		"channel_id":       channelID,
 		"author":           s.cfg.user,
-		"timestamp":        time.Now().UTC().Format(time.RFC3339Nano),
+		"timestamp":        s.now().UTC().Format(time.RFC3339Nano),
 		"type":             msgType,
 		"content":          "",
 		"tts":              false,
@@ -459,8 +532,8 @@ func (s *Server) newMessageBase(channelID, guildID string, msgType discordgo.Mes
 // payload, the files of a multipart body, and the payload decoded as an
 // object. A body that cannot be read or is not a JSON object gives
 // errInvalidJSON.
-func (s *Server) readMessageBody(r *http.Request) ([]byte, []*discordgo.MessageAttachment, map[string]json.RawMessage, *apiError) {
-	payload, files, err := s.readPayload(r)
+func (s *Server) readMessageBody(r *http.Request) ([]byte, []*discordgo.MessageAttachment, map[string]json.RawMessage, *APIError) {
+	payload, files, err := s.readPayload(r.Header.Get("Content-Type"), r.Body)
 	if err != nil {
 		return nil, nil, nil, errInvalidJSON
 	}
@@ -475,7 +548,7 @@ func writeRaw(w http.ResponseWriter, raw []byte) {
 }
 
 // decodePatch decodes a JSON object body.
-func decodePatch(payload []byte) (map[string]json.RawMessage, *apiError) {
+func decodePatch(payload []byte) (map[string]json.RawMessage, *APIError) {
 	var patch map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &patch); err != nil || patch == nil {
 		return nil, errInvalidJSON
@@ -491,6 +564,7 @@ func (s *Server) storeLocked(msg *discordgo.Message, token string) []byte {
 		authorID = msg.Author.ID
 	}
 	s.messages[msg.ID] = &storedMessage{
+		id:        msg.ID,
 		raw:       raw,
 		channelID: msg.ChannelID,
 		authorID:  authorID,
@@ -500,8 +574,9 @@ func (s *Server) storeLocked(msg *discordgo.Message, token string) []byte {
 	return raw
 }
 
-// editMessage applies patch to the stored message and validates it.
-func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment, prefix string) (*discordgo.Message, *apiError) {
+// editMessage applies patch to the stored message, marks it edited at now
+// and validates it.
+func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment, prefix string, now time.Time) (*discordgo.Message, *APIError) {
 	oldMsg := decodeMessage(old.raw)
 	msg, err := composeMessage(old.raw, patch, files)
 	if err != nil {
@@ -510,7 +585,7 @@ func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*
 	// Only SUPPRESS_EMBEDS may change; an edit ends the loading state.
 	keep := discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsIsComponentsV2 | discordgo.MessageFlagsCrossPosted | discordgo.MessageFlagsHasThread
 	msg.Flags = oldMsg.Flags&keep | msg.Flags&discordgo.MessageFlagsSuppressEmbeds
-	now := time.Now().UTC()
+	now = now.UTC()
 	msg.EditedTimestamp = &now
 	msg.ID, msg.ChannelID = oldMsg.ID, oldMsg.ChannelID
 	if e := validateMessage(prefix, msg, patch); e != nil {
@@ -567,6 +642,21 @@ func (s *Server) channelMessageGet(w http.ResponseWriter, r *http.Request) {
 	writeRaw(w, m.raw)
 }
 
+// channelMessageDelete handles DELETE /channels/{channel}/messages/{msg}.
+// With no permissions in the fake, the bot may delete any non-ephemeral
+// message, as with Manage Messages.
+func (s *Server) channelMessageDelete(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.channelMessageLocked(r)
+	if m == nil {
+		writeAPIError(w, errUnknownMessage)
+		return
+	}
+	s.deleteLocked(m, ChannelMessageDelete, "")
+	w.WriteHeader(http.StatusNoContent)
+}
+
 func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
@@ -584,7 +674,7 @@ func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, errEditOthers)
 		return
 	}
-	msg, apiErr := editMessage(old, patch, files, "")
+	msg, apiErr := editMessage(old, patch, files, "", s.now())
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -596,49 +686,64 @@ func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 
 // interactionCallback handles POST /interactions/{id}/{token}/callback.
 func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
-	payload, files, err := s.readPayload(r)
+	payload, files, err := s.readPayload(r.Header.Get("Content-Type"), r.Body)
 	if err != nil {
 		writeAPIError(w, errInvalidJSON)
 		return
 	}
+	if e := s.respond(r.PathValue("id"), r.PathValue("token"), payload, files); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// respond applies an interaction response to the interaction with id and
+// token, as Discord does with the body of POST
+// /interactions/{id}/{token}/callback or with the body the Interactions
+// Endpoint URL answers (Deliver). payload is the response's JSON and files
+// the files of a multipart body. It validates the response, creates or
+// updates the message behind it (recorded as InteractionResponseMessage),
+// remembers it for WaitResponse and the webhook routes, and returns nil;
+// or it returns the Discord error for an invalid body (50109, 50035), an
+// unknown interaction (10062), a second response (40060), a response type
+// the interaction does not take or an invalid message (50035, 50006), or
+// an unknown message to update (10008). The first rejected response of a
+// known interaction is remembered for WaitResponse.
+func (s *Server) respond(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
 	var body struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data map[string]json.RawMessage        `json:"data"`
 	}
 	if err := json.Unmarshal(payload, &body); err != nil {
-		writeAPIError(w, errInvalidJSON)
-		return
+		return errInvalidJSON
 	}
 	if _, err := decodeInteractionResponse(payload); err != nil {
-		writeAPIError(w, formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
-		return
+		return formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}})
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.interactions[r.PathValue("id")]
+	st := s.interactions[id]
 	switch {
-	case st == nil || st.token != r.PathValue("token"):
-		writeAPIError(w, errUnknownInteraction)
-		return
+	case st == nil || st.token != token:
+		return errUnknownInteraction
 	case st.response != nil:
-		writeAPIError(w, errAlreadyAcknowledged)
-		return
+		return errAlreadyAcknowledged
 	}
-	reject := func(e *apiError) {
+	reject := func(e *APIError) *APIError {
 		if st.rejected == nil {
 			st.rejected, st.rejectErr = bytes.Clone(payload), e
 			s.notifyLocked()
 		}
-		writeAPIError(w, e)
+		return e
 	}
 	if e := checkResponseType(st, body.Type); e != nil {
-		reject(e)
-		return
+		return reject(e)
 	}
 
 	var kindMsg *discordgo.Message
-	token := st.token
+	msgToken := st.token
 	switch body.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		msgType := discordgo.MessageTypeDefault
@@ -652,8 +757,7 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 		}
 		msg, err := composeMessage(base, data, files)
 		if err != nil {
-			reject(formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
-			return
+			return reject(formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
 		}
 		var flags struct {
 			Flags discordgo.MessageFlags `json:"flags"`
@@ -665,53 +769,48 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 		if body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
 			msg.Flags = msg.Flags&discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsLoading
 		} else if e := validateMessage("data.", msg, body.Data); e != nil {
-			reject(e)
-			return
+			return reject(e)
 		}
 		st.originalID = msg.ID
 		kindMsg = msg
 	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
 		old := s.messages[st.messageID]
 		if old == nil {
-			reject(errUnknownMessage)
-			return
+			return reject(errUnknownMessage)
 		}
 		st.originalID = st.messageID
-		token = old.token
+		msgToken = old.token
 		if body.Type == discordgo.InteractionResponseUpdateMessage {
-			msg, e := editMessage(old, body.Data, files, "data.")
+			msg, e := editMessage(old, body.Data, files, "data.", s.now())
 			if e != nil {
-				reject(e)
-				return
+				return reject(e)
 			}
 			kindMsg = msg
 		}
 	case discordgo.InteractionResponseModal:
 		if e := validateModal(body.Data); e != nil {
-			reject(e)
-			return
+			return reject(e)
 		}
 	case discordgo.InteractionApplicationCommandAutocompleteResult:
 		var choices []json.RawMessage
 		_ = json.Unmarshal(body.Data["choices"], &choices)
 		if len(choices) > 25 {
-			reject(formError([]fieldError{{"data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."}}))
-			return
+			return reject(formError([]fieldError{{"data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."}}))
 		}
 	}
 
 	st.response = bytes.Clone(payload)
 	if kindMsg != nil {
-		raw := s.storeLocked(kindMsg, token)
+		raw := s.storeLocked(kindMsg, msgToken)
 		s.recordLocked(InteractionResponseMessage, st.id, raw, payload)
 	}
 	s.notifyLocked()
-	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // checkResponseType rejects response types Discord does not accept for
 // the interaction's type.
-func checkResponseType(st *interactionState, t discordgo.InteractionResponseType) *apiError {
+func checkResponseType(st *interactionState, t discordgo.InteractionResponseType) *APIError {
 	ok := false
 	switch t {
 	case discordgo.InteractionResponsePong:
@@ -732,14 +831,21 @@ func checkResponseType(st *interactionState, t discordgo.InteractionResponseType
 		fmt.Sprintf("Interaction response type %d is not valid for interaction type %d", t, st.itype)}})
 }
 
-// webhookLocked finds the answered interaction behind /webhooks/{app}/{token}.
+// webhookLocked finds the answered interaction behind /webhooks/{app}/{token}:
+// an unknown application or token, or an interaction not yet answered,
+// gives 10015, and a token older than WebhookTokenLifetime gives 50027.
 // s.mu must be held.
-func (s *Server) webhookLocked(r *http.Request) (*interactionState, *apiError) {
+func (s *Server) webhookLocked(r *http.Request) (*interactionState, *APIError) {
 	if r.PathValue("app") != s.cfg.appID {
 		return nil, errUnknownWebhook
 	}
 	st := s.byToken[r.PathValue("token")]
-	if st == nil || st.response == nil {
+	switch {
+	case st == nil:
+		return nil, errUnknownWebhook
+	case !s.now().Before(st.created.Add(WebhookTokenLifetime)):
+		return nil, errInvalidWebhookToken
+	case st.response == nil:
 		return nil, errUnknownWebhook
 	}
 	return st, nil
@@ -747,7 +853,7 @@ func (s *Server) webhookLocked(r *http.Request) (*interactionState, *apiError) {
 
 // webhookMessageLocked finds {msg} ("@original" or a follow-up) of an
 // interaction webhook. s.mu must be held.
-func (s *Server) webhookMessageLocked(r *http.Request) (*interactionState, *storedMessage, *apiError) {
+func (s *Server) webhookMessageLocked(r *http.Request) (*interactionState, *storedMessage, *APIError) {
 	st, e := s.webhookLocked(r)
 	if e != nil {
 		return nil, nil, e
@@ -802,6 +908,27 @@ func (s *Server) webhookMessageGet(w http.ResponseWriter, r *http.Request) {
 	writeRaw(w, m.raw)
 }
 
+// webhookMessageDelete handles DELETE /webhooks/{app}/{token}/messages/{msg}.
+func (s *Server) webhookMessageDelete(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, m, apiErr := s.webhookMessageLocked(r)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	s.deleteLocked(m, WebhookMessageDelete, st.id)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// deleteLocked forgets message m and records its deletion, of the given
+// kind, through the webhook of interactionID ("" for the channel route).
+// s.mu must be held.
+func (s *Server) deleteLocked(m *storedMessage, kind MessageKind, interactionID string) {
+	delete(s.messages, m.id)
+	s.recordLocked(kind, interactionID, m.raw, nil)
+}
+
 func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
 	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {
@@ -815,7 +942,7 @@ func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
-	msg, apiErr := editMessage(old, patch, files, "")
+	msg, apiErr := editMessage(old, patch, files, "", s.now())
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
 		return
@@ -828,7 +955,7 @@ func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
 // validateMessage checks the message rules Discord enforces. prefix is
 // prepended to field paths ("data." for interaction responses); raw is the
 // request body, used to see sticker ids.
-func validateMessage(prefix string, m *discordgo.Message, raw map[string]json.RawMessage) *apiError {
+func validateMessage(prefix string, m *discordgo.Message, raw map[string]json.RawMessage) *APIError {
 	var errs []fieldError
 	add := func(path, code, msg string) { errs = append(errs, fieldError{prefix + path, code, msg}) }
 	if utf8.RuneCountInString(m.Content) > 2000 {
@@ -962,7 +1089,7 @@ func validateComponents(comps []discordgo.MessageComponent) []fieldError {
 }
 
 // validateModal checks the data of a MODAL interaction response.
-func validateModal(data map[string]json.RawMessage) *apiError {
+func validateModal(data map[string]json.RawMessage) *APIError {
 	var errs []fieldError
 	add := func(path, code, msg string) { errs = append(errs, fieldError{"data." + path, code, msg}) }
 	var v struct {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -28,19 +29,28 @@ type Request struct {
 	Response []byte
 }
 
-// apiError is a Discord-shaped JSON error.
-type apiError struct {
-	status  int
-	Code    int            `json:"code"`
-	Message string         `json:"message"`
-	Errors  map[string]any `json:"errors,omitempty"`
-	fields  []fieldError
+// APIError is a Discord-shaped JSON error, as the fake answers it: an HTTP
+// status and a body {"code": Code, "message": Message, "errors": Errors}.
+// Deliver and WaitResponse wrap one (a copy) when the fake rejects an
+// interaction response, so that errors.As can read its Code.
+type APIError struct {
+	// Status is the HTTP status, such as 400 or 404.
+	Status int `json:"-"`
+	// Code is Discord's JSON error code, such as 50035 (Invalid Form Body),
+	// or 0 for a bare HTTP error.
+	Code int `json:"code"`
+	// Message is Discord's error message, such as "Unknown Message".
+	Message string `json:"message"`
+	// Errors holds the field errors of a 50035 error, nested by field path
+	// with "_errors" lists at the leaves, as Discord sends them; nil otherwise.
+	Errors map[string]any `json:"errors,omitempty"`
+	fields []fieldError
 }
 
 // Error renders the status, message, code and field errors.
-func (e *apiError) Error() string {
+func (e *APIError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s (code %d)", e.status, e.Message, e.Code)
+	fmt.Fprintf(&b, "%d %s (code %d)", e.Status, e.Message, e.Code)
 	for _, f := range e.fields {
 		path := f.path
 		if path == "" {
@@ -51,8 +61,16 @@ func (e *apiError) Error() string {
 	return b.String()
 }
 
-func newAPIError(status, code int, msg string) *apiError {
-	return &apiError{status: status, Code: code, Message: msg}
+// clone returns a copy of e that a caller may keep and change without
+// touching the fake's shared errors.
+func (e *APIError) clone() *APIError {
+	cp := *e
+	cp.fields = slices.Clone(e.fields)
+	return &cp
+}
+
+func newAPIError(status, code int, msg string) *APIError {
+	return &APIError{Status: status, Code: code, Message: msg}
 }
 
 var (
@@ -69,6 +87,7 @@ var (
 	errAlreadyAcknowledged = newAPIError(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
 	errEmptyMessage        = newAPIError(http.StatusBadRequest, 50006, "Cannot send an empty message")
 	errEditOthers          = newAPIError(http.StatusForbidden, 50005, "Cannot edit a message authored by another user")
+	errInvalidWebhookToken = newAPIError(http.StatusUnauthorized, 50027, "Invalid Webhook Token")
 )
 
 // fieldError is one entry of an Invalid Form Body error.
@@ -79,7 +98,7 @@ type fieldError struct {
 }
 
 // formError builds Discord's 50035 Invalid Form Body error.
-func formError(errs []fieldError) *apiError {
+func formError(errs []fieldError) *APIError {
 	root := map[string]any{}
 	for _, e := range errs {
 		node := root
@@ -96,7 +115,7 @@ func formError(errs []fieldError) *apiError {
 		list, _ := node["_errors"].([]any)
 		node["_errors"] = append(list, map[string]string{"code": e.code, "message": e.msg})
 	}
-	return &apiError{status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body", Errors: root, fields: errs}
+	return &APIError{Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body", Errors: root, fields: errs}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -105,8 +124,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(mustJSON(v))
 }
 
-func writeAPIError(w http.ResponseWriter, e *apiError) {
-	writeJSON(w, e.status, e)
+func writeAPIError(w http.ResponseWriter, e *APIError) {
+	writeJSON(w, e.Status, e)
 }
 
 // apiPrefix matches the API prefix discordgo puts before every route.
@@ -121,7 +140,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveREST(w, r)
 }
 
-// serveREST routes a REST request, logs it with its answer, then answers.
+// serveREST routes a REST request (or fails it, see FailNext), logs it with
+// its answer, then answers.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
@@ -132,15 +152,32 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	if host == "" {
 		host = r.Host
 	}
-	path := r.URL.Path
+	loc := apiPrefix.FindStringIndex(r.URL.Path)
+	req := Request{
+		Method: r.Method,
+		Path:   strings.TrimSuffix(r.URL.Path, "/"),
+		Query:  r.URL.RawQuery,
+		Host:   host,
+		Header: r.Header.Clone(),
+		Body:   body,
+	}
+	if loc != nil {
+		req.Path = r.URL.Path[loc[1]-1:]
+	}
+
+	s.mu.Lock()
+	fail := s.takeFailureLocked(req)
+	s.mu.Unlock()
+
 	rec := httptest.NewRecorder()
-	if loc := apiPrefix.FindStringIndex(path); loc == nil {
+	switch {
+	case fail != nil:
+		fail.write(rec, req, s.now())
+	case loc == nil:
 		writeAPIError(rec, errNotFound)
-		path = strings.TrimSuffix(path, "/")
-	} else {
-		path = path[loc[1]-1:]
+	default:
 		r2 := r.Clone(r.Context())
-		r2.URL.Path, r2.URL.RawPath = path, ""
+		r2.URL.Path, r2.URL.RawPath = req.Path, ""
 		r2.Body = io.NopCloser(bytes.NewReader(body))
 		if _, pattern := s.mux.Handler(r2); pattern == "" {
 			// Let the mux tell 404 from 405, then answer like Discord.
@@ -156,17 +193,10 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	req.Status = rec.Code
+	req.Response = bytes.Clone(rec.Body.Bytes())
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{
-		Method:   r.Method,
-		Path:     path,
-		Query:    r.URL.RawQuery,
-		Host:     host,
-		Header:   r.Header.Clone(),
-		Body:     body,
-		Status:   rec.Code,
-		Response: bytes.Clone(rec.Body.Bytes()),
-	})
+	s.requests = append(s.requests, req)
 	s.notifyLocked()
 	s.mu.Unlock()
 
@@ -200,12 +230,15 @@ func (s *Server) routes() {
 	s.handle("GET /applications/{app}/guilds/{guild}/commands", false, s.getCommands)
 	s.handle("PUT /applications/{app}/guilds/{guild}/commands", false, s.putCommands)
 	s.handle("POST /interactions/{id}/{token}/callback", true, s.interactionCallback)
-	s.handle("POST /webhooks/{app}/{token}", false, s.followupCreate)
-	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", false, s.webhookMessageGet)
-	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", false, s.webhookMessageEdit)
+	// The interaction token authenticates the webhook routes, as on Discord.
+	s.handle("POST /webhooks/{app}/{token}", true, s.followupCreate)
+	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageGet)
+	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageEdit)
+	s.handle("DELETE /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageDelete)
 	s.handle("POST /channels/{channel}/messages", false, s.channelMessageCreate)
 	s.handle("GET /channels/{channel}/messages/{msg}", false, s.channelMessageGet)
 	s.handle("PATCH /channels/{channel}/messages/{msg}", false, s.channelMessageEdit)
+	s.handle("DELETE /channels/{channel}/messages/{msg}", false, s.channelMessageDelete)
 }
 
 func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request) {

@@ -53,6 +53,7 @@ type config struct {
 	appID      string
 	user       *discordgo.User
 	privileged discordgo.Intent
+	now        func() time.Time
 }
 
 // Option configures a Server created by New.
@@ -90,6 +91,26 @@ func WithPrivilegedIntents(intents discordgo.Intent) Option {
 	return func(c *config) { c.privileged = intents }
 }
 
+// WithClock sets the clock of the fake's Discord: message timestamps and
+// edited timestamps, snowflake ids, the X-Signature-Timestamp of Deliver,
+// the reset times of rate-limit headers (FailNext) and the expiry of
+// interaction webhook tokens (WebhookTokenLifetime) all read it. now must
+// be safe for concurrent use and must not call Server methods; it may
+// stand still or jump, and ids stay unique and increasing whatever it
+// returns. The default, and a nil now, is time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
+}
+
+// WebhookTokenLifetime is how long an interaction token stays valid for
+// follow-ups, gets, edits and deletes through /webhooks/{app}/{token}...,
+// counted from when the interaction was dispatched (DispatchInteraction) or
+// delivered (Deliver), on the Server's clock (WithClock). Later requests get
+// 401 {"message": "Invalid Webhook Token", "code": 50027}, as on Discord.
+// The 3 seconds Discord allows for the interaction callback itself are not
+// enforced.
+const WebhookTokenLifetime = 15 * time.Minute
+
 // privilegedIntents are the intents Discord requires to be enabled for the
 // application before a bot may identify with them.
 const privilegedIntents = discordgo.IntentGuildMembers | discordgo.IntentGuildPresences | discordgo.IntentMessageContent
@@ -120,6 +141,7 @@ type Server struct {
 	records      []messageRecord
 	requests     []Request
 	commands     map[string][]byte // by guild id, "" for global
+	failures     []failure         // queued by FailNext, oldest first
 }
 
 // New starts a Server on a loopback port. Close it when done.
@@ -127,6 +149,9 @@ func New(opts ...Option) *Server {
 	cfg := config{token: defaultToken, appID: defaultApplicationID}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
 	}
 	if cfg.user == nil {
 		cfg.user = &discordgo.User{Username: defaultBotName, Discriminator: "0", Bot: true}
@@ -229,14 +254,17 @@ func (t *rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // NewSession returns discordgo.New("Bot "+token) (token may already start
-// with "Bot ") with Client.Transport set to Transport(), a websocket Dialer
-// that uses no proxy, and ShouldReconnectOnError set to false, so that a
-// dropped gateway connection (the Server closing first, or discordgo's
-// heartbeat racing Session.Close) cannot start discordgo's endless
-// reconnect loop. Set it back to true to test reconnection. Everything else
-// keeps discordgo's defaults. The error is the one of discordgo.New.
+// with "Bot "; an empty token gives a session without a bot token, which
+// sends no Authorization header, as a bot that only answers HTTP
+// interactions may run) with Client.Transport set to Transport(), a
+// websocket Dialer that uses no proxy, and ShouldReconnectOnError set to
+// false, so that a dropped gateway connection (the Server closing first,
+// or discordgo's heartbeat racing Session.Close) cannot start discordgo's
+// endless reconnect loop. Set it back to true to test reconnection.
+// Everything else keeps discordgo's defaults. The error is the one of
+// discordgo.New.
 func (s *Server) NewSession(token string) (*discordgo.Session, error) {
-	if !strings.HasPrefix(token, "Bot ") {
+	if token != "" && !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
 	}
 	sess, err := discordgo.New(token)
@@ -277,11 +305,15 @@ func (s *Server) wait(ctx context.Context, what string, check func() bool) error
 	}
 }
 
-// newID returns a unique, increasing snowflake for the current time.
+// now returns the current time on the Server's clock.
+func (s *Server) now() time.Time { return s.cfg.now() }
+
+// newID returns a unique, increasing snowflake for the current time on the
+// Server's clock (the Discord epoch for earlier times).
 func (s *Server) newID() string {
 	s.idMu.Lock()
 	defer s.idMu.Unlock()
-	id := (time.Now().UnixMilli() - discordEpoch) << 22
+	id := max(s.now().UnixMilli()-discordEpoch, 0) << 22
 	if id <= s.lastID {
 		id = s.lastID + 1
 	}

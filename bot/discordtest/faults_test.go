@@ -1,0 +1,263 @@
+package discordtest_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/discordtest"
+)
+
+// postsTo matches POST requests to path.
+func postsTo(path string) func(discordtest.Request) bool {
+	return func(r discordtest.Request) bool { return r.Method == http.MethodPost && r.Path == path }
+}
+
+// statuses lists the statuses of the requests to path, oldest first.
+func statuses(srv *discordtest.Server, path string) []int {
+	var out []int
+	for _, r := range srv.Requests() {
+		if r.Path == path {
+			out = append(out, r.Status)
+		}
+	}
+	return out
+}
+
+func TestFailNext(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		status      int
+		code        int
+		wantMessage string
+	}{
+		{"known code", http.StatusForbidden, 50013, "Missing Permissions"},
+		{"bare status", http.StatusInternalServerError, 0, "500: Internal Server Error"},
+		{"code the fake does not know", http.StatusBadRequest, 12345, "400: Bad Request"},
+		{"overloaded", http.StatusServiceUnavailable, 130000, "API resource is currently overloaded. Try again a little later."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t)
+			bot, err := srv.NewSession(srv.Token())
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.FailNext(postsTo("/channels/20/messages"), tt.status, tt.code, 0)
+
+			_, err = bot.ChannelMessageSend("20", "first")
+			status, code := restCode(t, err)
+			var re *discordgo.RESTError
+			_ = errors.As(err, &re)
+			if status != tt.status || code != tt.code || re.Message.Message != tt.wantMessage {
+				t.Errorf("failed send: %d %d %q, want %d %d %q", status, code, re.Message.Message, tt.status, tt.code, tt.wantMessage)
+			}
+			if n := len(srv.Messages()); n != 0 {
+				t.Errorf("the failed request was served: %d messages", n)
+			}
+
+			// Once only: the same request then goes through.
+			if m, err := bot.ChannelMessageSend("20", "second"); err != nil || m.Content != "second" {
+				t.Fatalf("send after the failure = %+v, %v", m, err)
+			}
+			if got := statuses(srv, "/channels/20/messages"); len(got) != 2 || got[0] != tt.status || got[1] != http.StatusOK {
+				t.Errorf("logged statuses = %v, want [%d 200]", got, tt.status)
+			}
+		})
+	}
+}
+
+func TestFailNextQueue(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := tokenless(t, srv)
+	srv.FailNext(postsTo("/channels/20/messages"), http.StatusForbidden, 50013, 0)
+	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusNotFound, 10003, 0)
+	srv.FailNext(func(r discordtest.Request) bool { return strings.Contains(string(r.Body), "third") }, http.StatusBadRequest, 50035, 0)
+
+	// GET /users/@me skips the first failure and takes the second.
+	_, err = bot.User("@me")
+	if _, code := restCode(t, err); code != 10003 {
+		t.Errorf("GET /users/@me: code %d, want 10003 from the second failure", code)
+	}
+	// The first failure is still queued, for the first POST.
+	_, err = bot.ChannelMessageSend("20", "first")
+	if _, code := restCode(t, err); code != 50013 {
+		t.Errorf("first POST: code %d, want 50013", code)
+	}
+	if _, err := bot.ChannelMessageSend("20", "second"); err != nil {
+		t.Errorf("second POST: %v", err)
+	}
+	// The match sees the body, and failures come before the token check.
+	_, err = web.ChannelMessageSend("20", "third")
+	if status, code := restCode(t, err); status != http.StatusBadRequest || code != 50035 {
+		t.Errorf("third POST without a token: %d %d, want the injected 400 50035", status, code)
+	}
+	_, err = web.ChannelMessageSend("20", "third")
+	if status, _ := restCode(t, err); status != http.StatusUnauthorized {
+		t.Errorf("third POST again without a token: %d, want 401", status)
+	}
+
+	// Of two failures that match, the older comes first.
+	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusForbidden, 50001, 0)
+	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusNotFound, 10013, 0)
+	for _, want := range []int{50001, 10013} {
+		_, err := bot.User("@me")
+		if _, code := restCode(t, err); code != want {
+			t.Errorf("GET /users/@me: code %d, want %d", code, want)
+		}
+	}
+	if _, err := bot.User("@me"); err != nil {
+		t.Errorf("GET /users/@me after the queue emptied: %v", err)
+	}
+}
+
+func TestFailNextRateLimit(t *testing.T) {
+	t.Parallel()
+	const retryAfter = 5 * time.Millisecond
+	clock := newFakeClock()
+	srv := newServer(t, discordtest.WithClock(clock.Now))
+	openSession(t, srv, nil)
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited := make(chan *discordgo.RateLimit, 1)
+	bot.AddHandler(func(_ *discordgo.Session, rl *discordgo.RateLimit) { limited <- rl })
+	i := slashCommand(t, srv)
+	if err := bot.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+		t.Fatal(err)
+	}
+	followups := "/webhooks/" + srv.ApplicationID() + "/" + i.Token
+	srv.FailNext(postsTo(followups), http.StatusTooManyRequests, 0, retryAfter)
+
+	// discordgo waits retry_after and retries by itself.
+	m, err := bot.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "after the wait"})
+	if err != nil || m.Content != "after the wait" {
+		t.Fatalf("follow-up through a 429 = %+v, %v", m, err)
+	}
+	if rl := recv(t, limited, "RateLimit event"); rl.RetryAfter != retryAfter || rl.Message != "You are being rate limited." {
+		t.Errorf("discordgo saw retry after %v, message %q", rl.RetryAfter, rl.Message)
+	}
+	if got := statuses(srv, followups); len(got) != 2 || got[0] != http.StatusTooManyRequests || got[1] != http.StatusOK {
+		t.Fatalf("follow-up statuses = %v, want [429 200]", got)
+	}
+	if n := len(srv.Messages()); n != 2 { // the deferred response and one follow-up
+		t.Errorf("%d messages, want 2: the 429 must not be served", n)
+	}
+
+	// The 429 has Discord's body and headers.
+	var req discordtest.Request
+	for _, r := range srv.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			req = r
+		}
+	}
+	var body map[string]any
+	if err := json.Unmarshal(req.Response, &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body) != 3 || body["message"] != "You are being rate limited." || body["retry_after"] != retryAfter.Seconds() || body["global"] != false {
+		t.Errorf("429 body = %s", req.Response)
+	}
+	hdr := rateLimitHeaders(t, srv, retryAfter)
+	want := map[string]string{
+		"Retry-After":             "1", // whole seconds, rounded up
+		"X-RateLimit-Limit":       "5",
+		"X-RateLimit-Remaining":   "0",
+		"X-RateLimit-Reset-After": "0.005",
+		"X-RateLimit-Scope":       "user",
+	}
+	for k, v := range want {
+		if got := hdr.Get(k); got != v {
+			t.Errorf("header %s = %q, want %q", k, got, v)
+		}
+	}
+	reset, err := strconv.ParseFloat(hdr.Get("X-RateLimit-Reset"), 64)
+	if wantReset := float64(clock.Now().Add(retryAfter).UnixMilli()) / 1000; err != nil || math.Abs(reset-wantReset) > 0.0005 {
+		t.Errorf("X-RateLimit-Reset = %q, want %.3f (the fake clock plus retry_after)", hdr.Get("X-RateLimit-Reset"), wantReset)
+	}
+	if date, err := http.ParseTime(hdr.Get("Date")); err != nil || !date.Equal(clock.Now().Truncate(time.Second)) {
+		t.Errorf("Date = %q, want the fake clock's %v", hdr.Get("Date"), clock.Now())
+	}
+	if hdr.Get("X-RateLimit-Bucket") == "" || hdr.Get("X-RateLimit-Global") != "" {
+		t.Errorf("bucket %q, global %q", hdr.Get("X-RateLimit-Bucket"), hdr.Get("X-RateLimit-Global"))
+	}
+
+	// Without retries, discordgo reports the limit and its code.
+	bot.ShouldRetryOnRateLimit = false
+	srv.FailNext(postsTo(followups), http.StatusTooManyRequests, 20016, retryAfter)
+	_, err = bot.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "no retry"})
+	var rle *discordgo.RateLimitError
+	if !errors.As(err, &rle) || rle.RetryAfter != retryAfter {
+		t.Fatalf("follow-up without retries: %v, want a RateLimitError after %v", err, retryAfter)
+	}
+	if got := statuses(srv, followups); len(got) != 3 || !strings.Contains(string(lastResponse(srv, followups)), `"code":20016`) {
+		t.Errorf("statuses %v, last body %s; want a third request with code 20016", got, lastResponse(srv, followups))
+	}
+}
+
+// rateLimitHeaders sends a rate-limited request with a plain client, so
+// that the response headers can be read, and returns them.
+func rateLimitHeaders(t *testing.T, srv *discordtest.Server, retryAfter time.Duration) http.Header {
+	t.Helper()
+	srv.FailNext(postsTo("/headers"), http.StatusTooManyRequests, 0, retryAfter)
+	client := &http.Client{Transport: srv.Transport()}
+	resp, err := client.Post("https://discord.com/api/v10/headers", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("status %d, want 429", resp.StatusCode)
+	}
+	return resp.Header
+}
+
+func lastResponse(srv *discordtest.Server, path string) []byte {
+	var last []byte
+	for _, r := range srv.Requests() {
+		if r.Path == path {
+			last = r.Response
+		}
+	}
+	return last
+}
+
+func TestFailNextRejectsMistakes(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	tests := []struct {
+		name       string
+		match      func(discordtest.Request) bool
+		status     int
+		retryAfter time.Duration
+	}{
+		{"nil match", nil, 500, 0},
+		{"success status", func(discordtest.Request) bool { return true }, 200, 0},
+		{"negative retry", func(discordtest.Request) bool { return true }, 429, -time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("FailNext(%s) did not panic", tt.name)
+				}
+			}()
+			srv.FailNext(tt.match, tt.status, 0, tt.retryAfter)
+		})
+	}
+}
