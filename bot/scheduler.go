@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -373,7 +374,11 @@ func (h *Handler) sendBoard(ctx context.Context, s *sessions.Session) {
 	switch {
 	case h.messenger == nil:
 	case s.Webhook.Valid(now):
-		id, err = h.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
+		err = h.early(ctx, func() error {
+			var err error
+			id, err = h.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
+			return err
+		}, discordgo.ErrCodeUnknownWebhook)
 		hook = s.Webhook
 		hook.Message = id
 	case h.messenger.HasBotToken():
@@ -415,7 +420,12 @@ func (h *Handler) learnMessageID(ctx context.Context, i *discordgo.Interaction, 
 	if h.messenger == nil {
 		return
 	}
-	id, err := h.messenger.OriginalMessageID(ctx, i.AppID, i.Token)
+	var id string
+	err := h.early(ctx, func() error {
+		var err error
+		id, err = h.messenger.OriginalMessageID(ctx, i.AppID, i.Token)
+		return err
+	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
 	if err != nil {
 		h.log.Warn("reading the ID of a new message", "match", match, "channel", i.ChannelID, "err", restErrorText(err))
 		return
@@ -451,4 +461,37 @@ func (h *Handler) WaitIdle(ctx context.Context) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// earlyRetries are the waits between tries of a webhook call that Discord
+// may not accept yet: over HTTP, the response that acknowledges the
+// interaction and a follow-up sent at once can cross, and Discord then
+// answers the follow-up as if the webhook did not exist.
+var earlyRetries = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond}
+
+// early calls fn, and again after each of earlyRetries while it fails with
+// one of the Discord error codes given, or until ctx ends.
+func (h *Handler) early(ctx context.Context, fn func() error, codes ...int) error {
+	err := fn()
+	for _, wait := range earlyRetries {
+		if err == nil || !hasCode(err, codes...) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		err = fn()
+	}
+	return err
+}
+
+// hasCode reports whether err is a Discord API error with one of codes.
+func hasCode(err error, codes ...int) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Message == nil {
+		return false
+	}
+	return slices.Contains(codes, re.Message.Code)
 }
