@@ -169,4 +169,3 @@ func TestHealthzNotReady(t *testing.T) {
 		t.Fatalf("got %d, want 503", status)
 	}
 }
-
