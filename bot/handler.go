@@ -35,9 +35,10 @@ const (
 // interaction and send what Handle returns. A Handler is safe for concurrent
 // use; the store serialises changes per channel.
 type Handler struct {
-	store Store
-	log   *slog.Logger
-	now   func() time.Time
+	store   Store
+	log     *slog.Logger
+	now     func() time.Time
+	metrics Metrics // nil records nothing
 }
 
 // Option configures a Handler.
@@ -80,6 +81,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 		resp *discordgo.InteractionResponse
 		err  error
 	)
+	defer func(start time.Time) { h.observe(i, err, start) }(time.Now())
 	switch i.Type {
 	case discordgo.InteractionPing:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil

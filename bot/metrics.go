@@ -1,0 +1,110 @@
+package bot
+
+import (
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Metrics receives what the bot measures. Its methods must be safe for
+// concurrent use and fast (they are called on the path of every
+// interaction). cmd/connectn passes a Prometheus implementation
+// (package metrics); by default nothing is recorded.
+type Metrics interface {
+	// Interaction records one interaction handled: kind as returned by
+	// InteractionKind (a bounded set), outcome one of OutcomeOK,
+	// OutcomeRefused or OutcomeFailed, took the time Handle spent.
+	Interaction(kind, outcome string, took time.Duration)
+	// DeadlineFired records one deadline that expired and was acted on;
+	// kind is "challenge" or "turn".
+	DeadlineFired(kind string)
+	// AIMove records the time the AI took to choose one move at level.
+	AIMove(level string, took time.Duration)
+}
+
+// The outcomes of an interaction, as passed to Metrics.Interaction.
+const (
+	OutcomeOK      = "ok"      // answered as asked
+	OutcomeRefused = "refused" // a user error, answered privately; nothing changed
+	OutcomeFailed  = "failed"  // an internal error, logged and answered with an apology
+)
+
+// WithMetrics makes the handler report to m. A nil m records nothing.
+func WithMetrics(m Metrics) Option {
+	return func(h *Handler) { h.metrics = m }
+}
+
+// observe reports one interaction to h.metrics, if any. err is the error
+// the interaction ended with (nil when it succeeded).
+func (h *Handler) observe(i *discordgo.Interaction, err error, start time.Time) {
+	if h.metrics == nil {
+		return
+	}
+	h.metrics.Interaction(InteractionKind(i), outcome(err), time.Since(start))
+}
+
+// outcome classifies the error an interaction ended with.
+func outcome(err error) string {
+	if err == nil {
+		return OutcomeOK
+	}
+	if _, ok := userMessage(err); ok {
+		return OutcomeRefused
+	}
+	return OutcomeFailed
+}
+
+// InteractionKind names the kind of interaction i for metrics and logs,
+// from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a
+// subcommand of /connectn that Commands() declares ("command/unknown"
+// otherwise), "button/<action>" for a custom_id this bot makes
+// ("button/unknown" otherwise), "modal", or "other". A nil i is "other".
+func InteractionKind(i *discordgo.Interaction) string {
+	if i == nil {
+		return "other"
+	}
+	switch i.Type {
+	case discordgo.InteractionPing:
+		return "ping"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionModalSubmit:
+		return "modal"
+	case discordgo.InteractionApplicationCommand:
+		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+		if !ok || len(data.Options) != 1 || data.Options[0] == nil {
+			return "command/unknown"
+		}
+		if declaredSubcommand(data.Name, data.Options[0].Name) {
+			return "command/" + data.Options[0].Name
+		}
+		return "command/unknown"
+	case discordgo.InteractionMessageComponent:
+		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return "button/unknown"
+		}
+		r, err := parseRoute(data.CustomID)
+		if err != nil {
+			return "button/unknown"
+		}
+		return "button/" + string(r.Action)
+	}
+	return "other"
+}
+
+// declaredSubcommand reports whether Commands() declares the subcommand sub
+// of the command named command.
+func declaredSubcommand(command, sub string) bool {
+	for _, c := range Commands() {
+		if c.Name != command {
+			continue
+		}
+		for _, o := range c.Options {
+			if o != nil && o.Name == sub {
+				return true
+			}
+		}
+	}
+	return false
+}
