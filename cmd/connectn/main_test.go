@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/joho/godotenv"
 
 	"github.com/connectn/connectn/metrics"
 )
@@ -476,5 +477,37 @@ func TestLoopback(t *testing.T) {
 		if got := loopback(tt.in); got != tt.want {
 			t.Errorf("loopback(%q): got %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestEnvExample checks that .env.example lists every setting with its
+// default and its flag, and that the file as shipped is a valid
+// configuration once the two required values are filled in.
+func TestEnvExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", ".env.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for _, s := range settings {
+		line := s.env + "=" + s.def
+		if s.def != "" || (s.env != "DISCORD_TOKEN" && s.env != "DISCORD_PUBLIC_KEY") {
+			line = "# " + line
+		}
+		if !strings.Contains(text, "\n"+line+"\n") {
+			t.Errorf(".env.example lacks the line %q", line)
+		}
+		if s.flag != "" && !strings.Contains(text, "-"+s.flag+".") {
+			t.Errorf(".env.example does not name the flag -%s", s.flag)
+		}
+	}
+	vars, err := godotenv.Unmarshal(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars["DISCORD_TOKEN"], vars["DISCORD_PUBLIC_KEY"] = fakeToken, testPublic
+	r := runWith(t, context.Background(), []string{"config"}, nil, deps{dotenv: func() (map[string]string, error) { return vars, nil }})
+	if r.code != 0 {
+		t.Fatalf("connectn config with .env.example filled in: exit %d\n%s", r.code, r.stderr)
 	}
 }
