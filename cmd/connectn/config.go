@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/connectn/connectn/bot"
 )
 
@@ -39,8 +41,9 @@ type config struct {
 }
 
 // DefaultDiscordAPI is the base of Discord's REST API at the version
-// discordgo v0.29.0 speaks (discordgo.EndpointAPI without its final slash).
-const DefaultDiscordAPI = "https://discord.com/api/v9"
+// discordgo speaks: discordgo.EndpointAPI without its final slash,
+// "https://discord.com/api/v9" for discordgo v0.29.0.
+var DefaultDiscordAPI = strings.TrimSuffix(discordgo.EndpointAPI, "/")
 
 // Bounds of the numeric settings.
 const (

@@ -427,6 +427,14 @@ func TestAPITransport(t *testing.T) {
 	}
 }
 
+// TestDefaultDiscordAPI pins the default that README.md and .env.example
+// document to the API version of the discordgo in go.mod.
+func TestDefaultDiscordAPI(t *testing.T) {
+	if DefaultDiscordAPI != "https://discord.com/api/v9" {
+		t.Fatalf("discordgo now speaks %s: update README.md and .env.example", DefaultDiscordAPI)
+	}
+}
+
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
