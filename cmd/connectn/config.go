@@ -121,7 +121,7 @@ var settings = []setting{
 			c.appID = v
 			return ""
 		}},
-	{env: "DISCORD_GUILD_ID", flag: "guild", arg: "ID", emptyOK: true, usage: "register the commands in this server only (instant); empty: globally",
+	{env: "DISCORD_GUILD_ID", flag: "guild", arg: "ID", emptyOK: true, usage: "a server ID: register the commands there only (instant), and preselect it in the invite; empty: global",
 		set: func(c *config, v string) string {
 			if !isSnowflake(v) {
 				return "want a server ID (digits only; with Developer Mode on, right-click the server and Copy Server ID)"
