@@ -161,14 +161,14 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 		return nil, errors.New("handle: nil interaction")
 	}
 	start := time.Now()
-	outcome := "ok"
+	outcome := OutcomeOK
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.Error("panic while handling an interaction", "interaction", i.ID, "type", i.Type.String(),
 				"channel", i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			resp, err, outcome = ephemeral(apology), nil, "failed"
+			resp, err, outcome = ephemeral(apology), nil, OutcomeFailed
 		}
-		h.metrics.Interaction(interactionKind(i), outcome, time.Since(start))
+		h.metrics.Interaction(InteractionKind(i), outcome, time.Since(start))
 	}()
 	switch i.Type {
 	case discordgo.InteractionPing:
@@ -189,9 +189,9 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 	if err != nil {
 		var refused bool
 		resp, refused = h.failure(i, err)
-		outcome = "failed"
+		outcome = OutcomeFailed
 		if refused {
-			outcome = "refused"
+			outcome = OutcomeRefused
 		}
 	}
 	return resp, nil
@@ -211,26 +211,6 @@ func (h *Handler) failure(i *discordgo.Interaction, err error) (*discordgo.Inter
 	}
 	h.log.Debug("interaction refused", "interaction", i.ID, "channel", i.ChannelID, "reason", err)
 	return ephemeral(text), true
-}
-
-// interactionKind names i for metrics: the subcommand, the button action,
-// or the interaction type.
-func interactionKind(i *discordgo.Interaction) string {
-	switch d := i.Data.(type) {
-	case discordgo.ApplicationCommandInteractionData:
-		if len(d.Options) == 1 {
-			if _, known := commandRoutes[d.Options[0].Name]; known {
-				return "command:" + d.Options[0].Name
-			}
-		}
-		return "command:unknown"
-	case discordgo.MessageComponentInteractionData:
-		if r, err := parseRoute(d.CustomID); err == nil {
-			return "button:" + string(r.Action)
-		}
-		return "button:unknown"
-	}
-	return i.Type.String()
 }
 
 func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {

@@ -451,7 +451,7 @@ func TestPanicIsContained(t *testing.T) {
 	if resp, _ := h.Handle(context.Background(), &i); !strings.Contains(text(resp), "How to play") {
 		t.Fatalf("after a panic, help answered %q", text(resp))
 	}
-	if rec.outcomes["command:forfeit failed"] != 1 || rec.outcomes["command:help ok"] != 1 {
+	if rec.outcomes["command/forfeit failed"] != 1 || rec.outcomes["command/help ok"] != 1 {
 		t.Errorf("metrics outcomes %v", rec.outcomes)
 	}
 }

@@ -1,24 +1,35 @@
 package bot
 
-import "time"
+import (
+	"time"
 
-// Metrics receives what the bot measures; the Prometheus implementation
-// lives outside bot. Methods must be safe for concurrent use and quick.
+	"github.com/bwmarrin/discordgo"
+)
+
+// Metrics receives what the bot measures. Its methods must be safe for
+// concurrent use and fast (they are called on the path of every
+// interaction). cmd/connectn passes a Prometheus implementation
+// (package metrics); by default nothing is recorded.
 type Metrics interface {
-	// Interaction counts one handled interaction: kind names the command,
-	// button or interaction type ("command:challenge", "button:drop",
-	// "ping"), outcome is "ok", "refused" (a user error answered
-	// privately) or "failed" (our failure, answered with an apology), and
-	// took is the time Handle spent.
+	// Interaction records one interaction handled: kind as returned by
+	// InteractionKind (a bounded set), outcome one of OutcomeOK,
+	// OutcomeRefused or OutcomeFailed, took the time Handle spent.
 	Interaction(kind, outcome string, took time.Duration)
-	// DeadlineFired counts a deadline that passed: kind is "challenge" or
-	// "turn".
+	// DeadlineFired records one deadline that expired and was acted on;
+	// kind is "challenge" or "turn".
 	DeadlineFired(kind string)
-	// AIMove records the time the AI took for one move at level.
+	// AIMove records the time the AI took to choose one move at level.
 	AIMove(level string, took time.Duration)
 }
 
-// WithMetrics makes the handler report to m.
+// The outcomes of an interaction, as passed to Metrics.Interaction.
+const (
+	OutcomeOK      = "ok"      // answered as asked
+	OutcomeRefused = "refused" // a user error, answered privately; nothing changed
+	OutcomeFailed  = "failed"  // an internal error, logged and answered with an apology
+)
+
+// WithMetrics makes the handler report to m. A nil m records nothing.
 func WithMetrics(m Metrics) Option {
 	return func(h *Handler) {
 		if m != nil {
@@ -27,9 +38,64 @@ func WithMetrics(m Metrics) Option {
 	}
 }
 
-// noMetrics is the Metrics that records nothing.
+// noMetrics is the Metrics that records nothing, the default.
 type noMetrics struct{}
 
 func (noMetrics) Interaction(string, string, time.Duration) {}
 func (noMetrics) DeadlineFired(string)                      {}
 func (noMetrics) AIMove(string, time.Duration)              {}
+
+// InteractionKind names the kind of interaction i for metrics and logs,
+// from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a
+// subcommand of /connectn that Commands() declares ("command/unknown"
+// otherwise), "button/<action>" for a custom_id this bot makes
+// ("button/unknown" otherwise), "modal", or "other". A nil i is "other".
+func InteractionKind(i *discordgo.Interaction) string {
+	if i == nil {
+		return "other"
+	}
+	switch i.Type {
+	case discordgo.InteractionPing:
+		return "ping"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionModalSubmit:
+		return "modal"
+	case discordgo.InteractionApplicationCommand:
+		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+		if !ok || len(data.Options) != 1 || data.Options[0] == nil {
+			return "command/unknown"
+		}
+		if declaredSubcommand(data.Name, data.Options[0].Name) {
+			return "command/" + data.Options[0].Name
+		}
+		return "command/unknown"
+	case discordgo.InteractionMessageComponent:
+		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return "button/unknown"
+		}
+		r, err := parseRoute(data.CustomID)
+		if err != nil {
+			return "button/unknown"
+		}
+		return "button/" + string(r.Action)
+	}
+	return "other"
+}
+
+// declaredSubcommand reports whether Commands() declares the subcommand sub
+// of the command named command.
+func declaredSubcommand(command, sub string) bool {
+	for _, c := range Commands() {
+		if c.Name != command {
+			continue
+		}
+		for _, o := range c.Options {
+			if o != nil && o.Name == sub {
+				return true
+			}
+		}
+	}
+	return false
+}

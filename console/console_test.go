@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/iotest"
 
@@ -259,8 +260,11 @@ func TestBoardHeaderAligned(t *testing.T) {
 func TestColorEnabled(t *testing.T) {
 	env := func(noColor string) func(string) string {
 		return func(key string) string {
-			if key == "NO_COLOR" {
+			switch key {
+			case "NO_COLOR":
 				return noColor
+			case "TERM":
+				return "xterm-256color"
 			}
 			return ""
 		}
@@ -289,6 +293,15 @@ func TestColorEnabled(t *testing.T) {
 	}
 	if ColorEnabled(device, env("1")) {
 		t.Errorf("ColorEnabled(%s, NO_COLOR=1) = true, want false", os.DevNull)
+	}
+	dumb := func(key string) string {
+		if key == "TERM" {
+			return "dumb"
+		}
+		return ""
+	}
+	if ColorEnabled(device, dumb) {
+		t.Errorf("ColorEnabled(%s, TERM=dumb) = true, want false", os.DevNull)
 	}
 }
 
@@ -347,6 +360,21 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+func TestHelpOnStdout(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var stdout, stderr bytes.Buffer
+		if status := Main([]string{"-rows", "5", arg}, strings.NewReader(""), &stdout, &stderr, false); status != exitOK {
+			t.Errorf("%s: Main = %d, want %d", arg, status, exitOK)
+		}
+		if !strings.HasPrefix(stdout.String(), "Usage: connectn play [flags]") || !strings.Contains(stdout.String(), "-columns N") {
+			t.Errorf("%s: stdout = %q, want the usage", arg, stdout.String())
+		}
+		if stderr.Len() != 0 {
+			t.Errorf("%s: stderr = %q, want nothing", arg, stderr.String())
+		}
+	}
+}
+
 func TestIOErrors(t *testing.T) {
 	t.Run("read error", func(t *testing.T) {
 		var stderr bytes.Buffer
@@ -367,6 +395,23 @@ func TestIOErrors(t *testing.T) {
 			t.Errorf("stderr = %q, want the write error", stderr.String())
 		}
 	})
+	t.Run("broken pipe", func(t *testing.T) {
+		var stderr bytes.Buffer
+		w := brokenPipe{}
+		if status := Main(nil, strings.NewReader("4\n"), w, &stderr, false); status != exitOK {
+			t.Errorf("Main = %d, want %d", status, exitOK)
+		}
+		if stderr.Len() != 0 {
+			t.Errorf("stderr = %q, want nothing", stderr.String())
+		}
+	})
+}
+
+// brokenPipe fails every write as a pipe whose reader has gone does.
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "|1", Err: syscall.EPIPE}
 }
 
 type failingWriter struct{}

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,12 +38,14 @@ type settings struct {
 // their prompt, so a piped session reads like a typed one.
 //
 // Main returns the exit status: 0 when the players stop (no to "Play again?")
-// or the input ends, and also for -h (usage on stderr); 2 for a bad flag
+// or the input ends, and also for -h (usage on stdout); 2 for a bad flag
 // value, an unknown flag or an unexpected argument, after a message naming
 // the problem and the usage on stderr; 1 when stdin cannot be read or stdout
-// cannot be written.
+// cannot be written, except that a broken pipe on stdout (the reader went
+// away, as in connectn play | head) ends it quietly with
+// status 0.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, color bool) int {
-	s, status, ok := parseFlags(args, stderr)
+	s, status, ok := parseFlags(args, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -52,11 +53,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, color bool) 
 }
 
 // ColorEnabled reports whether to colour output written to f: f is a
-// terminal (a character device) and the NO_COLOR environment variable, read
-// through getenv, is unset or empty (https://no-color.org). A nil f is not a
+// terminal (a character device), the NO_COLOR environment variable, read
+// through getenv, is unset or empty (https://no-color.org), and TERM is not
+// "dumb" (a terminal that understands no escape codes). A nil f is not a
 // terminal.
 func ColorEnabled(f *os.File, getenv func(string) string) bool {
-	return isTerminal(f) && getenv("NO_COLOR") == ""
+	return isTerminal(f) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
 // isTerminal reports whether f is a character device.
@@ -89,8 +91,11 @@ Flags:
   -zero          number columns from 0 instead of 1
   -h             show this help and exit with status 0
 
+Ctrl-C (SIGINT) or SIGTERM ends the game at once. Colours are off when
+NO_COLOR is set, TERM is dumb or the output is not a terminal.
+
 Exit status: 0 when the players stop or the input ends, 1 on an I/O error,
-2 for bad flags.
+2 for bad flags, 130 on Ctrl-C, 143 on SIGTERM.
 `, game.MaxSize, game.DefaultConfig().Rows, game.DefaultConfig().Columns)
 
 // flagValues are the flags as given, before any check.
@@ -120,14 +125,18 @@ func newFlagSet(output io.Writer) (*flag.FlagSet, flagValues) {
 }
 
 // parseFlags reads args into settings. When it returns ok false, the caller
-// must return status: the usage (and the problem, if any) is on stderr.
-func parseFlags(args []string, stderr io.Writer) (s settings, status int, ok bool) {
+// must return status: the usage is on stdout for -h, else the problem and
+// the usage are on stderr.
+func parseFlags(args []string, stdout, stderr io.Writer) (s settings, status int, ok bool) {
 	fs, v := newFlagSet(stderr)
+	help := fs.Bool("h", false, "show this help")
+	fs.BoolVar(help, "help", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return s, exitOK, false
-		}
 		return s, exitUsage, false // fs printed the error and the usage
+	}
+	if *help {
+		fmt.Fprint(stdout, usageText)
+		return s, exitOK, false
 	}
 	fail := func(format string, a ...any) (settings, int, bool) {
 		fmt.Fprintf(stderr, format+"\n", a...)

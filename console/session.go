@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/connectn/connectn/game"
 )
@@ -110,6 +111,9 @@ func (c *session) run() int {
 	if err == nil {
 		c.err = c.out.Flush()
 		err = c.err
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return exitOK // the reader of stdout went away (connectn play | head): nobody to tell
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "connectn play: %v\n", err)

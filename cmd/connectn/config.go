@@ -2,113 +2,474 @@ package main
 
 import (
 	"crypto/ed25519"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
 )
 
-// config is everything the bot reads from the environment, the .env file and
-// the flags (flags win over the environment).
+// config is every setting, read from flags, the environment and the .env
+// file, in that order of precedence, then from the defaults.
 type config struct {
-	token     string // DISCORD_TOKEN, without any "Bot " prefix
-	publicKey ed25519.PublicKey
-	guildID   string // DISCORD_GUILD_ID
-	appID     string // DISCORD_APP_ID
-	addr      string // -addr, CONNECTN_ADDR
-	db        string // -db, CONNECTN_DB
-	logLevel  slog.Level
+	token            string            // DISCORD_TOKEN, without any "Bot " prefix; secret
+	publicKey        ed25519.PublicKey // DISCORD_PUBLIC_KEY
+	appID            string            // DISCORD_APP_ID, -app-id
+	guildID          string            // DISCORD_GUILD_ID, -guild
+	addr             string            // CONNECTN_ADDR, -addr: listen address of serve
+	metricsAddr      string            // CONNECTN_METRICS_ADDR, -metrics-addr: gateway mode's metrics and health address; "" is off
+	db               string            // CONNECTN_DB, -db: SQLite file path (a "sqlite:" prefix removed)
+	discordAPI       string            // CONNECTN_DISCORD_API, -discord-api: REST base URL, no trailing slash
+	logLevel         slog.Level        // CONNECTN_LOG_LEVEL, -log-level
+	logFormat        string            // CONNECTN_LOG_FORMAT, -log-format: "text" or "json"
+	challengeTimeout time.Duration     // CONNECTN_CHALLENGE_TIMEOUT, -challenge-timeout: > 0
+	turnTimeout      time.Duration     // CONNECTN_TURN_TIMEOUT, -turn-timeout: > 0
+	aiMemoryMB       int               // CONNECTN_AI_MEMORY, -ai-memory: transposition table size in MB, 1..4096
+	aiWorkers        int               // CONNECTN_AI_WORKERS, -ai-workers: AI searches at once, 1..64
+
+	// values is the effective text and source of every setting, by
+	// variable name, for `connectn config`.
+	values map[string]value
 }
 
-// configError is a missing or malformed setting. Its message names the
-// variable and never contains a secret's value.
-type configError struct{ msg string }
+// DefaultDiscordAPI is the base of Discord's REST API at the version
+// discordgo speaks: discordgo.EndpointAPI without its final slash,
+// "https://discord.com/api/v9" for discordgo v0.29.0.
+var DefaultDiscordAPI = strings.TrimSuffix(discordgo.EndpointAPI, "/")
 
-func (e *configError) Error() string { return e.msg }
+// Bounds of the numeric settings.
+const (
+	minTimeout    = time.Second
+	maxTimeout    = 7 * 24 * time.Hour
+	minAIMemoryMB = 1
+	maxAIMemoryMB = 4096
+	minAIWorkers  = 1
+	maxAIWorkers  = 64
+)
 
-func configErrorf(format string, args ...any) error {
-	return &configError{msg: fmt.Sprintf(format, args...)}
+// source is where a setting's value came from.
+type source int
+
+const (
+	fromDefault source = iota
+	fromDotEnv
+	fromEnv
+	fromFlag
+)
+
+func (s source) String() string {
+	return [...]string{"default", ".env", "environment", "flag"}[s]
 }
 
-// need says which settings a subcommand requires.
-type need struct {
-	token, publicKey bool
+// value is a setting's effective text and where it came from.
+type value struct {
+	text string
+	src  source
 }
 
-// loadConfig reads the settings of subcommand cmd from getenv and args. It
-// returns flag.ErrHelp for -h, and a *configError naming the variable for a
-// missing or malformed value.
-func loadConfig(cmd string, args []string, getenv func(string) string, stderr io.Writer, n need) (config, error) {
-	c := config{
-		addr:    envOr(getenv, "CONNECTN_ADDR", ":8080"),
-		db:      envOr(getenv, "CONNECTN_DB", "data/connectn.db"),
-		guildID: strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
-		appID:   strings.TrimSpace(getenv("DISCORD_APP_ID")),
-	}
-	level := envOr(getenv, "CONNECTN_LOG_LEVEL", "info")
-	fs := flag.NewFlagSet("connectn "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&c.addr, "addr", c.addr, "listen address of the HTTP interactions endpoint (CONNECTN_ADDR)")
-	fs.StringVar(&c.db, "db", c.db, "path of the SQLite database; its folder is created if missing (CONNECTN_DB)")
-	fs.StringVar(&c.guildID, "guild", c.guildID, "register the commands in this guild only, for instant updates while testing (DISCORD_GUILD_ID)")
-	fs.StringVar(&level, "log-level", level, "debug, info, warn or error (CONNECTN_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, configErrorf("unexpected argument %q after connectn %s", fs.Arg(0), cmd)
-	}
+// setting is one configuration value: its environment variable, its flag
+// (if any), its default and how it is checked and stored.
+type setting struct {
+	env    string // environment variable, such as CONNECTN_ADDR
+	flag   string // flag name without "-", "" when there is none
+	arg    string // placeholder of the flag's value in help, such as ADDR
+	def    string // default, as text ("" for none)
+	usage  string // one line of help
+	secret bool   // never printed
+	// emptyOK means an empty flag value is allowed and unsets the setting
+	// (a setting whose default is "none").
+	emptyOK bool
+	// set checks v (non-empty unless the flag was set to "") and stores it
+	// in c; it returns what is wrong with v, or "" when v is fine.
+	set func(c *config, v string) string
+}
 
-	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
-		return c, configErrorf("CONNECTN_LOG_LEVEL / -log-level %q: want debug, info, warn or error", level)
-	}
-	if c.db == "" {
-		return c, configErrorf("CONNECTN_DB / -db is empty: give a path such as data/connectn.db")
-	}
-	if _, port, err := net.SplitHostPort(c.addr); err != nil || port == "" {
-		return c, configErrorf("CONNECTN_ADDR / -addr %q: want host:port or :port, such as :8080", c.addr)
-	}
-	if c.guildID != "" && !isSnowflake(c.guildID) {
-		return c, configErrorf("DISCORD_GUILD_ID %q: want a server ID (digits only; copy it with Developer Mode on)", c.guildID)
-	}
-	if c.appID != "" && !isSnowflake(c.appID) {
-		return c, configErrorf("DISCORD_APP_ID %q: want the application ID (digits only) from the Developer Portal", c.appID)
-	}
+// settings lists every setting, in the order help and `connectn config`
+// show them.
+var settings = []setting{
+	{env: "DISCORD_TOKEN", usage: "bot token (Developer Portal > Bot > Reset Token); secret, never shown", secret: true,
+		set: func(c *config, v string) string {
+			v = strings.TrimPrefix(v, "Bot ")
+			if !tokenShaped(v) {
+				return "malformed: a bot token is three dot-separated parts, as the Developer Portal's Bot page shows it (Reset Token)"
+			}
+			c.token = v
+			return ""
+		}},
+	{env: "DISCORD_PUBLIC_KEY", usage: "application public key, 64 hex digits (Developer Portal > General Information)",
+		set: func(c *config, v string) string {
+			pk, err := bot.ParsePublicKey(v)
+			if err != nil {
+				return fmt.Sprintf("malformed (%v): copy the 64 hex digits of the Developer Portal's Public Key", err)
+			}
+			c.publicKey = pk
+			return ""
+		}},
+	{env: "DISCORD_APP_ID", flag: "app-id", arg: "ID", emptyOK: true, usage: "application ID; when empty, looked up with DISCORD_TOKEN",
+		set: func(c *config, v string) string {
+			if !isSnowflake(v) {
+				return "want the application ID (digits only) from the Developer Portal's General Information page"
+			}
+			c.appID = v
+			return ""
+		}},
+	{env: "DISCORD_GUILD_ID", flag: "guild", arg: "ID", emptyOK: true, usage: "a server ID: register the commands there only (instant), and preselect it in the invite; empty: global",
+		set: func(c *config, v string) string {
+			if !isSnowflake(v) {
+				return "want a server ID (digits only; with Developer Mode on, right-click the server and Copy Server ID)"
+			}
+			c.guildID = v
+			return ""
+		}},
+	{env: "CONNECTN_ADDR", flag: "addr", arg: "ADDR", def: ":8080", usage: "listen address of serve (/interactions, /healthz, /readyz, /metrics)",
+		set: func(c *config, v string) string {
+			if p := checkListenAddr(v); p != "" {
+				return p
+			}
+			c.addr = v
+			return ""
+		}},
+	{env: "CONNECTN_METRICS_ADDR", flag: "metrics-addr", arg: "ADDR", def: "127.0.0.1:9464", usage: "listen address of /metrics, /healthz, /readyz in gateway mode; off: none",
+		set: func(c *config, v string) string {
+			if v == "off" {
+				c.metricsAddr = ""
+				return ""
+			}
+			if p := checkListenAddr(v); p != "" {
+				return p + ", or off"
+			}
+			c.metricsAddr = v
+			return ""
+		}},
+	{env: "CONNECTN_DB", flag: "db", arg: "PATH", def: "data/connectn.db", usage: "SQLite database file, or sqlite:PATH; its folder is created if missing",
+		set: func(c *config, v string) string {
+			path := strings.TrimPrefix(v, "sqlite:")
+			switch {
+			case strings.Contains(path, "://"):
+				return "looks like a URL: this version keeps its data in a SQLite file; give a path such as data/connectn.db"
+			case path == "":
+				return "is empty: give a file path such as data/connectn.db"
+			case strings.ContainsRune(path, '?'):
+				return "must not contain '?': give a plain file path such as data/connectn.db"
+			}
+			c.db = path
+			return ""
+		}},
+	{env: "CONNECTN_DISCORD_API", flag: "discord-api", arg: "URL", def: DefaultDiscordAPI, usage: "base URL of every Discord REST call (a REST proxy; a fake in tests)",
+		set: func(c *config, v string) string {
+			u, err := url.Parse(v)
+			switch {
+			case err != nil || !u.IsAbs() || u.Opaque != "":
+				return "want an absolute http or https URL such as " + DefaultDiscordAPI
+			case u.Scheme != "http" && u.Scheme != "https":
+				return fmt.Sprintf("scheme %q: want http or https", u.Scheme)
+			case u.Host == "" || u.Hostname() == "":
+				return "has no host: want a URL such as " + DefaultDiscordAPI
+			case u.Port() != "" && !validPort(u.Port()):
+				return fmt.Sprintf("port %q is not a number from 1 to 65535", u.Port())
+			case u.User != nil:
+				return "must not contain a user name or password"
+			case u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(v, "?") || strings.HasSuffix(v, "#"):
+				return "must not have a query or fragment: give a base URL such as " + DefaultDiscordAPI
+			}
+			c.discordAPI = strings.TrimRight(v, "/")
+			return ""
+		}},
+	{env: "CONNECTN_LOG_LEVEL", flag: "log-level", arg: "LEVEL", def: "info", usage: "debug, info, warn or error",
+		set: func(c *config, v string) string {
+			switch strings.ToLower(v) {
+			case "debug", "info", "warn", "error":
+				_ = c.logLevel.UnmarshalText([]byte(v)) // one of slog's four names: cannot fail
+				return ""
+			}
+			return "want debug, info, warn or error"
+		}},
+	{env: "CONNECTN_LOG_FORMAT", flag: "log-format", arg: "FORMAT", def: "text", usage: "text (key=value lines) or json (one JSON object a line)",
+		set: func(c *config, v string) string {
+			switch v = strings.ToLower(v); v {
+			case "text", "json":
+				c.logFormat = v
+				return ""
+			}
+			return "want text or json"
+		}},
+	{env: "CONNECTN_CHALLENGE_TIMEOUT", flag: "challenge-timeout", arg: "DURATION", def: "5m", usage: "how long a challenge waits for an answer (a Go duration: 90s, 5m, 1h)",
+		set: func(c *config, v string) string { return parseTimeout(v, &c.challengeTimeout) }},
+	{env: "CONNECTN_TURN_TIMEOUT", flag: "turn-timeout", arg: "DURATION", def: "5m", usage: "how long a player has for a move before forfeiting the match",
+		set: func(c *config, v string) string { return parseTimeout(v, &c.turnTimeout) }},
+	{env: "CONNECTN_AI_MEMORY", flag: "ai-memory", arg: "MB", def: "64", usage: fmt.Sprintf("AI transposition table size in MB, %d to %d", minAIMemoryMB, maxAIMemoryMB),
+		set: func(c *config, v string) string { return parseInt(v, minAIMemoryMB, maxAIMemoryMB, &c.aiMemoryMB) }},
+	{env: "CONNECTN_AI_WORKERS", flag: "ai-workers", arg: "N", def: "2", usage: fmt.Sprintf("AI searches allowed to run at once, %d to %d", minAIWorkers, maxAIWorkers),
+		set: func(c *config, v string) string { return parseInt(v, minAIWorkers, maxAIWorkers, &c.aiWorkers) }},
+}
 
-	token := strings.TrimSpace(getenv("DISCORD_TOKEN"))
-	token = strings.TrimPrefix(token, "Bot ")
-	switch {
-	case token == "" && n.token:
-		return c, configErrorf("DISCORD_TOKEN is not set: put the bot token from the Developer Portal (Bot page) in the environment or in .env")
-	case token != "" && !tokenShaped(token):
-		return c, configErrorf("DISCORD_TOKEN is malformed: a bot token is three dot-separated parts, as the Developer Portal's Bot page shows it")
-	}
-	c.token = token
-
-	key := strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY"))
-	switch {
-	case key == "" && n.publicKey:
-		return c, configErrorf("DISCORD_PUBLIC_KEY is not set: put the application's public key from the Developer Portal (General Information page) in the environment or in .env")
-	case key != "":
-		pk, err := bot.ParsePublicKey(key)
-		if err != nil {
-			return c, configErrorf("DISCORD_PUBLIC_KEY is malformed (%v): copy the 64 hex digits of the Developer Portal's Public Key", err)
+// settingByEnv returns the setting of environment variable name.
+func settingByEnv(name string) *setting {
+	for i := range settings {
+		if settings[i].env == name {
+			return &settings[i]
 		}
-		c.publicKey = pk
+	}
+	panic("connectn: no setting " + name)
+}
+
+// need says which settings a command requires.
+type need struct {
+	token, publicKey, appIDOrToken bool
+}
+
+// problems is every problem found in the configuration, one line each,
+// each naming its variable.
+type problems []string
+
+func (p problems) Error() string { return strings.Join(p, "\n") }
+
+// flagError is a flag that could not be parsed: an unknown flag, or one
+// without its value.
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+// loadConfig reads every setting for command cmd: the flags in args (only
+// those of the settings named in flags are defined), then getenv, then
+// dotenv (the .env file's variables), then the defaults. It returns
+// flag.ErrHelp for -h, -help or --help, a *flagError for a flag that
+// cannot be parsed, and problems with one line per missing or malformed
+// setting. The config is returned in every
+// case, with values filled in for `connectn config`.
+func loadConfig(cmd string, flags []string, args []string, getenv func(string) string, dotenv map[string]string, n need) (config, error) {
+	c := config{values: make(map[string]value, len(settings))}
+	fs := newFlagSet(cmd)
+	help := fs.Bool("h", false, "")
+	fs.BoolVar(help, "help", false, "")
+	given := map[string]string{}
+	for _, name := range flags {
+		s := settingByEnv(name)
+		fs.Func(s.flag, "", func(v string) error {
+			given[s.env] = strings.TrimSpace(v)
+			return nil
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, &flagError{flagProblem(cmd, err)}
+	}
+	if *help {
+		return c, flag.ErrHelp
+	}
+	var bad problems
+	if fs.NArg() > 0 {
+		bad = append(bad, fmt.Sprintf("unexpected argument %q: connectn %s takes flags only (connectn %s -h lists them)", fs.Arg(0), cmd, cmd))
+	}
+	for _, s := range settings {
+		v := value{text: s.def, src: fromDefault}
+		if g, ok := given[s.env]; ok {
+			v = value{text: g, src: fromFlag}
+		} else if e := strings.TrimSpace(getenv(s.env)); e != "" {
+			v = value{text: e, src: fromEnv}
+		} else if d := strings.TrimSpace(dotenv[s.env]); d != "" {
+			v = value{text: d, src: fromDotEnv}
+		}
+		c.values[s.env] = v
+		if v.text == "" && (v.src != fromFlag || s.emptyOK) {
+			continue // optional and unset
+		}
+		if p := s.set(&c, v.text); p != "" {
+			bad = append(bad, s.describe(v)+": "+p)
+		}
+	}
+	if n.token && c.token == "" && c.values["DISCORD_TOKEN"].text == "" {
+		bad = append(bad, "DISCORD_TOKEN is not set: put the bot token from the Developer Portal (Bot page, Reset Token) in the environment or in .env")
+	}
+	if n.publicKey && c.publicKey == nil && c.values["DISCORD_PUBLIC_KEY"].text == "" {
+		bad = append(bad, "DISCORD_PUBLIC_KEY is not set: put the application's public key from the Developer Portal (General Information page) in the environment or in .env")
+	}
+	if n.appIDOrToken && c.values["DISCORD_APP_ID"].text == "" && c.values["DISCORD_TOKEN"].text == "" {
+		bad = append(bad, "DISCORD_APP_ID is not set, nor DISCORD_TOKEN to look it up: put the application ID from the Developer Portal (General Information page) in the environment or in .env, or pass -app-id")
+	}
+	if len(bad) > 0 {
+		return c, bad
 	}
 	return c, nil
 }
 
-func envOr(getenv func(string) string, name, def string) string {
-	if v := strings.TrimSpace(getenv(name)); v != "" {
-		return v
+// describe names s and, unless it is secret, its value v, with where v
+// came from: `CONNECTN_ADDR=":abc" (flag -addr)`.
+func (s *setting) describe(v value) string {
+	var b strings.Builder
+	b.WriteString(s.env)
+	if !s.secret {
+		fmt.Fprintf(&b, "=%q", v.text)
 	}
-	return def
+	switch v.src {
+	case fromFlag:
+		fmt.Fprintf(&b, " (flag -%s)", s.flag)
+	case fromEnv:
+		b.WriteString(" (environment)")
+	case fromDotEnv:
+		b.WriteString(" (.env)")
+	case fromDefault:
+		b.WriteString(" (default)")
+	}
+	return b.String()
+}
+
+// newFlagSet returns an empty FlagSet for command cmd that reports
+// nothing itself: loadConfig turns its errors into problems.
+func newFlagSet(cmd string) *flag.FlagSet {
+	fs := flag.NewFlagSet("connectn "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// flagProblem explains a flag error of command cmd, such as a flag that
+// belongs to another command.
+func flagProblem(cmd string, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		for _, s := range settings {
+			if s.flag == name {
+				return fmt.Sprintf("connectn %s: no flag -%s here (it sets %s, which %s does not use); 'connectn %s -h' lists the flags", cmd, name, s.env, cmd, cmd)
+			}
+		}
+		return fmt.Sprintf("connectn %s: no flag -%s; 'connectn %s -h' lists the flags", cmd, name, cmd)
+	}
+	return fmt.Sprintf("connectn %s: %s; 'connectn %s -h' lists the flags", cmd, msg, cmd)
+}
+
+// flagHelp writes one entry per flag of names, with its variable and
+// default, as `connectn CMD -h` shows them.
+func flagHelp(w io.Writer, names []string) {
+	width := 0
+	for _, name := range names {
+		s := settingByEnv(name)
+		width = max(width, len(s.flag)+len(s.arg)+2)
+	}
+	for _, name := range names {
+		s := settingByEnv(name)
+		def := ""
+		if s.def != "" {
+			def = ", default " + s.def
+		}
+		fmt.Fprintf(w, "  %-*s  %s%s\n        %s\n", width, "-"+s.flag+" "+s.arg, s.env, def, s.usage)
+	}
+}
+
+// settingsHelp writes every setting with its flag and default, for the
+// overview.
+func settingsHelp(w io.Writer) {
+	for _, s := range settings {
+		head := "  " + s.env
+		if s.flag != "" {
+			head += ", -" + s.flag + " " + s.arg
+		}
+		if s.def != "" {
+			head += " (default " + s.def + ")"
+		}
+		fmt.Fprintf(w, "%s\n        %s\n", head, s.usage)
+	}
+}
+
+// printConfig writes the effective value and source of every setting,
+// secrets masked, as `connectn config` shows them.
+func printConfig(w io.Writer, c config) {
+	rows := [][3]string{{"SETTING", "VALUE", "SOURCE"}}
+	for _, s := range settings {
+		v := c.values[s.env]
+		text := v.text
+		switch {
+		case v.text == "" && v.src != fromFlag:
+			text, v.src = "(not set)", fromDefault
+		case s.secret:
+			text = "******** (set, masked)"
+		case text == "":
+			text = `""`
+		}
+		src := v.src.String()
+		if v.src == fromFlag {
+			src = "flag -" + s.flag
+		}
+		rows = append(rows, [3]string{s.env, text, src})
+	}
+	var width [2]int
+	for _, r := range rows {
+		width[0] = max(width[0], len(r[0]))
+		width[1] = max(width[1], len(r[1]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-*s  %-*s  %s\n", width[0], r[0], width[1], r[1], r[2])
+	}
+}
+
+// checkListenAddr returns what is wrong with a listen address, or "".
+func checkListenAddr(v string) string {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return "want host:port or :port, such as :8080 or 127.0.0.1:8080"
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || port != strconv.Itoa(n) {
+		return fmt.Sprintf("the port %q is not a number from 0 to 65535; want host:port or :port, such as :8080", port)
+	}
+	if host != "" && net.ParseIP(host) == nil && !hostnameShaped(host) {
+		return fmt.Sprintf("the host %q is not an IP address or host name; want host:port or :port, such as :8080", host)
+	}
+	return ""
+}
+
+// validPort reports whether p is a port number from 1 to 65535.
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535 && p == strconv.Itoa(n)
+}
+
+// hostnameShaped reports whether s is a DNS host name: dot-separated
+// labels of letters, digits and inner hyphens.
+func hostnameShaped(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(s, "."), ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseTimeout stores a Go duration from minTimeout to maxTimeout in dst.
+func parseTimeout(v string, dst *time.Duration) string {
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		return "not a duration: want a Go duration such as 90s, 5m or 1h30m"
+	case d < minTimeout || d > maxTimeout:
+		return "want a duration from 1s to 168h (7 days)"
+	}
+	*dst = d
+	return ""
+}
+
+// parseInt stores an integer from lo to hi in dst.
+func parseInt(v string, lo, hi int, dst *int) string {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return fmt.Sprintf("want a whole number from %d to %d", lo, hi)
+	}
+	*dst = n
+	return ""
 }
 
 // isSnowflake reports whether s looks like a Discord ID: 1 to 20 digits.
@@ -144,5 +505,3 @@ func tokenShaped(s string) bool {
 	}
 	return true
 }
-
-var errUsage = errors.New("usage")

@@ -2,8 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,13 +23,287 @@ import (
 	"github.com/connectn/connectn/bot/discordtest"
 )
 
-const fakeAppID = "1100000000000000001"
-
 func fakeDiscord(t *testing.T) (*discordtest.Server, deps) {
 	t.Helper()
 	fake := discordtest.New(discordtest.WithToken(fakeToken), discordtest.WithApplicationID(fakeAppID))
 	t.Cleanup(fake.Close)
 	return fake, deps{newSession: fake.NewSession}
+}
+
+// realSession makes sessions as main does, with discordgo's own HTTP
+// client: a request that is not rewritten would go to discord.com, which
+// this machine cannot reach.
+func realSession(token string) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + token)
+	if err != nil {
+		return nil, err
+	}
+	s.ShouldReconnectOnError = false
+	return s, nil
+}
+
+var interactionSeq atomic.Int64
+
+func userJSON(id, name string) map[string]any {
+	return map[string]any{"id": id, "username": name, "discriminator": "0", "global_name": strings.ToUpper(name[:1]) + name[1:]}
+}
+
+// interactionJSON returns an interaction of type typ by user from in the
+// test channel, shaped as Discord sends it.
+func interactionJSON(typ int, from string, data, message map[string]any) []byte {
+	n := interactionSeq.Add(1)
+	names := map[string]string{aliceID: "alice", bobID: "bob"}
+	i := map[string]any{
+		"id": fmt.Sprintf("15%017d", n), "application_id": fakeAppID, "type": typ,
+		"token": fmt.Sprintf("aW50ZXJhY3Rpb246%d", n), "version": 1,
+		"guild_id": guildID, "channel_id": channelID,
+		"member": map[string]any{"user": userJSON(from, names[from]), "roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00"},
+		"data":   data,
+	}
+	if message != nil {
+		i["message"] = message
+	}
+	b, err := json.Marshal(i)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// challengeJSON returns `/connectn challenge opponent:@bob` typed by alice,
+// with integer options ints.
+func challengeJSON(ints map[string]int) []byte {
+	opts := []any{map[string]any{"type": 6, "name": "opponent", "value": bobID}}
+	for name, v := range ints {
+		opts = append(opts, map[string]any{"type": 4, "name": name, "value": v})
+	}
+	return interactionJSON(2, aliceID, map[string]any{
+		"id": "1600000000000000001", "name": "connectn", "type": 1,
+		"options":  []any{map[string]any{"type": 1, "name": "challenge", "options": opts}},
+		"resolved": map[string]any{"users": map[string]any{bobID: userJSON(bobID, "bob")}},
+	}, nil)
+}
+
+// clickJSON returns a click by from on the button customID of message
+// messageID.
+func clickJSON(from, messageID, customID string) []byte {
+	return interactionJSON(3, from, map[string]any{"custom_id": customID, "component_type": 2},
+		map[string]any{"id": messageID, "channel_id": channelID, "type": 0, "content": "board",
+			"author": userJSON(fakeAppID, "connectn"), "timestamp": "2026-11-22T18:00:00.000000+00:00"})
+}
+
+// customIDs returns the custom_ids of resp's buttons that contain part, in
+// order.
+func customIDs(resp *discordgo.InteractionResponse, part string) []string {
+	var out []string
+	if resp == nil || resp.Data == nil {
+		return nil
+	}
+	for _, row := range resp.Data.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			if b, ok := c.(*discordgo.Button); ok && strings.Contains(b.CustomID, part) {
+				out = append(out, b.CustomID)
+			}
+		}
+	}
+	return out
+}
+
+// playMatch plays a one-round match of alice against bob through send:
+// challenge, accept, a click out of turn (refused), then alice connects four
+// in column 1 while bob plays column 2.
+func playMatch(t *testing.T, send func([]byte) *discordgo.InteractionResponse) {
+	t.Helper()
+	const msgID = "1700000000000000001"
+	resp := send(challengeJSON(map[string]int{"wins": 1}))
+	accept := customIDs(resp, ":accept:")
+	if len(accept) != 1 {
+		t.Fatalf("challenge: got %+v, want an Accept button", resp)
+	}
+	resp = send(clickJSON(bobID, msgID, accept[0]))
+	drops := customIDs(resp, ":drop:")
+	if len(drops) < 2 {
+		t.Fatalf("accept: got %+v, want column buttons", resp)
+	}
+	if refused := send(clickJSON(bobID, msgID, drops[1])); refused.Data == nil || refused.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Fatalf("a click out of turn: got %+v, want a private refusal", refused)
+	}
+	for i, m := range []struct {
+		who    string
+		column int
+	}{{aliceID, 0}, {bobID, 1}, {aliceID, 0}, {bobID, 1}, {aliceID, 0}, {bobID, 1}, {aliceID, 0}} {
+		drops := customIDs(resp, ":drop:")
+		if len(drops) <= m.column {
+			t.Fatalf("move %d: no button for column %d in %+v", i+1, m.column+1, resp)
+		}
+		resp = send(clickJSON(m.who, msgID, drops[m.column]))
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("move %d: got response type %d, want UPDATE_MESSAGE", i+1, resp.Type)
+		}
+	}
+	if left := customIDs(resp, ":drop:"); len(left) != 0 {
+		t.Fatalf("the finished match still has %d column buttons", len(left))
+	}
+}
+
+// viaGateway sends each interaction as an INTERACTION_CREATE on the fake
+// gateway and waits for the bot's callback.
+func viaGateway(t *testing.T, fake *discordtest.Server) func([]byte) *discordgo.InteractionResponse {
+	return func(body []byte) *discordgo.InteractionResponse {
+		t.Helper()
+		var i discordgo.Interaction
+		if err := json.Unmarshal(body, &i); err != nil {
+			t.Fatalf("decode interaction: %v", err)
+		}
+		if err := fake.DispatchInteraction(&i); err != nil {
+			t.Fatalf("dispatch: %v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		resp, err := fake.WaitResponse(ctx, i.ID)
+		if err != nil {
+			t.Fatalf("wait for the response to %s: %v", i.ID, err)
+		}
+		return resp
+	}
+}
+
+func waitCommands(t *testing.T, fake *discordtest.Server) {
+	t.Helper()
+	wait, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := fake.WaitRequest(wait, func(r discordtest.Request) bool {
+		return r.Method == "PUT" && strings.HasSuffix(r.Path, "/commands")
+	}); err != nil {
+		t.Fatalf("commands never registered: %v", err)
+	}
+}
+
+// metricValue returns the value of the sample named name{labels} in a
+// text exposition, and whether it is there.
+func metricValue(body, sample string) (float64, bool) {
+	for _, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, sample+" "); ok {
+			v, err := strconv.ParseFloat(strings.Fields(rest)[0], 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// TestRunGateway starts `connectn run` against the fake Discord as a new
+// user would, plays a match over the gateway, checks the metrics it moved
+// and the health of gateway mode, and stops cleanly when its context ends
+// (as on SIGINT/SIGTERM).
+func TestRunGateway(t *testing.T) {
+	fake, d := fakeDiscord(t)
+	listen, addrs := listenSpy()
+	d.listen = listen
+	db := filepath.Join(t.TempDir(), "connectn.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		done <- runWith(t, ctx, []string{"run", "-db", db, "-metrics-addr", "127.0.0.1:0", "-log-level", "debug", "-log-format", "json"},
+			map[string]string{"DISCORD_TOKEN": fakeToken}, d)
+	}()
+	var ops string
+	select {
+	case ops = <-addrs:
+	case r := <-done:
+		t.Fatalf("run ended early: exit %d\n%s", r.code, r.stderr)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not listen within 10s")
+	}
+	waitCommands(t, fake)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		code, body := get(t, "http://"+ops+"/readyz")
+		if code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz never became 200: %d %q", code, body)
+		}
+		time.Sleep(20 * time.Millisecond) // polls a real server's state; no clock to inject
+	}
+	if code, _ := get(t, "http://"+ops+"/healthz"); code != 200 {
+		t.Fatalf("healthz: got %d", code)
+	}
+	h := runWith(t, context.Background(), []string{"health", "-addr", "127.0.0.1:1", "-metrics-addr", ops}, nil, deps{})
+	if h.code != 0 || h.stdout != "ok: connectn run (gateway) at "+ops+" is ready\n" {
+		t.Fatalf("connectn health: got exit %d, stdout %q, stderr %q", h.code, h.stdout, h.stderr)
+	}
+
+	_, before := get(t, "http://"+ops+"/metrics")
+	playMatch(t, viaGateway(t, fake))
+	// The fake has the last callback before the bot's transport has its
+	// answer and counts it: wait for the count.
+	const callback = `connectn_discord_requests_total{method="POST",route="/interactions/{id}/{token}/callback",status="204"}`
+	var after string
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		_, after = get(t, "http://"+ops+"/metrics")
+		if n, _ := metricValue(after, callback); n >= 10 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, c := range []struct {
+		sample string
+		moved  float64
+	}{
+		{`connectn_interactions_total{kind="command/challenge",outcome="ok"}`, 1},
+		{`connectn_interactions_total{kind="button/accept",outcome="ok"}`, 1},
+		{`connectn_interactions_total{kind="button/drop",outcome="ok"}`, 7},
+		{`connectn_interactions_total{kind="button/drop",outcome="refused"}`, 1},
+		{`connectn_interaction_duration_seconds_count{kind="button/drop"}`, 8},
+		{callback, 10},
+		{`connectn_discord_request_duration_seconds_count{method="POST",route="/interactions/{id}/{token}/callback"}`, 10},
+	} {
+		was, _ := metricValue(before, c.sample)
+		now, ok := metricValue(after, c.sample)
+		if !ok || now-was != c.moved {
+			t.Errorf("%s: went from %v to %v (present: %v), want it to move by %v", c.sample, was, now, ok, c.moved)
+		}
+	}
+	if n, ok := metricValue(after, `connectn_discord_requests_total{method="PUT",route="/applications/{id}/commands",status="200"}`); !ok || n != 1 {
+		t.Errorf("command registration: got %v (present %v), want 1", n, ok)
+	}
+	if strings.Contains(after, fakeToken) || regexp.MustCompile(`aW50ZXJhY3Rpb24|discordtest-[0-9a-f]`).MatchString(after) {
+		t.Errorf("a token reached /metrics")
+	}
+
+	cancel()
+	select {
+	case r := <-done:
+		if r.code != 0 {
+			t.Fatalf("run: got exit %d, want 0\n%s", r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, fakeToken) {
+			t.Fatalf("the token was logged:\n%s", r.stderr)
+		}
+		// discordgo's own lines come through slog, as JSON.
+		var fromDiscordgo int
+		for _, line := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Errorf("log line is not JSON: %q", line)
+				continue
+			}
+			if rec["source"] == "discordgo" && rec["func"] != nil {
+				fromDiscordgo++
+			}
+		}
+		if fromDiscordgo == 0 {
+			t.Errorf("no discordgo line went through slog at debug level:\n%s", r.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not stop within 15s")
+	}
 }
 
 func TestRegister(t *testing.T) {
@@ -28,7 +313,7 @@ func TestRegister(t *testing.T) {
 		guild string
 	}{
 		{"globally, application looked up", map[string]string{"DISCORD_TOKEN": fakeToken}, ""},
-		{"in one guild", map[string]string{"DISCORD_TOKEN": fakeToken, "DISCORD_GUILD_ID": "1200000000000000001"}, "1200000000000000001"},
+		{"in one guild", map[string]string{"DISCORD_TOKEN": fakeToken, "DISCORD_GUILD_ID": guildID}, guildID},
 		{"with a Bot prefix and the app id given", map[string]string{"DISCORD_TOKEN": "Bot " + fakeToken, "DISCORD_APP_ID": fakeAppID}, ""},
 	}
 	for _, tt := range tests {
@@ -61,54 +346,123 @@ func TestRegisterRejectedToken(t *testing.T) {
 	}
 }
 
-// TestRunGateway starts `connectn run` against the fake, answers one
-// interaction over the gateway, and stops cleanly when its context ends
-// (as on SIGINT/SIGTERM).
-func TestRunGateway(t *testing.T) {
-	fake, d := fakeDiscord(t)
-	db := filepath.Join(t.TempDir(), "connectn.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan result, 1)
-	go func() {
-		done <- runWith(t, ctx, []string{"run", "-db", db}, map[string]string{"DISCORD_TOKEN": fakeToken}, d)
-	}()
+// TestDiscordAPI checks CONNECTN_DISCORD_API: with sessions made as main
+// makes them, every REST call of register goes to the configured base,
+// here a REST proxy under a path prefix in front of the fake Discord.
+func TestDiscordAPI(t *testing.T) {
+	fake, _ := fakeDiscord(t)
+	target, _ := url.Parse(fake.URL())
+	var mu sync.Mutex
+	var seen []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		rest, ok := strings.CutPrefix(r.URL.Path, "/discord-proxy")
+		if !ok {
+			http.Error(w, "not under the proxy's prefix", http.StatusBadGateway)
+			return
+		}
+		r.URL.Path = rest
+		httputil.NewSingleHostReverseProxy(target).ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
 
-	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer waitCancel()
-	if _, err := fake.WaitRequest(wait, func(r discordtest.Request) bool {
-		return r.Method == "PUT" && strings.HasSuffix(r.Path, "/commands")
-	}); err != nil {
-		t.Fatalf("commands never registered: %v", err)
+	for _, base := range []string{proxy.URL + "/discord-proxy/api/v9", proxy.URL + "/discord-proxy/api/v9/"} {
+		r := runWith(t, context.Background(), []string{"register", "-guild", guildID, "-discord-api", base},
+			map[string]string{"DISCORD_TOKEN": fakeToken}, deps{newSession: realSession})
+		if r.code != 0 {
+			t.Fatalf("register through %s: exit %d\n%s", base, r.code, r.stderr)
+		}
+	}
+	if cmds := fake.Commands(guildID); len(cmds) != 1 || cmds[0].Name != "connectn" {
+		t.Fatalf("got commands %+v, want connectn registered through the proxy", cmds)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{
+		"GET /discord-proxy/api/v9/oauth2/applications/@me",
+		"PUT /discord-proxy/api/v9/applications/" + fakeAppID + "/guilds/" + guildID + "/commands",
+	}
+	if strings.Join(seen, "\n") != strings.Join(append(want, want...), "\n") {
+		t.Fatalf("the proxy saw:\n%s\nwant, twice:\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAPITransport checks the rewriting itself: Discord's REST URLs go to
+// the base with path and query kept (escapes too), other URLs go
+// untouched, and the caller's request is not modified.
+func TestAPITransport(t *testing.T) {
+	var got []string
+	rec := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = append(got, r.URL.String()+" host="+r.Host)
+		return &http.Response{StatusCode: 204, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
+	})
+	rt := newAPITransport("http://127.0.0.1:8999/proxy/api/v9", rec)
+	for _, u := range []string{
+		"https://discord.com/api/v9/channels/1/messages/2/reactions/%F0%9F%94%B4/@me?x=1",
+		"https://discord.com/api/v9/gateway",
+		"https://cdn.discordapp.com/avatars/1/a.png",
+		"https://discord.com/api/v90/gateway",
+	} {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		if _, err := rt.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+		if req.URL.String() != u {
+			t.Errorf("the caller's request was modified: %s", req.URL)
+		}
+	}
+	want := []string{
+		"http://127.0.0.1:8999/proxy/api/v9/channels/1/messages/2/reactions/%F0%9F%94%B4/@me?x=1 host=",
+		"http://127.0.0.1:8999/proxy/api/v9/gateway host=",
+		"https://cdn.discordapp.com/avatars/1/a.png host=cdn.discordapp.com",
+		"https://discord.com/api/v90/gateway host=discord.com",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rt := newAPITransport(DefaultDiscordAPI, rec); fmt.Sprintf("%p", rt) != fmt.Sprintf("%p", rec) {
+		t.Errorf("the default base should not wrap the transport")
+	}
+}
+
+// TestDefaultDiscordAPI pins the default that README.md and .env.example
+// document to the API version of the discordgo in go.mod.
+func TestDefaultDiscordAPI(t *testing.T) {
+	if DefaultDiscordAPI != "https://discord.com/api/v9" {
+		t.Fatalf("discordgo now speaks %s: update README.md and .env.example", DefaultDiscordAPI)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestInvite(t *testing.T) {
+	const perms = "274877926400" // View Channels, Send Messages, Embed Links, Send Messages in Threads
+	r := runWith(t, context.Background(), []string{"invite", "-app-id", fakeAppID}, nil, deps{})
+	want := "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&permissions=" + perms + "&scope=bot+applications.commands\n"
+	if r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Fatalf("got exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
 
-	i := &discordgo.Interaction{
-		ID: "1500000000000000001", AppID: fakeAppID, Type: discordgo.InteractionMessageComponent,
-		Token: "dG9rZW4", ChannelID: "1300000000000000001", GuildID: "1200000000000000001",
-		Member: &discordgo.Member{User: &discordgo.User{ID: "1400000000000000001", Username: "alice"}},
-		Data:   discordgo.MessageComponentInteractionData{CustomID: "cn:drop:1:0:1", ComponentType: discordgo.ButtonComponent},
+	// Looked up with the token, through CONNECTN_DISCORD_API, in one guild.
+	fake, _ := fakeDiscord(t)
+	r = runWith(t, context.Background(), []string{"invite", "-guild", guildID},
+		map[string]string{"DISCORD_TOKEN": fakeToken, "CONNECTN_DISCORD_API": fake.URL() + "/api/v9"}, deps{newSession: realSession})
+	want = "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&disable_guild_select=true&guild_id=" + guildID + "&permissions=" + perms + "&scope=bot+applications.commands\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("got exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
-	if err := fake.DispatchInteraction(i); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := fake.WaitResponse(wait, i.ID)
+	u, err := url.Parse(strings.TrimSpace(r.stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(resp.Data.Content, "moved on") {
-		t.Fatalf("got %+v, want a private stale-button message", resp.Data)
+	if p, _ := strconv.ParseInt(u.Query().Get("permissions"), 10, 64); p != 1<<10|1<<11|1<<14|1<<38 {
+		t.Errorf("permissions %d, want View Channels, Send Messages, Embed Links and Send Messages in Threads", p)
 	}
-
-	cancel()
-	select {
-	case r := <-done:
-		if r.code != 0 {
-			t.Fatalf("run: got exit %d, want 0\n%s", r.code, r.stderr)
-		}
-		if strings.Contains(r.stderr, fakeToken) {
-			t.Fatalf("the token was logged:\n%s", r.stderr)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("run did not stop within 15s")
+	if s := u.Query().Get("scope"); s != "bot applications.commands" {
+		t.Errorf("scope %q, want bot and applications.commands", s)
 	}
 }

@@ -6,11 +6,13 @@
 //	connectn [run]    the bot over Discord's gateway (needs DISCORD_TOKEN)
 //	connectn serve    the bot as an HTTP interactions endpoint (needs DISCORD_PUBLIC_KEY)
 //	connectn register register the slash commands and exit (needs DISCORD_TOKEN)
+//	connectn invite   print the link that adds the bot to a server
+//	connectn config   print the effective settings and where each came from
+//	connectn health   check the bot running on this host (container health checks)
 //	connectn play     play Connect N in this terminal, no Discord needed
 //
-// Settings come from the environment, from a .env file in the working
-// folder when there is one, and from flags (see .env.example and
-// `connectn help`).
+// Settings come from flags, the environment and a .env file in the working
+// folder, in that order of precedence (see .env.example and `connectn -h`).
 package main
 
 import (
@@ -22,59 +24,89 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
 	"syscall"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/joho/godotenv"
 
-	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/console"
-	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/metrics"
 )
 
-const usage = `connectn runs the ConnectN Discord bot: Connect N matches between members of a server.
+// version is the program version, set at build time with
+// -ldflags "-X main.version=v1.2.3".
+var version = ""
 
-Usage:
-  connectn [run] [flags]     the bot over Discord's gateway (needs DISCORD_TOKEN)
-  connectn serve [flags]     the bot as an HTTP interactions endpoint, POST /interactions
-                             and GET /healthz (needs DISCORD_PUBLIC_KEY; with
-                             DISCORD_TOKEN it also registers the commands)
-  connectn register [flags]  register the /connectn command and exit (needs DISCORD_TOKEN)
-  connectn play [flags]      play Connect N in this terminal (connectn play -h for its flags)
-  connectn help              this text
+// programVersion returns version, else the module version the binary was
+// built from, else "dev".
+func programVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
 
-Flags of run, serve and register:
-  -addr ADDR        listen address of serve (CONNECTN_ADDR, default :8080)
-  -db PATH          SQLite database (CONNECTN_DB, default data/connectn.db)
-  -guild ID         register the commands in one server only (DISCORD_GUILD_ID)
-  -log-level LEVEL  debug, info, warn or error (CONNECTN_LOG_LEVEL, default info)
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1 // the command failed, or `connectn health` found the bot unhealthy
+	exitUsage  = 2 // bad usage or configuration
+)
 
-Settings are read from the environment, then from ./.env if present (the
-environment wins), and flags override both. See .env.example.
-`
+// signalCause is the cause of the context that main cancels on SIGINT or
+// SIGTERM.
+type signalCause struct{ sig os.Signal }
+
+func (e signalCause) Error() string { return e.sig.String() + " signal received" }
+
+// signalExitCode returns the status a shell gives a process killed by the
+// signal that ended ctx: 128 + its number (130 for SIGINT, 143 for
+// SIGTERM), or 1 when ctx did not end by a signal.
+func signalExitCode(ctx context.Context) int {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		if s, ok := sc.sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+	}
+	return exitFailed
+}
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		cancel(signalCause{sig})
+		// A second signal stops at once, as a shell would expect.
+		sig = <-sigs
+		cancel(signalCause{sig})
+		os.Exit(signalExitCode(ctx))
+	}()
 	code := run(ctx, os.Args[1:], deps{
 		getenv: os.Getenv,
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
 		stderr: os.Stderr,
-		loadEnv: func() error {
-			err := godotenv.Load()
+		dotenv: func() (map[string]string, error) {
+			vars, err := godotenv.Read()
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+				return nil, nil
 			}
-			return err
+			return vars, err
 		},
 		newSession: func(token string) (*discordgo.Session, error) { return discordgo.New("Bot " + token) },
 		listen:     func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) },
 	})
-	stop()
+	cancel(nil)
 	os.Exit(code)
 }
 
@@ -84,172 +116,303 @@ type deps struct {
 	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
-	loadEnv    func() error // loads .env into the environment; nil skips it
+	dotenv     func() (map[string]string, error) // the variables of ./.env; nil reads none
 	newSession func(token string) (*discordgo.Session, error)
 	listen     func(addr string) (net.Listener, error)
 }
 
+// app is one run of a bot command: its settings, the outside world, its
+// logger and, for run and serve, its metrics.
+type app struct {
+	c       config
+	d       deps
+	log     *slog.Logger
+	metrics *metrics.Metrics
+}
+
+// command is a subcommand of connectn.
+type command struct {
+	name    string
+	summary string   // one line for the overview
+	about   string   // what -h says before the flags
+	flags   []string // the settings (by variable) that have flags here
+	needs   need
+	db      bool // checks CONNECTN_DB before running
+	plain   bool // reports its failure as one line, not a log record
+	run     func(ctx context.Context, a *app) error
+}
+
+// logFlags are the flags of every command that logs.
+var logFlags = []string{"CONNECTN_LOG_LEVEL", "CONNECTN_LOG_FORMAT"}
+
+// botFlags are the flags of the commands that run the bot.
+var botFlags = []string{"CONNECTN_DB", "DISCORD_GUILD_ID", "CONNECTN_DISCORD_API",
+	"CONNECTN_CHALLENGE_TIMEOUT", "CONNECTN_TURN_TIMEOUT", "CONNECTN_AI_MEMORY", "CONNECTN_AI_WORKERS"}
+
+func allFlags() []string {
+	var out []string
+	for _, s := range settings {
+		if s.flag != "" {
+			out = append(out, s.env)
+		}
+	}
+	return out
+}
+
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// commands lists the subcommands in the order the overview shows them
+// (play, help and version are handled apart).
+var commands = []*command{
+	{
+		name:    "run",
+		summary: "the bot over Discord's gateway websocket (the default; needs DISCORD_TOKEN)",
+		about: `Connects to Discord's gateway with DISCORD_TOKEN, registers /connectn (in
+DISCORD_GUILD_ID, or globally) and plays matches until SIGINT or SIGTERM.
+GET /metrics, /healthz and /readyz are served on CONNECTN_METRICS_ADDR.`,
+		flags: join([]string{"CONNECTN_METRICS_ADDR"}, botFlags, logFlags),
+		needs: need{token: true},
+		db:    true,
+		run:   runGateway,
+	},
+	{
+		name:    "serve",
+		summary: "the bot as an HTTP interactions endpoint (needs DISCORD_PUBLIC_KEY)",
+		about: `Serves Discord's HTTP interactions on CONNECTN_ADDR: POST /interactions
+(Ed25519-verified with DISCORD_PUBLIC_KEY), GET /healthz (the process is up),
+/readyz (the database answers) and /metrics (Prometheus). Set the Developer
+Portal's Interactions Endpoint URL to https://YOUR.HOST/interactions. With
+DISCORD_TOKEN set it also registers the commands at start-up.`,
+		flags: join([]string{"CONNECTN_ADDR", "DISCORD_APP_ID"}, botFlags, logFlags),
+		needs: need{publicKey: true},
+		db:    true,
+		run:   serve,
+	},
+	{
+		name:    "register",
+		summary: "register the /connectn command with Discord and exit (needs DISCORD_TOKEN)",
+		about: `Registers the /connectn command with one bulk overwrite: in DISCORD_GUILD_ID,
+where it appears at once, or globally, where Discord may take up to an hour.`,
+		flags: join([]string{"DISCORD_GUILD_ID", "DISCORD_APP_ID", "CONNECTN_DISCORD_API"}, logFlags),
+		needs: need{token: true},
+		run:   register,
+	},
+	{
+		name:    "invite",
+		summary: "print the link that adds the bot to a server",
+		about: `Prints the OAuth2 URL that adds the bot to a server, with the scopes bot and
+applications.commands and the permissions View Channels, Send Messages, Send
+Messages in Threads and Embed Links. The application is DISCORD_APP_ID, or the
+one DISCORD_TOKEN belongs to; DISCORD_GUILD_ID preselects that server.`,
+		flags: join([]string{"DISCORD_APP_ID", "DISCORD_GUILD_ID", "CONNECTN_DISCORD_API"}, logFlags),
+		needs: need{appIDOrToken: true},
+		plain: true,
+		run:   invite,
+	},
+	{
+		name:    "config",
+		summary: "print every setting's effective value and where it came from",
+		about: `Prints every setting with its effective value and its source (flag,
+environment, .env or default), secrets masked, then any problem, one line
+each. Exits 2 when there is a problem. Takes every flag, to preview them.`,
+		flags: allFlags(),
+		plain: true,
+	},
+	{
+		name:    "health",
+		summary: "check the bot running on this host (the container's HEALTHCHECK)",
+		about: `Asks the bot running on this host whether it is ready: GET /readyz on
+CONNECTN_ADDR (serve), then on CONNECTN_METRICS_ADDR (run). Exits 0 when one
+answers 200, else 1, as container health checks expect.`,
+		flags: []string{"CONNECTN_ADDR", "CONNECTN_METRICS_ADDR"},
+		plain: true,
+		run:   health,
+	},
+}
+
+func findCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// overview writes `connectn -h`: every command and every setting.
+func overview(w io.Writer) {
+	fmt.Fprintf(w, "connectn %s runs the ConnectN Discord bot: Connect N matches between members of a server.\n\n", programVersion())
+	fmt.Fprint(w, "Usage: connectn [COMMAND] [flags]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "  %-9s %s\n", "play", "play Connect N in this terminal, no Discord needed")
+	fmt.Fprintf(w, "  %-9s %s\n", "version", "print the version")
+	fmt.Fprintf(w, "  %-9s %s\n", "help", "this text; help COMMAND shows the flags of one command")
+	fmt.Fprint(w, `
+Run 'connectn COMMAND -h' for the flags of one command.
+
+Settings, from a flag, the environment or ./.env (in that order of precedence;
+see .env.example), else their default:
+`)
+	settingsHelp(w)
+}
+
+// commandHelp writes `connectn NAME -h`.
+func commandHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: connectn %s [flags]\n\n%s\n", c.name, c.about)
+	if len(c.flags) > 0 {
+		fmt.Fprint(w, "\nFlags (each overrides its environment variable and .env):\n")
+		flagHelp(w, c.flags)
+	}
+	var envOnly []string
+	switch {
+	case c.needs.token:
+		envOnly = append(envOnly, "DISCORD_TOKEN (required)")
+	case c.name == "serve":
+		envOnly = append(envOnly, "DISCORD_PUBLIC_KEY (required)", "DISCORD_TOKEN (optional: registers the commands)")
+	case c.name == "invite":
+		envOnly = append(envOnly, "DISCORD_TOKEN (to look up the application when DISCORD_APP_ID is empty)")
+	}
+	if len(envOnly) > 0 {
+		fmt.Fprintf(w, "\nFrom the environment or .env only: %s.\n", strings.Join(envOnly, ", "))
+	}
+	fmt.Fprint(w, "\nconnectn -h lists every setting and its default.\n")
+}
+
 // run executes the subcommand in args and returns the exit status: 0 on a
-// clean end, 1 when the bot fails, 2 for bad usage or configuration.
+// clean end, 1 when the command fails, 2 for bad usage or configuration,
+// and for play ended by SIGINT or SIGTERM 130 or 143.
 func run(ctx context.Context, args []string, d deps) int {
-	cmd := "run"
-	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(d.stdout, usage)
-		return 0
-	case "play":
-		color := false
-		if f, ok := d.stdout.(*os.File); ok {
-			color = console.ColorEnabled(f, d.getenv)
+	name := "run"
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help":
+			overview(d.stdout)
+			return exitOK
+		case "help":
+			if len(args) > 1 {
+				if c := findCommand(args[1]); c != nil {
+					commandHelp(d.stdout, c)
+					return exitOK
+				}
+				if args[1] == "play" {
+					return console.Main([]string{"-h"}, d.stdin, d.stdout, d.stderr, false)
+				}
+			}
+			overview(d.stdout)
+			return exitOK
+		case "version", "-version", "--version":
+			fmt.Fprintf(d.stdout, "connectn %s\n", programVersion())
+			return exitOK
 		}
-		return console.Main(args, d.stdin, d.stdout, d.stderr, color)
-	case "run", "serve", "register":
-	default:
-		fmt.Fprintf(d.stderr, "connectn: unknown command %q\n\n%s", cmd, usage)
-		return 2
+		if args[0] == "" || args[0][0] != '-' {
+			name, args = args[0], args[1:]
+		}
 	}
+	if name == "play" {
+		return play(ctx, args, d)
+	}
+	c := findCommand(name)
+	if c == nil {
+		fmt.Fprintf(d.stderr, "connectn: unknown command %q: run 'connectn -h' for the commands\n", name)
+		return exitUsage
+	}
+	return runCommand(ctx, c, args, d)
+}
 
-	if d.loadEnv != nil {
-		if err := d.loadEnv(); err != nil {
+// runCommand runs a bot command: settings, logger, database check, then
+// c.run.
+func runCommand(ctx context.Context, c *command, args []string, d deps) int {
+	badConfig := exitUsage
+	if c.name == "health" {
+		badConfig = exitFailed // container runtimes reserve 2
+	}
+	var dotenv map[string]string
+	if d.dotenv != nil {
+		vars, err := d.dotenv()
+		if err != nil {
 			fmt.Fprintf(d.stderr, "connectn: reading .env: %v\n", err)
-			return 2
+			return badConfig
 		}
+		dotenv = vars
 	}
-	n := map[string]need{"run": {token: true}, "serve": {publicKey: true}, "register": {token: true}}[cmd]
-	c, err := loadConfig(cmd, args, d.getenv, d.stderr, n)
+	cfg, err := loadConfig(c.name, c.flags, args, d.getenv, dotenv, c.needs)
 	if errors.Is(err, flag.ErrHelp) {
-		return 0
+		commandHelp(d.stdout, c)
+		return exitOK
 	}
-	if err != nil {
-		var ce *configError
-		if errors.As(err, &ce) {
-			fmt.Fprintf(d.stderr, "connectn: %v\n", err)
+	var fe *flagError
+	if errors.As(err, &fe) {
+		fmt.Fprintln(d.stderr, fe.msg)
+		return badConfig
+	}
+	if c.name == "config" {
+		var bad problems
+		errors.As(err, &bad)
+		printConfig(d.stdout, cfg)
+		if dotenv == nil {
+			fmt.Fprintln(d.stdout, "\nNo .env file in the working folder.")
+		} else {
+			fmt.Fprintf(d.stdout, "\nRead .env in the working folder (%d variables).\n", len(dotenv))
 		}
-		return 2
+		for _, p := range bad {
+			fmt.Fprintf(d.stderr, "connectn: %s\n", p)
+		}
+		if len(bad) > 0 {
+			return exitUsage
+		}
+		return exitOK
 	}
-	log := slog.New(slog.NewTextHandler(d.stderr, &slog.HandlerOptions{Level: c.logLevel}))
-
-	switch cmd {
-	case "register":
-		err = register(c, d, log)
-	case "run":
-		err = runGateway(ctx, c, d, log)
-	case "serve":
-		err = serve(ctx, c, d, log)
-	}
-	if err != nil {
-		log.Error("connectn "+cmd+" failed", "err", err)
-		return 1
-	}
-	return 0
-}
-
-// openStore opens the database, creating its folder.
-func openStore(ctx context.Context, c config, log *slog.Logger) (*sessions.Store, error) {
-	store, err := sessions.Open(ctx, c.db)
-	if err != nil {
-		return nil, err
-	}
-	log.Info("database open", "path", c.db)
-	return store, nil
-}
-
-// session returns a discordgo session for the configured token.
-func session(c config, d deps) (*discordgo.Session, error) {
-	s, err := d.newSession(c.token)
-	if err != nil {
-		return nil, fmt.Errorf("discord session: %w", err)
-	}
-	return s, nil
-}
-
-// applicationID returns DISCORD_APP_ID, or asks Discord for the application
-// the token belongs to.
-func applicationID(c config, s *discordgo.Session) (string, error) {
-	if c.appID != "" {
-		return c.appID, nil
-	}
-	app, err := s.Application("@me")
-	if err != nil {
-		return "", fmt.Errorf("look up the application of DISCORD_TOKEN: %w", err)
-	}
-	return app.ID, nil
-}
-
-func register(c config, d deps, log *slog.Logger) error {
-	s, err := session(c, d)
-	if err != nil {
-		return err
-	}
-	appID, err := applicationID(c, s)
-	if err != nil {
-		return err
-	}
-	if err := bot.RegisterCommands(s, appID, c.guildID); err != nil {
-		return err
-	}
-	log.Info("commands registered", "application", appID, "guild", c.guildID)
-	return nil
-}
-
-func runGateway(ctx context.Context, c config, d deps, log *slog.Logger) error {
-	store, err := openStore(ctx, c, log)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	s, err := session(c, d)
-	if err != nil {
-		return err
-	}
-	g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, log), GuildID: c.guildID, Log: log}
-	return g.Run(ctx)
-}
-
-func serve(ctx context.Context, c config, d deps, log *slog.Logger) error {
-	store, err := openStore(ctx, c, log)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if c.token != "" {
-		// Registration is a convenience here: the endpoint works without it,
-		// so a failure is reported and serving goes on.
-		if err := register(c, d, log); err != nil {
-			log.Warn("could not register the commands; serving anyway", "err", err)
+	var bad problems
+	errors.As(err, &bad)
+	if c.db && cfg.db != "" {
+		if p := checkDBFile(cfg.db); p != "" {
+			bad = append(bad, settingByEnv("CONNECTN_DB").describe(cfg.values["CONNECTN_DB"])+": "+p)
 		}
 	}
-	ln, err := d.listen(c.addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", c.addr, err)
+	if len(bad) > 0 {
+		for _, p := range bad {
+			fmt.Fprintf(d.stderr, "connectn: %s\n", p)
+		}
+		return badConfig
 	}
-	srv := &http.Server{
-		Handler: &bot.HTTPServer{
-			Handler:   bot.NewHandler(store, log),
-			PublicKey: c.publicKey,
-			Ready:     store.Ping,
-			Log:       log,
-		},
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      10 * time.Second,
+	a := &app{c: cfg, d: d, log: newLogger(d.stderr, cfg.logFormat, cfg.logLevel)}
+	if !c.plain {
+		a.log.Info("connectn "+c.name+" starting", "version", programVersion())
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	log.Info("serving interactions", "addr", ln.Addr().String(), "endpoint", "POST /interactions", "health", "GET /healthz")
+	if err := c.run(ctx, a); err != nil {
+		if c.plain {
+			fmt.Fprintf(d.stderr, "connectn %s: %v\n", c.name, err)
+		} else {
+			a.log.Error("connectn "+c.name+" failed", "err", err)
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// play runs `connectn play` until the players stop, or until SIGINT or
+// SIGTERM, which end it at once with status 130 or 143 (the match is not
+// kept).
+func play(ctx context.Context, args []string, d deps) int {
+	color := false
+	if f, ok := d.stdout.(*os.File); ok {
+		color = console.ColorEnabled(f, d.getenv)
+	}
+	done := make(chan int, 1)
+	go func() { done <- console.Main(args, d.stdin, d.stdout, d.stderr, color) }()
 	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
+	case code := <-done:
+		return code
 	case <-ctx.Done():
+		fmt.Fprintln(d.stderr) // end the line the prompt left open
+		return signalExitCode(ctx)
 	}
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
 }

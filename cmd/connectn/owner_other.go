@@ -1,0 +1,17 @@
+//go:build !unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// ownerNote returns " (mode M)" for path, or "" when it cannot be read.
+func ownerNote(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (mode %s)", fi.Mode())
+}
