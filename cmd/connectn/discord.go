@@ -122,15 +122,52 @@ func (a *app) openStore(ctx context.Context) (*observedStore, error) {
 	return o, nil
 }
 
-// newMetrics returns the process's metrics. The active-matches gauge is
-// left out until the store can count them.
-func (a *app) newMetrics() *metrics.Metrics {
-	return metrics.New(metrics.Options{Version: programVersion(), Log: a.log, ActiveMatches: nil})
+// newMetrics returns the process's metrics; the active-matches gauge asks
+// the store that active will hold once it is open.
+func (a *app) newMetrics(active *atomic.Pointer[observedStore]) *metrics.Metrics {
+	return metrics.New(metrics.Options{Version: programVersion(), Log: a.log,
+		ActiveMatches: func(ctx context.Context) (int, error) {
+			store := active.Load()
+			if store == nil {
+				return 0, errors.New("the database is not open yet")
+			}
+			return store.CountActive(ctx)
+		}})
 }
 
-// handler returns the interaction handler on store, reporting to a.metrics.
-func (a *app) handler(store bot.Store) *bot.Handler {
-	return bot.NewHandler(store, a.log, bot.WithMetrics(a.metrics))
+// schedulerInterval is how often the scheduler looks for deadlines that
+// passed and board posts still to make.
+const schedulerInterval = time.Second
+
+// handler returns the interaction handler on store, reporting to
+// a.metrics, reaching Discord after a response through rest (a session
+// with the bot token, or without one in serve mode), with the configured
+// deadlines.
+func (a *app) handler(store bot.Store, rest *discordgo.Session) *bot.Handler {
+	return bot.NewHandler(store, a.log, bot.WithMetrics(a.metrics),
+		bot.WithMessenger(bot.NewDiscordMessenger(rest)),
+		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout))
+}
+
+// runHandler runs h's deadline scheduler until ctx ends, and returns the
+// function that stops it and waits (a few seconds at most) for the work
+// that follows responses to finish.
+func (a *app) runHandler(ctx context.Context, h *bot.Handler) (stop func()) {
+	schedCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.RunScheduler(schedCtx, schedulerInterval)
+	}()
+	return func() {
+		cancel()
+		<-done
+		closeCtx, closeCancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer closeCancel()
+		if err := h.Close(closeCtx); err != nil {
+			a.log.Warn("stopping with work after responses unfinished", "err", err)
+		}
+	}
 }
 
 func register(ctx context.Context, a *app) error {
@@ -169,12 +206,14 @@ func invite(ctx context.Context, a *app) error {
 }
 
 func runGateway(ctx context.Context, a *app) error {
-	a.metrics = a.newMetrics()
+	var active atomic.Pointer[observedStore]
+	a.metrics = a.newMetrics(&active)
 	store, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	active.Store(store)
 	s, err := a.discordSession()
 	if err != nil {
 		return err
@@ -201,17 +240,22 @@ func runGateway(ctx context.Context, a *app) error {
 		}()
 		defer l.Stop()
 	}
-	g := &bot.Gateway{Session: s, Handler: a.handler(store), GuildID: a.c.guildID, Log: a.log}
+	h := a.handler(store, s)
+	stop := a.runHandler(ctx, h)
+	defer stop()
+	g := &bot.Gateway{Session: s, Handler: h, GuildID: a.c.guildID, Log: a.log}
 	return g.Run(ctx)
 }
 
 func serve(ctx context.Context, a *app) error {
-	a.metrics = a.newMetrics()
+	var active atomic.Pointer[observedStore]
+	a.metrics = a.newMetrics(&active)
 	store, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	active.Store(store)
 	if a.c.token != "" {
 		// Registration is a convenience here: the endpoint works without it,
 		// so a failure is reported and serving goes on.
@@ -219,8 +263,17 @@ func serve(ctx context.Context, a *app) error {
 			a.log.Warn("could not register the commands; serving anyway", "err", err)
 		}
 	}
+	// Follow-ups and edits after a response go through the interaction
+	// webhooks, which need no token, or the bot token when there is one.
+	rest, err := a.discordSession()
+	if err != nil {
+		return err
+	}
+	h := a.handler(store, rest)
+	stop := a.runHandler(ctx, h)
+	defer stop()
 	mux := opsMux(a.metrics, store.Ping)
-	mux.Handle("/interactions", &bot.HTTPServer{Handler: a.handler(store), PublicKey: a.c.publicKey, Log: a.log})
+	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log})
 	l, err := a.listenOps(a.c.addr, mux, "POST /interactions, GET /healthz, /readyz and /metrics")
 	if err != nil {
 		return err

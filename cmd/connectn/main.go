@@ -103,8 +103,13 @@ func main() {
 			}
 			return vars, err
 		},
-		newSession: func(token string) (*discordgo.Session, error) { return discordgo.New("Bot " + token) },
-		listen:     func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) },
+		newSession: func(token string) (*discordgo.Session, error) {
+			if token == "" { // serve without a token: webhooks need none
+				return discordgo.New("")
+			}
+			return discordgo.New("Bot " + token)
+		},
+		listen: func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) },
 	})
 	cancel(nil)
 	os.Exit(code)
