@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -186,15 +187,8 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 // acceptButton starts the match when the challenged member accepts: the
 // challenge message becomes the board, with the first turn's deadline.
 func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me, now := userID(i), h.now()
-	expired := false
-	s, err := h.update(ctx, i, func(s *sessions.Session) error {
-		if s.ID != r.Match {
-			return errStale
-		}
-		if expired = h.expire(s, now) != ""; expired {
-			return nil
-		}
+	me := userID(i)
+	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
 		if s.Phase != sessions.PhaseChallenge {
 			return errStale
 		}
@@ -223,14 +217,8 @@ func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r 
 // declineButton ends a challenge without a match: declined by the
 // challenged member, or withdrawn by the challenger.
 func (h *Handler) declineButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me, now := userID(i), h.now()
-	s, err := h.update(ctx, i, func(s *sessions.Session) error {
-		if s.ID != r.Match {
-			return errStale
-		}
-		if h.expire(s, now) != "" {
-			return nil
-		}
+	me := userID(i)
+	s, _, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, _ time.Time) error {
 		if s.Phase != sessions.PhaseChallenge {
 			return errStale
 		}

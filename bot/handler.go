@@ -300,6 +300,24 @@ func (h *Handler) update(ctx context.Context, i *discordgo.Interaction, fn func(
 	return s, err
 }
 
+// updateMatch runs fn on the channel's session when it is match, at the
+// handler's time now, after settling a deadline that has passed: then fn is
+// not called and expired is true. Another session in the channel is
+// errStale.
+func (h *Handler) updateMatch(ctx context.Context, i *discordgo.Interaction, match int64, fn func(s *sessions.Session, now time.Time) error) (s *sessions.Session, expired bool, err error) {
+	now := h.now()
+	s, err = h.update(ctx, i, func(s *sessions.Session) error {
+		if s.ID != match {
+			return errStale
+		}
+		if expired = h.expire(s, now) != ""; expired {
+			return nil
+		}
+		return fn(s, now)
+	})
+	return s, expired, err
+}
+
 // updateMessage is an UPDATE_MESSAGE response.
 func updateMessage(data *message) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}

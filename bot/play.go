@@ -21,16 +21,10 @@ var errSettled = errors.New("session over")
 // board is posted as a new message once Discord has the response; when it
 // ends the match, the message shows the result and a Rematch button.
 func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me, now := userID(i), h.now()
-	var expired, roundEnded bool
-	s, err := h.update(ctx, i, func(s *sessions.Session) error {
-		expired, roundEnded = false, false
-		if s.ID != r.Match {
-			return errStale
-		}
-		if expired = h.expire(s, now) != ""; expired {
-			return nil
-		}
+	me := userID(i)
+	roundEnded := false
+	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
+		roundEnded = false
 		switch s.Phase {
 		case sessions.PhaseChallenge:
 			return errStale
@@ -158,15 +152,8 @@ func (h *Handler) forfeitCommand(ctx context.Context, i *discordgo.Interaction, 
 // confirmation says so, and the board message shows the result once
 // Discord has the response.
 func (h *Handler) forfeitConfirmButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me, now := userID(i), h.now()
-	expired := false
-	s, err := h.update(ctx, i, func(s *sessions.Session) error {
-		if s.ID != r.Match {
-			return errStale
-		}
-		if expired = h.expire(s, now) != ""; expired {
-			return nil
-		}
+	me := userID(i)
+	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, _ time.Time) error {
 		if s.Phase != sessions.PhasePlaying {
 			return errMatchEnded
 		}
