@@ -205,15 +205,25 @@ func invite(ctx context.Context, a *app) error {
 	return nil
 }
 
-func runGateway(ctx context.Context, a *app) error {
+// openWithMetrics sets up the process's metrics and opens the store they
+// count active matches in.
+func (a *app) openWithMetrics(ctx context.Context) (*observedStore, error) {
 	var active atomic.Pointer[observedStore]
 	a.metrics = a.newMetrics(&active)
 	store, err := a.openStore(ctx)
 	if err != nil {
+		return nil, err
+	}
+	active.Store(store)
+	return store, nil
+}
+
+func runGateway(ctx context.Context, a *app) error {
+	store, err := a.openWithMetrics(ctx)
+	if err != nil {
 		return err
 	}
 	defer store.Close()
-	active.Store(store)
 	s, err := a.discordSession()
 	if err != nil {
 		return err
@@ -248,14 +258,11 @@ func runGateway(ctx context.Context, a *app) error {
 }
 
 func serve(ctx context.Context, a *app) error {
-	var active atomic.Pointer[observedStore]
-	a.metrics = a.newMetrics(&active)
-	store, err := a.openStore(ctx)
+	store, err := a.openWithMetrics(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	active.Store(store)
 	if a.c.token != "" {
 		// Registration is a convenience here: the endpoint works without it,
 		// so a failure is reported and serving goes on.
