@@ -105,8 +105,8 @@ func TestTurnTimeoutForfeitsTheMatch(t *testing.T) {
 	got := e.d.message(board.ID)
 	mustContain(t, "timed-out board", messageText(got), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
 		"🏆 🔴 **Alice** wins the match 1 – 0!", "Match over")
-	if labels(got.Components) != "Rematch" {
-		t.Errorf("timed-out board buttons %q, want Rematch", labels(got.Components))
+	if labels(got.Components) != "Rematch Picture" {
+		t.Errorf("timed-out board buttons %q, want Rematch Picture", labels(got.Components))
 	}
 	s := e.session()
 	if s.Phase != sessions.PhaseFinished || s.End != sessions.EndTimeout {
@@ -145,8 +145,8 @@ func TestDeadlineSurvivesRestart(t *testing.T) {
 	resp := e.click(bob, board, "3")
 	mustUpdate(t, resp)
 	mustContain(t, "board clicked after the timeout", text(resp), "did not play in time", "wins the match")
-	if got := e.d.message(board.ID); labels(got.Components) != "Rematch" {
-		t.Errorf("after the click, buttons %q, want Rematch", labels(got.Components))
+	if got := e.d.message(board.ID); labels(got.Components) != "Rematch Picture" {
+		t.Errorf("after the click, buttons %q, want Rematch Picture", labels(got.Components))
 	}
 }
 

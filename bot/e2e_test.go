@@ -184,10 +184,25 @@ func newHTTPWorld(t *testing.T) *fakeWorld {
 func playStory(t *testing.T, w *fakeWorld) {
 	playCompleteMatch(t, w, w.restart)
 
+	// Anyone may ask for a picture of the final board: it comes privately.
+	finished := newest(t, w)
+	resp := click(t, w, carol, finished, "Picture")
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("Picture answered type %d, want a deferred private message", resp.Type)
+	}
+	var pic *discordgo.Message
+	for _, m := range w.fake.Messages() {
+		if m.Kind == discordtest.WebhookMessageEdit && len(m.Message.Attachments) == 1 {
+			pic = m.Message
+		}
+	}
+	if pic == nil || pic.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.HasSuffix(pic.Attachments[0].Filename, ".png") {
+		t.Fatalf("no private message with the board picture: %+v", pic)
+	}
+
 	// Rematch: Bob, who did not open round 1, opens; then he lets his turn
 	// run out.
-	finished := newest(t, w)
-	resp := click(t, w, bob, finished, "Rematch")
+	resp = click(t, w, bob, finished, "Rematch")
 	mustContain(t, "rematched message", text(resp), "A rematch started in a new message below")
 	rematch := newest(t, w)
 	if rematch.ID == finished.ID {

@@ -140,6 +140,7 @@ var (
 		actForfeitYes: (*Handler).forfeitConfirmButton,
 		actForfeitNo:  (*Handler).forfeitCancelButton,
 		actRematch:    (*Handler).rematchButton,
+		actPicture:    (*Handler).pictureButton,
 	}
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -360,13 +361,14 @@ type memDiscord struct {
 	owner    map[string]string    // message ID → interaction token that posted it
 	tokenAt  map[string]time.Time // interaction token → when the interaction came
 	calls    []string             // messenger calls made, by name
+	files    map[string][]byte    // attached files by name
 	failures []error              // returned by the next messenger calls, in order
 	nextID   int
 }
 
 func newMemDiscord(now func() time.Time) *memDiscord {
 	return &memDiscord{now: now, byID: map[string]*discordgo.Message{}, original: map[string]string{},
-		owner: map[string]string{}, tokenAt: map[string]time.Time{}}
+		owner: map[string]string{}, tokenAt: map[string]time.Time{}, files: map[string][]byte{}}
 }
 
 // restError builds the error discordgo returns for a Discord API error.
@@ -423,6 +425,11 @@ func (d *memDiscord) newMessageLocked(data *discordgo.InteractionResponseData, t
 
 func (d *memDiscord) setLocked(m *discordgo.Message, data *discordgo.InteractionResponseData) {
 	m.Content, m.Embeds, m.Components = data.Content, data.Embeds, data.Components
+	for _, f := range data.Files {
+		body, _ := io.ReadAll(f.Reader)
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{Filename: f.Name, ContentType: f.ContentType, Size: len(body)})
+		d.files[f.Name] = body
+	}
 	if data.AllowedMentions != nil {
 		am := *data.AllowedMentions
 		m.Mentions = nil
@@ -439,7 +446,7 @@ func (d *memDiscord) apply(t *testing.T, i *discordgo.Interaction, resp *discord
 	defer d.mu.Unlock()
 	d.tokenAt[i.Token] = d.now()
 	switch resp.Type {
-	case discordgo.InteractionResponseChannelMessageWithSource:
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		d.original[i.Token] = d.newMessageLocked(resp.Data, "").ID
 	case discordgo.InteractionResponseUpdateMessage:
 		m := d.byID[i.Message.ID]

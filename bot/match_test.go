@@ -134,8 +134,8 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 	mustUpdate(t, resp)
 	mustContain(t, "final message", text(resp), "Connect 4 · Match over", "Alice** wins round 3",
 		"🏆 🔴 **Alice** wins the match 2 – 1!", "Matches between them in this server: Alice **1** – **0** Bob")
-	if got := labels(resp.Data.Components); got != "Rematch" {
-		t.Errorf("final message buttons %q, want Rematch", got)
+	if got := labels(resp.Data.Components); got != "Rematch Picture" {
+		t.Errorf("final message buttons %q, want Rematch Picture", got)
 	}
 	mentionsOnly(t, "final message", resp.Data.AllowedMentions)
 

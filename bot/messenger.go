@@ -21,7 +21,8 @@ type Messenger interface {
 	// interaction with token, and returns the new message's ID.
 	FollowUp(ctx context.Context, appID, token string, msg *message) (messageID string, err error)
 	// EditWebhookMessage replaces the content, embeds and components of
-	// messageID ("@original", or a follow-up's ID) through the webhook.
+	// messageID ("@original", or a follow-up's ID) through the webhook, and
+	// attaches msg.Files.
 	EditWebhookMessage(ctx context.Context, appID, token, messageID string, msg *message) error
 	// OriginalMessageID returns the ID of the message the interaction's
 	// response created ("@original").
@@ -74,6 +75,7 @@ func (d *DiscordMessenger) EditWebhookMessage(ctx context.Context, appID, token,
 	content, embeds, components := msg.Content, msg.Embeds, nonNil(msg.Components)
 	_, err := d.Session.WebhookMessageEdit(appID, token, messageID, &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: msg.AllowedMentions,
+		Files: msg.Files,
 	}, discordgo.WithContext(ctx))
 	return err
 }

@@ -320,9 +320,12 @@ func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched b
 		status = append(status, fmt.Sprintf("Matches between them in this server: %s **%d** – **%d** %s",
 			escapeName(s.Players[0].Name), pair.Wins, pair.Losses, escapeName(s.Players[1].Name)))
 	}
+	pictureButton := discordgo.Button{Label: "Picture", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
+		CustomID: route{Action: actPicture, Match: s.ID}.String()}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Rematch", Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
 			CustomID: route{Action: actRematch, Match: s.ID}.String()},
+		pictureButton,
 	}}}
 	if rematched {
 		status = append(status, "🔁 A rematch started in a new message below.")

@@ -68,6 +68,7 @@ var recordedSession = []replayStep{
 	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
 	{"bob-drop-2", on(bob, "2", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
 	{"alice-drop-1-wins", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Alice** wins the match 1 – 0"},
+	{"carol-picture", on(carol, "Picture", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
 	{"carol-rematch", on(carol, "Rematch", false), discordgo.InteractionResponseChannelMessageWithSource, "not playing in this match"},
 	{"bob-rematch", on(bob, "Rematch", false), discordgo.InteractionResponseUpdateMessage, "A rematch started"},
 	{"bob-forfeit-command", cmd(slash(bob, "forfeit")), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
@@ -143,7 +144,7 @@ func TestRecordedInteractions(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"/challenge", "/forfeit", "/board", "/stats", "/leaderboard", "/help",
-		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch"} {
+		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture"} {
 		if !seen[want] {
 			t.Errorf("the recording never uses %s", want)
 		}

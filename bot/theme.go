@@ -4,6 +4,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/picture"
 )
 
 // Theme is the set of emoji a board is drawn with. Every emoji was checked in
@@ -22,6 +23,8 @@ type Theme struct {
 	Disc, Win, Last [3]string
 	// Color is the embed colour of each player's turn (index 0: neutral).
 	Color [3]int
+	// Picture is the style of the board drawn as an image.
+	Picture picture.Style
 }
 
 // The themes, the first being the default. The colour-blind pair, blue and
@@ -34,7 +37,8 @@ var themes = []Theme{
 		Disc:  [3]string{"", "🔴", "🟡"},
 		Win:   [3]string{"", "🟥", "🟨"},
 		Last:  [3]string{"", "❤️", "💛"},
-		Color: [3]int{0x5865F2, 0xDD2E44, 0xFDCB58},
+		Color:   [3]int{0x5865F2, 0xDD2E44, 0xFDCB58},
+		Picture: picture.Classic,
 	},
 	{
 		Name: "colorblind", Label: "Colour-blind friendly: blue and orange",
@@ -42,7 +46,8 @@ var themes = []Theme{
 		Disc:  [3]string{"", "🔵", "🟠"},
 		Win:   [3]string{"", "🟦", "🟧"},
 		Last:  [3]string{"", "💙", "🧡"},
-		Color: [3]int{0x5865F2, 0x55ACEE, 0xF4900C},
+		Color:   [3]int{0x5865F2, 0x55ACEE, 0xF4900C},
+		Picture: picture.ColorBlind,
 	},
 	{
 		Name: "forest", Label: "Forest: purple and green on wood",
@@ -50,7 +55,8 @@ var themes = []Theme{
 		Disc:  [3]string{"", "🟣", "🟢"},
 		Win:   [3]string{"", "🟪", "🟩"},
 		Last:  [3]string{"", "💜", "💚"},
-		Color: [3]int{0x5865F2, 0xAA8ED6, 0x78B159},
+		Color:   [3]int{0x5865F2, 0xAA8ED6, 0x78B159},
+		Picture: picture.Forest,
 	},
 }
 
