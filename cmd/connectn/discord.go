@@ -14,7 +14,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/metrics"
-	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // defaultAPI is DefaultDiscordAPI parsed: the scheme, host and path prefix
@@ -110,7 +110,7 @@ func (a *app) applicationID(s *discordgo.Session) (string, error) {
 // openStore checks and opens the database, with failures counted in
 // a.metrics and explained.
 func (a *app) openStore(ctx context.Context) (*observedStore, error) {
-	store, err := sessions.Open(ctx, a.c.db)
+	store, err := sqlite.Open(ctx, a.c.db)
 	if err != nil {
 		return nil, explainDBError(a.c.db, err)
 	}

@@ -14,7 +14,7 @@ import (
 // an Update's own function are not failures. Methods other than these
 // three pass through unobserved.
 type observedStore struct {
-	*sessions.Store
+	sessions.Store
 	path     string
 	failures func(op string) // nil counts nothing
 }
