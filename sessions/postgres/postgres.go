@@ -27,6 +27,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"time"
@@ -63,6 +64,11 @@ var dialect = sqlstore.Dialect{
 	Name:              "postgres",
 	Numbered:          true,
 	IsUniqueViolation: isUniqueViolation,
+	SnapshotTx:        &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
+		return err
+	},
 }
 
 // Store is the PostgreSQL session store. It implements sessions.Store;
@@ -181,6 +187,12 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// Export writes every match and stat to w as JSON lines (see
+// sessions/internal/sqlstore), from one consistent snapshot.
+func (s *Store) Export(ctx context.Context, w io.Writer) (sqlstore.Counts, error) {
+	return s.Store.Export(ctx, w, s.versions.To)
 }
 
 // SchemaVersions returns the schema version Open found and the one it

@@ -40,12 +40,15 @@ func PostgresSchema(tb testing.TB, server string) string {
 			tb.Errorf("drop the test schema %s: %v", schema, err)
 		}
 	})
+	// Appended as is: re-encoding the query would turn %20 into +, which
+	// libpq-style parameters (options=-c ...) do not read as a space.
 	u, err := url.Parse(server)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	sep := "?"
+	if u.RawQuery != "" || u.ForceQuery {
+		sep = "&"
+	}
+	return server + sep + "search_path=" + schema
 }

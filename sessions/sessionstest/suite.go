@@ -84,6 +84,7 @@ func Run(t *testing.T, b Backend) {
 		{"ResultAndStatsInOneTransaction", testResultAndStatsInOneTransaction},
 		{"Due", testDue},
 		{"SessionRules", testSessionRules},
+		{"ExportImport", testExportImport},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })

@@ -21,6 +21,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,6 +161,12 @@ func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
 
 // Path returns the path the store was opened with.
 func (s *Store) Path() string { return s.path }
+
+// Export writes every match and stat to w as JSON lines (see
+// sessions/internal/sqlstore), from one consistent snapshot.
+func (s *Store) Export(ctx context.Context, w io.Writer) (sqlstore.Counts, error) {
+	return s.Store.Export(ctx, w, s.versions.To)
+}
 
 // SchemaVersions returns the schema version Open found and the one it
 // left (equal when nothing was pending).

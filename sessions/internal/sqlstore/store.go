@@ -14,6 +14,7 @@
 package sqlstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -47,6 +48,12 @@ type Dialect struct {
 	// SerialWrites queues the process's writes in Go so that they never
 	// meet on a database-wide write lock (SQLite).
 	SerialWrites bool
+	// SnapshotTx are the options of the transaction Export reads in, one
+	// that sees a single consistent state of the database.
+	SnapshotTx *sql.TxOptions
+	// AfterImport, when set, runs at the end of Import's transaction
+	// (PostgreSQL: moves the identity sequence past the imported IDs).
+	AfterImport func(ctx context.Context, tx *sql.Tx) error
 }
 
 // Rebind rewrites the ? placeholders of query as the dialect writes them.
@@ -550,6 +557,9 @@ func encodeWebhook(w sessions.Webhook) (string, error) {
 	}
 	return string(b), nil
 }
+
+// bytesReader reads b.
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 func formatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 
