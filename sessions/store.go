@@ -182,3 +182,11 @@ func ApplyOptions(opts ...Option) Options {
 	}
 	return o
 }
+
+// ExportCounts are the rows a backend's Export wrote or its Import read,
+// by table: matches (every session), member_stats and pair_records.
+type ExportCounts struct {
+	Matches     int `json:"matches"`
+	MemberStats int `json:"member_stats"`
+	PairRecords int `json:"pair_records"`
+}

@@ -15,7 +15,7 @@ import (
 // three pass through unobserved.
 type observedStore struct {
 	sessions.Store
-	path     string
+	path     string          // the SQLite file, whose errors explainDBError explains; "" for PostgreSQL
 	failures func(op string) // nil counts nothing
 }
 

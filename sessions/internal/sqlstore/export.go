@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/connectn/connectn/sessions"
 )
 
 // ExportVersion is the version of the export format, in its header line.
@@ -82,11 +84,7 @@ type PairRow struct {
 }
 
 // Counts are the rows exported or imported, by table.
-type Counts struct {
-	Matches     int `json:"matches"`
-	MemberStats int `json:"member_stats"`
-	PairRecords int `json:"pair_records"`
-}
+type Counts = sessions.ExportCounts
 
 type exportLine struct {
 	Match  *MatchRow `json:"match,omitempty"`
