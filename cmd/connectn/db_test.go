@@ -123,3 +123,16 @@ func TestMigrateExportImport(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresUnreachable checks what an owner reads when the PostgreSQL
+// server of CONNECTN_DB does not answer: what to check, and never the
+// password.
+func TestPostgresUnreachable(t *testing.T) {
+	r := runWith(t, context.Background(), []string{"migrate", "-db", "postgres://connectn:s3cret@127.0.0.1:1/connectn?connect_timeout=5"}, nil, deps{})
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach PostgreSQL at postgres://connectn:xxxxx@127.0.0.1:1/connectn") {
+		t.Errorf("migrate with no server: exit %d, stderr %q; want 1 and what to check", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, "s3cret") {
+		t.Errorf("the password was shown: %s", r.stderr)
+	}
+}
