@@ -2,6 +2,8 @@ package sessionstest
 
 import (
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/connectn/connectn/game"
@@ -45,6 +47,10 @@ func quietLine(tb testing.TB, n int) []int {
 //     the stats are written); ns/op is per match.
 //   - Move: one Update that drops one disc in a match 20 to 30 plies in;
 //     ns/op is per move.
+//   - Move50: the same from 50 goroutines at once, each on matches of
+//     its own (b.SetParallelism), as 50 channels playing at once; ns/op
+//     is wall time per move over all of them, so 1e9/ns_op is moves per
+//     second. Concurrent commits share PostgreSQL's disk flushes.
 func Bench(b *testing.B, backend Backend) {
 	for _, cache := range []struct {
 		name string
@@ -91,6 +97,41 @@ func Bench(b *testing.B, backend Backend) {
 					return err
 				})
 			}
+		})
+		b.Run("Move50/"+cache.name, func(b *testing.B) {
+			st := backend.NewDB(b).Open(b, newClock().Now, sessions.WithCacheSize(cache.size))
+			line := quietLine(b, 30)
+			template := newSession(b, "template")
+			template.Phase, template.Match = sessions.PhasePlaying, mustMatch(b, template.Config, line[:20]...)
+			var seq atomic.Int64
+			b.SetParallelism((50 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				ch, k := "", 0
+				for pb.Next() {
+					if ch == "" || k == 10 {
+						// A fresh match every 10 moves, inside the timing: one
+						// Create per 10 moves, as the bot creates them.
+						ch, k = fmt.Sprintf("par-%d", seq.Add(1)), 0
+						s := template.Clone()
+						s.ChannelID = ch
+						if _, err := st.Create(b.Context(), s); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+					c := line[20+k]
+					k++
+					if _, err := st.Update(b.Context(), ch, func(s *sessions.Session) error {
+						_, err := s.Match.Play(s.Match.ToMove(), c)
+						return err
+					}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 	}
 }
