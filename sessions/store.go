@@ -13,6 +13,12 @@ import (
 //
 // Sessions returned by a Store are fresh copies owned by the caller:
 // changing one changes nothing stored; only Update writes.
+//
+// Every write to a session's row increases its revision. A Store keeps the
+// sessions it decoded in memory by ID and revision (WithCacheSize) and
+// trusts that number: a program that changes a row by hand must increase
+// revision too, or Stores that hold it will not see the change until
+// they restart.
 type Store interface {
 	// Create stores sess as a new session in its channel and returns the
 	// stored copy, with ID, CreatedAt and UpdatedAt assigned (whatever sess
