@@ -14,6 +14,7 @@ import (
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // fakeWorld is the bot answering a fake Discord (bot/discordtest) over
@@ -23,7 +24,7 @@ type fakeWorld struct {
 	t       *testing.T
 	clock   *clock
 	fake    *discordtest.Server
-	store   *sessions.Store
+	store   *sqlite.Store
 	path    string
 	h       *bot.Handler
 	deliver func(i *discordgo.Interaction) *discordgo.InteractionResponse
@@ -156,7 +157,7 @@ func newHTTPWorld(t *testing.T) *fakeWorld {
 		if err := w.store.Close(); err != nil {
 			t.Fatal(err)
 		}
-		reopened, err := sessions.Open(context.Background(), path, sessions.WithClock(c.Now))
+		reopened, err := sqlite.Open(context.Background(), path, sessions.WithClock(c.Now))
 		if err != nil {
 			t.Fatalf("reopen store: %v", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -40,14 +41,40 @@ type Gateway struct {
 	Handler *Handler
 	// GuildID, when set, registers the commands in that guild only.
 	GuildID string
+	// ShardID and ShardCount split the bot's servers between several
+	// gateway connections (several processes), as Discord's sharding
+	// does: this connection serves the servers whose ID s gives
+	// (s >> 22) % ShardCount == ShardID, and direct messages when ShardID
+	// is 0. ShardCount 0 asks Discord for the count it recommends (GET
+	// /gateway/bot); ShardID must be below the count. Only shard 0
+	// registers the commands, so that they are registered once.
+	ShardID, ShardCount int
 	// Log receives connection events and failures; slog.Default() when nil.
 	Log *slog.Logger
 }
 
-// Run opens the gateway connection (no privileged intent is asked for),
-// waits for READY, registers the commands with one bulk overwrite, and
-// serves interactions until ctx is done; then it closes the connection and
-// waits for the interactions in flight. It returns an error when the
+// ShardOf returns the shard, from 0 to count-1, that serves guildID by
+// Discord's rule (guild_id >> 22) % count: 0 for a direct message (no
+// guild), for a count below 2, and for an ID that is not a snowflake.
+func ShardOf(guildID string, count int) int {
+	if count < 2 || guildID == "" {
+		return 0
+	}
+	g, err := strconv.ParseUint(guildID, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return int((g >> 22) % uint64(count))
+}
+
+// Run opens the gateway connection as shard [ShardID, ShardCount] (no
+// privileged intent is asked for; with ShardCount 0, the count is asked of
+// Discord first), waits for READY, registers the commands with one bulk
+// overwrite when it is shard 0, and serves the interactions of its shard
+// until ctx is done; then it closes the connection and waits for the
+// interactions in flight. An interaction of another shard's server (which
+// Discord does not send) is dropped unanswered. It returns an error when
+// the recommended count cannot be read, the shard is out of range, the
 // connection cannot be opened, READY does not come within 30 seconds, or
 // registration fails.
 func (g *Gateway) Run(ctx context.Context) error {
@@ -57,6 +84,22 @@ func (g *Gateway) Run(ctx context.Context) error {
 	}
 	s := g.Session
 	s.Identify.Intents = discordgo.IntentsNone
+	count := g.ShardCount
+	if count == 0 {
+		gb, err := s.GatewayBot(discordgo.WithContext(ctx))
+		if err != nil {
+			return fmt.Errorf("ask Discord for the recommended shard count (GET /gateway/bot): %w", err)
+		}
+		count = max(gb.Shards, 1)
+		if count > 1 && g.ShardID == 0 {
+			log.Warn("Discord recommends several shards: this process serves shard 0 only; run one process per shard, with CONNECTN_SHARD_ID from 0 and CONNECTN_SHARD_COUNT set",
+				"shards", count)
+		}
+	}
+	if g.ShardID < 0 || g.ShardID >= count {
+		return fmt.Errorf("gateway: shard %d is out of range for %d shards (0 to %d)", g.ShardID, count, count-1)
+	}
+	s.ShardID, s.ShardCount = g.ShardID, count
 	ready := make(chan *discordgo.Ready, 1)
 	removeReady := s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		select {
@@ -82,6 +125,11 @@ func (g *Gateway) Run(ctx context.Context) error {
 		inflight.Add(1)
 		mu.Unlock()
 		defer inflight.Done()
+		if shard := ShardOf(ic.GuildID, count); shard != g.ShardID {
+			log.Warn("dropped an interaction of another shard's server", "interaction", ic.ID, "guild", ic.GuildID,
+				"its_shard", shard, "shard", g.ShardID)
+			return
+		}
 		g.respond(serveCtx, log, s, ic.Interaction)
 	})
 	defer removeInteraction()
@@ -111,10 +159,13 @@ func (g *Gateway) Run(ctx context.Context) error {
 	if r.Application != nil && r.Application.ID != "" {
 		appID = r.Application.ID
 	}
-	if err := RegisterCommands(s, appID, g.GuildID); err != nil {
-		return err
+	if g.ShardID == 0 {
+		if err := RegisterCommands(s, appID, g.GuildID); err != nil {
+			return err
+		}
 	}
-	log.Info("connected to the gateway", "bot", r.User.Username, "application", appID, "guilds", len(r.Guilds))
+	log.Info("connected to the gateway", "bot", r.User.Username, "application", appID, "guilds", len(r.Guilds),
+		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0)
 	<-ctx.Done()
 	log.Info("shutting down the gateway connection")
 	return nil

@@ -16,7 +16,8 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// Store is what the handler needs of the session store; *sessions.Store
+// Store is what the handler needs of the session store; every
+// sessions.Store backend (sessions/sqlite, sessions/postgres)
 // satisfies it. Update must serialise calls for one channel and commit the
 // change (with the stats of a match it finishes) before it returns.
 type Store interface {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // Test identities, shaped like Discord snowflakes.
@@ -301,10 +302,10 @@ func (c *clock) Advance(d time.Duration) {
 
 // mustOpenStore opens a store in a fresh temporary folder, closed when the
 // test ends.
-func mustOpenStore(t *testing.T, now func() time.Time) (*sessions.Store, string) {
+func mustOpenStore(t *testing.T, now func() time.Time) (*sqlite.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "connectn.db")
-	store, err := sessions.Open(context.Background(), path, sessions.WithClock(now))
+	store, err := sqlite.Open(context.Background(), path, sessions.WithClock(now))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -585,7 +586,7 @@ type env struct {
 	t     *testing.T
 	clock *clock
 	path  string
-	store *sessions.Store
+	store *sqlite.Store
 	d     *memDiscord
 	h     *bot.Handler
 	opts  []bot.Option
@@ -621,7 +622,7 @@ func (e *env) restart() {
 	if err := e.store.Close(); err != nil {
 		e.t.Fatal(err)
 	}
-	store, err := sessions.Open(context.Background(), e.path, sessions.WithClock(e.clock.Now))
+	store, err := sqlite.Open(context.Background(), e.path, sessions.WithClock(e.clock.Now))
 	if err != nil {
 		e.t.Fatalf("reopen store: %v", err)
 	}

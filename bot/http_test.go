@@ -16,6 +16,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // testKey is a fixed Ed25519 key pair, standing in for Discord's.
@@ -41,7 +42,7 @@ func signed(t *testing.T, url string, body []byte) *http.Request {
 	return req
 }
 
-func newHTTPServer(t *testing.T, store *sessions.Store) *httptest.Server {
+func newHTTPServer(t *testing.T, store *sqlite.Store) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(&bot.HTTPServer{
 		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock)),

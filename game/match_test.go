@@ -625,3 +625,42 @@ func TestRoundViewsAreReadOnly(t *testing.T) {
 		t.Errorf("Plies() = %d, round %d, want 5", m.Plies(), r.Plies())
 	}
 }
+
+// TestClone plays on a clone and on the original and checks that neither
+// sees the other's moves, and that the clone equals a replay.
+func TestClone(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []int{0, 1, 0, 1, 0, 1, 0, 3, 3} { // round 1 won, round 2 under way
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatalf("Play(%d) error = %v", c, err)
+		}
+	}
+	c := m.Clone()
+	want, err := game.Replay(cfg, m.Actions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := c.Round().Board().String(), want.Round().Board().String(); got != w {
+		t.Fatalf("clone board =\n%s want\n%s", got, w)
+	}
+	if len(c.Previous().Line()) == 0 || c.Score(game.Player1) != 1 || c.ToMove() != want.ToMove() {
+		t.Fatalf("clone previous line %v, score %d, to move %v", c.Previous().Line(), c.Score(game.Player1), c.ToMove())
+	}
+	before := m.Round().Board().String()
+	if _, err := c.Play(c.ToMove(), 5); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Round().Board().String(); got != before || m.Plies() != 9 {
+		t.Errorf("original after a move on the clone: %d plies, board\n%s want\n%s", m.Plies(), got, before)
+	}
+	if _, err := m.Play(m.ToMove(), 6); err != nil {
+		t.Fatal(err)
+	}
+	if c.Round().At(0, 6) != game.NoPlayer || c.Plies() != 10 {
+		t.Errorf("clone after a move on the original: %d plies, column 7 holds %v", c.Plies(), c.Round().At(0, 6))
+	}
+}

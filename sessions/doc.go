@@ -1,19 +1,23 @@
-// Package sessions keeps one Connect N session per Discord channel and
-// persists every session in SQLite (modernc.org/sqlite, pure Go, through
-// database/sql).
+// Package sessions is the domain of Connect N sessions in Discord channels
+// and the contract of the stores that keep them: Session (a challenge
+// followed by a match between two members), its Phase and End, the
+// Webhook that reaches its board, Stats and PairRecord, the sentinel
+// errors, and Store, whose doc comments are the contract every backend
+// meets. The backends live beside it: sessions/sqlite (one file, the
+// default) and sessions/postgres (one database shared by many processes);
+// sessions/sessionstest is the suite both pass.
 //
-// A Session is a challenge followed by a match between two members. Each
-// session is one row of the matches table, identified by an ID that is never
-// reused: a channel holds at most one active session (PhaseChallenge or
-// PhasePlaying) at a time, which the database itself enforces with a partial
-// unique index, and any number of finished or cancelled ones kept as
-// history. A match is stored as its game.Config and its list of
-// game.Actions, never as a board; loading a session rebuilds the match with
-// game.Replay.
+// A session is identified by an ID that is never reused: a channel holds
+// at most one active session (PhaseChallenge or PhasePlaying) at a time,
+// which the database itself enforces, and any number of finished or
+// cancelled ones kept as history. A match is stored as its game.Config and
+// its list of game.Actions, never as a board; loading a session rebuilds
+// the match with game.Replay, or clones the copy a Store keeps decoded for
+// the row's current revision.
 //
 // Usage:
 //
-//	st, err := sessions.Open(ctx, "data/connectn.db")
+//	st, err := sqlite.Open(ctx, "data/connectn.db") // or postgres.Open(ctx, "postgres://...")
 //	if err != nil { ... }
 //	defer st.Close()
 //
@@ -30,20 +34,14 @@
 //	})
 //
 // Update is the only way to change a session. Calls for one channel are
-// serialised by a per-channel lock, so two clicks on the same board never
-// both apply to the same state; calls for different channels never wait for
-// each other's fn. The function runs outside any database transaction, and
-// its result is written with a single compare-and-swap statement on a
-// revision counter, so a second process writing to the same file is
-// detected (ErrConflict) rather than overwritten.
+// serialised by a per-channel lock within a process and by a
+// compare-and-swap on the row's revision across processes; a call that
+// lost the race to another process runs its function again on the state
+// the winner left (see Store.Update), so two clicks on the same board never
+// both apply, and neither is lost.
 //
-// Get returns a channel's newest session, active or not, so a finished match
-// stays visible until the next Create; History lists the older ones. A row
-// that no longer replays is reported as ErrCorrupt, never a panic, and
-// Abandon cancels it without reading it so the channel can be used again.
-//
-// Timestamps come from the clock given with WithClock (time.Now by default),
-// are kept in UTC and are stored as fixed-width RFC 3339 text with
-// nanoseconds ("2006-01-02T15:04:05.000000000Z"), which sorts the same way as
-// the times it encodes.
+// Timestamps come from the clock given with WithClock (time.Now by
+// default), are kept in UTC and are stored as fixed-width RFC 3339 text
+// with nanoseconds ("2006-01-02T15:04:05.000000000Z"), which sorts the same
+// way as the times it encodes.
 package sessions

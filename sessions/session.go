@@ -29,10 +29,11 @@ var (
 	// longer replay (the game error is wrapped too), or a timestamp or
 	// phase is unreadable. Abandon is the way out for such a row.
 	ErrCorrupt = errors.New("corrupt session record")
-	// ErrConflict means the session row changed under Update between
-	// loading it and writing it back. Within one Store that cannot happen;
-	// it means another process writes to the same database file. Nothing
-	// was written; the caller may retry.
+	// ErrConflict means Update found the session changed by another
+	// process every time it tried to write it back (Update retries on a
+	// fresh copy several times first, so this takes a storm of writes to
+	// one channel from several processes). Nothing was written; the
+	// caller may retry.
 	ErrConflict = errors.New("session changed concurrently")
 )
 
@@ -217,6 +218,16 @@ func (s *Session) Member(p game.Player) Member {
 	return s.Players[p-1]
 }
 
+// Clone returns a deep copy of s: its Match is cloned (game.Match.Clone),
+// so playing on one changes nothing in the other. A nil Match stays nil.
+func (s *Session) Clone() *Session {
+	c := *s
+	if s.Match != nil {
+		c.Match = s.Match.Clone()
+	}
+	return &c
+}
+
 // normalConfig fills in the defaults game.NewMatch fills in, so that a
 // Config and the Config() of the match built from it compare equal.
 func normalConfig(c game.Config) game.Config {
@@ -226,9 +237,13 @@ func normalConfig(c game.Config) game.Config {
 	return c
 }
 
-// validate checks the rules every stored session obeys. It returns an error
-// wrapping ErrInvalidSession.
-func (s *Session) validate() error {
+// Validate checks the rules every stored session obeys: a channel, two
+// distinct players with IDs, a known phase and end that agree with each
+// other, a match of the session's configuration (over when finished), a
+// post sequence of at least 0. It returns an error wrapping
+// ErrInvalidSession naming the broken rule. Store backends call it before
+// every write.
+func (s *Session) Validate() error {
 	switch {
 	case s.ChannelID == "":
 		return fmt.Errorf("empty channel id: %w", ErrInvalidSession)
@@ -256,10 +271,11 @@ func (s *Session) validate() error {
 	return nil
 }
 
-// settle moves an active session whose match is over to PhaseFinished, and
-// fills in the End, and clears the deadline and any pending post of a
-// session that is no longer active.
-func (s *Session) settle() {
+// Settle moves an active session whose match is over to PhaseFinished,
+// fills in the End of a session that is no longer active (EndAbandoned for
+// a cancelled one, EndForfeit or EndWon for a finished one), and clears its
+// Deadline and PostDue. Store backends call it before Validate.
+func (s *Session) Settle() {
 	if s.Phase.Active() && s.Match != nil && s.Match.Over() {
 		s.Phase = PhaseFinished
 	}
@@ -277,4 +293,54 @@ func (s *Session) settle() {
 		}
 	}
 	s.Deadline, s.PostDue = time.Time{}, time.Time{}
+}
+
+// PrepareNew returns the copy of sess that Create stores, before the store
+// assigns ID, CreatedAt and UpdatedAt: an empty Phase becomes
+// PhaseChallenge, a nil Match a new match built from Config, the session
+// is settled (Settle) and validated (Validate), and its match is rebuilt
+// with game.Replay from its actions, so that the stored copy owns a match
+// known to replay from what is stored. sess itself is not changed. It
+// returns an error wrapping ErrInvalidSession (and game.ErrInvalidConfig
+// for a bad configuration) when sess breaks a rule. For store backends.
+func PrepareNew(sess *Session) (*Session, error) {
+	if sess == nil {
+		return nil, fmt.Errorf("nil session: %w", ErrInvalidSession)
+	}
+	c := *sess
+	if c.Phase == "" {
+		c.Phase = PhaseChallenge
+	}
+	if c.Match == nil {
+		m, err := game.NewMatch(c.Config)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidSession, err)
+		}
+		c.Match = m
+	}
+	c.Settle()
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := game.Replay(c.Config, c.Match.Actions())
+	if err != nil {
+		return nil, fmt.Errorf("match does not replay: %w: %w", ErrInvalidSession, err)
+	}
+	c.Match = m
+	return &c, nil
+}
+
+// CheckChange settles after (Settle) and checks what an Update function
+// left in it against the session it was given, before: ID, ChannelID,
+// GuildID, Config and CreatedAt must not change, and after must pass
+// Validate. It returns an error wrapping ErrInvalidSession otherwise. For
+// store backends.
+func CheckChange(before, after *Session) error {
+	switch {
+	case after.ID != before.ID, after.ChannelID != before.ChannelID, after.GuildID != before.GuildID,
+		after.Config != before.Config, !after.CreatedAt.Equal(before.CreatedAt):
+		return fmt.Errorf("ID, ChannelID, GuildID, Config and CreatedAt cannot change: %w", ErrInvalidSession)
+	}
+	after.Settle()
+	return after.Validate()
 }

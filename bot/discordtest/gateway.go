@@ -48,6 +48,7 @@ type gatewayConn struct {
 	heartbeat  bool // sent at least one heartbeat
 	closing    bool
 	sessionID  string
+	shard      [2]int // the shard pair of IDENTIFY, [0, 1] when none was sent
 }
 
 // writeLocked sends one payload. c.wmu must be held.
@@ -229,7 +230,7 @@ func (s *Server) identify(c *gatewayConn, d json.RawMessage) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	s.mu.Lock()
-	c.identified, c.sessionID = true, sessionID
+	c.identified, c.sessionID, c.shard = true, sessionID, shard
 	s.sessions[sessionID] = true
 	s.notifyLocked()
 	s.mu.Unlock()
@@ -276,6 +277,27 @@ func (s *Server) resume(c *gatewayConn, d json.RawMessage) {
 // returns ErrNotConnected if there is none, an error if data cannot be
 // marshaled, and the joined write errors otherwise.
 func (s *Server) Dispatch(event string, data any) error {
+	return s.dispatchTo(event, data, func(*gatewayConn) bool { return true })
+}
+
+// dispatchGuild sends event to the connections of the shard that serves
+// guildID, as Discord routes guild events: shard (guild_id >> 22) % count,
+// and shard 0 for events outside a guild (guildID "").
+func (s *Server) dispatchGuild(event string, data any, guildID string) error {
+	g, _ := strconv.ParseUint(guildID, 10, 64)
+	return s.dispatchTo(event, data, func(c *gatewayConn) bool {
+		if c.shard[1] <= 1 {
+			return true
+		}
+		if guildID == "" {
+			return c.shard[0] == 0
+		}
+		return uint64(c.shard[0]) == (g>>22)%uint64(c.shard[1])
+	})
+}
+
+// dispatchTo sends event to the identified connections that to accepts.
+func (s *Server) dispatchTo(event string, data any, to func(*gatewayConn) bool) error {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("discordtest: marshal %s: %w", event, err)
@@ -283,7 +305,7 @@ func (s *Server) Dispatch(event string, data any) error {
 	s.mu.Lock()
 	var conns []*gatewayConn
 	for c := range s.conns {
-		if c.identified && !c.closing {
+		if c.identified && !c.closing && to(c) {
 			conns = append(conns, c)
 		}
 	}

@@ -207,6 +207,8 @@ func (s *Server) WaitMessage(ctx context.Context, match func(Message) bool) (Mes
 
 // DispatchInteraction sends INTERACTION_CREATE for i to every identified
 // gateway connection and remembers i so that the bot can answer it. Empty
+// It goes to the connection of the shard that serves i.GuildID, as
+// WithShards describes (every connection when none is sharded).
 // i.ID, i.Token and i.AppID are filled in place (with a new snowflake, a
 // random token and the application id), and i.Version defaults to 1. If
 // i.Message is set (the message a component is on) and not yet known, it
@@ -228,7 +230,7 @@ func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 	if err != nil {
 		return err
 	}
-	return s.Dispatch("INTERACTION_CREATE", raw)
+	return s.dispatchGuild("INTERACTION_CREATE", raw, i.GuildID)
 }
 
 // registerInteraction fills i and i.Message in place and remembers them,

@@ -248,7 +248,7 @@ func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) getGatewayBot(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"url":    s.wsURL,
-		"shards": 1,
+		"shards": max(s.cfg.shards, 1),
 		"session_start_limit": map[string]int{
 			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
 		},

@@ -54,6 +54,7 @@ type config struct {
 	user       *discordgo.User
 	privileged discordgo.Intent
 	now        func() time.Time
+	shards     int // GET /gateway/bot's recommended shard count; 0 means 1
 }
 
 // Option configures a Server created by New.
@@ -82,6 +83,14 @@ func WithBotUser(u *discordgo.User) Option {
 			c.user = &cp
 		}
 	}
+}
+
+// WithShards sets the shard count GET /gateway/bot recommends (1 by
+// default). Whatever it is, interactions are routed as Discord routes
+// guild events: to the connection whose shard pair [id, count] has
+// id == (guild_id >> 22) % count, and those outside a guild to shard 0.
+func WithShards(n int) Option {
+	return func(c *config) { c.shards = n }
 }
 
 // WithPrivilegedIntents sets the privileged gateway intents (GUILD_MEMBERS,

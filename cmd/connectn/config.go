@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/sessions/postgres"
 )
 
 // config is every setting, read from flags, the environment and the .env
@@ -26,7 +27,12 @@ type config struct {
 	guildID          string            // DISCORD_GUILD_ID, -guild
 	addr             string            // CONNECTN_ADDR, -addr: listen address of serve
 	metricsAddr      string            // CONNECTN_METRICS_ADDR, -metrics-addr: gateway mode's metrics and health address; "" is off
-	db               string            // CONNECTN_DB, -db: SQLite file path (a "sqlite:" prefix removed)
+	db               string            // CONNECTN_DB, -db: SQLite file path (a "sqlite:" prefix removed); "" with pgURL
+	pgURL            string            // CONNECTN_DB, -db: a postgres:// URL (secret: holds the password); "" for SQLite
+	shardID          int               // CONNECTN_SHARD_ID, -shard-id: this gateway connection's shard, 0..shardCount-1
+	shardCount       int               // CONNECTN_SHARD_COUNT, -shard-count: shards in all; 0 asks Discord (GET /gateway/bot)
+	shardIDSet       bool              // CONNECTN_SHARD_ID was given
+	file             string            // export and import: the file argument; "" or "-" is standard output or input
 	discordAPI       string            // CONNECTN_DISCORD_API, -discord-api: REST base URL, no trailing slash
 	logLevel         slog.Level        // CONNECTN_LOG_LEVEL, -log-level
 	logFormat        string            // CONNECTN_LOG_FORMAT, -log-format: "text" or "json"
@@ -53,6 +59,7 @@ const (
 	maxAIMemoryMB = 4096
 	minAIWorkers  = 1
 	maxAIWorkers  = 64
+	maxShards     = 65536
 )
 
 // source is where a setting's value came from.
@@ -87,6 +94,9 @@ type setting struct {
 	// emptyOK means an empty flag value is allowed and unsets the setting
 	// (a setting whose default is "none").
 	emptyOK bool
+	// mask, when set, returns the value as it may be shown (a URL without
+	// its password).
+	mask func(string) string
 	// set checks v (non-empty unless the flag was set to "") and stores it
 	// in c; it returns what is wrong with v, or "" when v is fine.
 	set func(c *config, v string) string
@@ -149,12 +159,20 @@ var settings = []setting{
 			c.metricsAddr = v
 			return ""
 		}},
-	{env: "CONNECTN_DB", flag: "db", arg: "PATH", def: "data/connectn.db", usage: "SQLite database file, or sqlite:PATH; its folder is created if missing",
+	{env: "CONNECTN_DB", flag: "db", arg: "DB", def: "data/connectn.db", mask: maskDB,
+		usage: "SQLite database file (or sqlite:PATH; its folder is created if missing), or a postgres://USER:PASSWORD@HOST:5432/DB URL for PostgreSQL (several processes on one database)",
 		set: func(c *config, v string) string {
+			if postgres.IsURL(v) {
+				if err := postgres.CheckURL(v); err != nil {
+					return err.Error()
+				}
+				c.pgURL = v
+				return ""
+			}
 			path := strings.TrimPrefix(v, "sqlite:")
 			switch {
 			case strings.Contains(path, "://"):
-				return "looks like a URL: this version keeps its data in a SQLite file; give a path such as data/connectn.db"
+				return "is a URL of an unknown kind: give a SQLite file path such as data/connectn.db, or a postgres:// URL"
 			case path == "":
 				return "is empty: give a file path such as data/connectn.db"
 			case strings.ContainsRune(path, '?'):
@@ -163,6 +181,15 @@ var settings = []setting{
 			c.db = path
 			return ""
 		}},
+	{env: "CONNECTN_SHARD_ID", flag: "shard-id", arg: "N", emptyOK: true,
+		usage: "gateway shard this run process serves, 0 to CONNECTN_SHARD_COUNT-1 (shard 0 registers the commands); empty: 0",
+		set: func(c *config, v string) string {
+			c.shardIDSet = true
+			return parseInt(v, 0, maxShards-1, &c.shardID)
+		}},
+	{env: "CONNECTN_SHARD_COUNT", flag: "shard-count", arg: "N", emptyOK: true,
+		usage: fmt.Sprintf("gateway shards in all, 1 to %d, one run process each; empty: the count Discord recommends (GET /gateway/bot)", maxShards),
+		set:   func(c *config, v string) string { return parseInt(v, 1, maxShards, &c.shardCount) }},
 	{env: "CONNECTN_DISCORD_API", flag: "discord-api", arg: "URL", def: DefaultDiscordAPI, usage: "base URL of every Discord REST call (a REST proxy; a fake in tests)",
 		set: func(c *config, v string) string {
 			u, err := url.Parse(v)
@@ -224,6 +251,8 @@ func settingByEnv(name string) *setting {
 // need says which settings a command requires.
 type need struct {
 	token, publicKey, appIDOrToken bool
+	// file means the command takes one optional FILE argument.
+	file bool
 }
 
 // problems is every problem found in the configuration, one line each,
@@ -265,7 +294,9 @@ func loadConfig(cmd string, flags []string, args []string, getenv func(string) s
 		return c, flag.ErrHelp
 	}
 	var bad problems
-	if fs.NArg() > 0 {
+	if n.file && fs.NArg() == 1 {
+		c.file = fs.Arg(0)
+	} else if fs.NArg() > 0 {
 		bad = append(bad, fmt.Sprintf("unexpected argument %q: connectn %s takes flags only (connectn %s -h lists them)", fs.Arg(0), cmd, cmd))
 	}
 	for _, s := range settings {
@@ -284,6 +315,9 @@ func loadConfig(cmd string, flags []string, args []string, getenv func(string) s
 		if p := s.set(&c, v.text); p != "" {
 			bad = append(bad, s.describe(v)+": "+p)
 		}
+	}
+	if c.shardCount > 0 && c.shardID >= c.shardCount {
+		bad = append(bad, fmt.Sprintf("CONNECTN_SHARD_ID=%d is not below CONNECTN_SHARD_COUNT=%d: shards are numbered 0 to %d", c.shardID, c.shardCount, c.shardCount-1))
 	}
 	if n.token && c.token == "" && c.values["DISCORD_TOKEN"].text == "" {
 		bad = append(bad, "DISCORD_TOKEN is not set: put the bot token from the Developer Portal (Bot page, Reset Token) in the environment or in .env")
@@ -306,7 +340,7 @@ func (s *setting) describe(v value) string {
 	var b strings.Builder
 	b.WriteString(s.env)
 	if !s.secret {
-		fmt.Fprintf(&b, "=%q", v.text)
+		fmt.Fprintf(&b, "=%q", s.shown(v.text))
 	}
 	switch v.src {
 	case fromFlag:
@@ -319,6 +353,23 @@ func (s *setting) describe(v value) string {
 		b.WriteString(" (default)")
 	}
 	return b.String()
+}
+
+// shown returns v as it may be printed: masked when s masks it.
+func (s *setting) shown(v string) string {
+	if s.mask != nil {
+		return s.mask(v)
+	}
+	return v
+}
+
+// maskDB returns a CONNECTN_DB value as it may be shown: a postgres:// URL
+// without its password, anything else as is.
+func maskDB(v string) string {
+	if postgres.IsURL(v) {
+		return postgres.Redact(v)
+	}
+	return v
 }
 
 // newFlagSet returns an empty FlagSet for command cmd that reports
@@ -390,6 +441,8 @@ func printConfig(w io.Writer, c config) {
 			text, v.src = "(not set)", fromDefault
 		case s.secret:
 			text = "******** (set, masked)"
+		case s.mask != nil:
+			text = s.mask(text)
 		case text == "":
 			text = `""`
 		}

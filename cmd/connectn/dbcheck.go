@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"modernc.org/sqlite"
+	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/connectn/connectn/sessions"
+	sqlitestore "github.com/connectn/connectn/sessions/sqlite"
 )
 
 // probeBytes is how much checkDBFile writes to the database's folder to
@@ -23,9 +23,9 @@ const probeBytes = 64 << 10
 // (it is created if missing) and is writable by this process (SQLite keeps
 // its -wal and -shm files beside the database), the file is writable, and
 // the file system has room. It returns what is wrong and what to do, or ""
-// when all is well. sessions.MemoryPath is always fine.
+// when all is well. sqlitestore.MemoryPath is always fine.
 func checkDBFile(path string) string {
-	if path == sessions.MemoryPath {
+	if path == sqlitestore.MemoryPath {
 		return ""
 	}
 	dir := filepath.Dir(path)
@@ -146,7 +146,7 @@ func (e *dbError) Unwrap() error { return e.err }
 // read-only, not a database, damaged, cannot open); any other err is
 // returned as is. path is the database file.
 func explainDBError(path string, err error) error {
-	var se *sqlite.Error
+	var se *msqlite.Error
 	if err == nil || !errors.As(err, &se) {
 		return err
 	}

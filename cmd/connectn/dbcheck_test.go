@@ -16,6 +16,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // sqliteFull returns a real SQLITE_FULL error: a database whose page count
@@ -51,7 +52,7 @@ func TestExplainDBError(t *testing.T) {
 	if err := os.WriteFile(notDB, bytes.Repeat([]byte("not a database\n"), 100), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := sessions.Open(context.Background(), notDB)
+	_, err := sqlite.Open(context.Background(), notDB)
 	if err == nil {
 		t.Fatal("a text file opened as a database")
 	}
@@ -70,7 +71,7 @@ func TestExplainDBError(t *testing.T) {
 func TestObservedStore(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "connectn.db")
-	st, err := sessions.Open(ctx, path)
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/metrics"
-	"github.com/connectn/connectn/sessions"
 )
 
 // defaultAPI is DefaultDiscordAPI parsed: the scheme, host and path prefix
@@ -110,11 +109,12 @@ func (a *app) applicationID(s *discordgo.Session) (string, error) {
 // openStore checks and opens the database, with failures counted in
 // a.metrics and explained.
 func (a *app) openStore(ctx context.Context) (*observedStore, error) {
-	store, err := sessions.Open(ctx, a.c.db)
+	store, err := openDBStore(ctx, a.c)
 	if err != nil {
-		return nil, explainDBError(a.c.db, err)
+		return nil, err
 	}
-	a.log.Info("database open", "path", a.c.db)
+	from, to := store.SchemaVersions()
+	a.log.Info("database open", "database", a.c.dbName(), "schema_from", from, "schema", to)
 	o := &observedStore{Store: store, path: a.c.db}
 	if a.metrics != nil {
 		o.failures = a.metrics.StoreError
@@ -253,7 +253,8 @@ func runGateway(ctx context.Context, a *app) error {
 	h := a.handler(store, s)
 	stop := a.runHandler(ctx, h)
 	defer stop()
-	g := &bot.Gateway{Session: s, Handler: h, GuildID: a.c.guildID, Log: a.log}
+	g := &bot.Gateway{Session: s, Handler: h, GuildID: a.c.guildID, Log: a.log,
+		ShardID: a.c.shardID, ShardCount: a.c.shardCount}
 	return g.Run(ctx)
 }
 

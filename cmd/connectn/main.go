@@ -9,6 +9,9 @@
 //	connectn invite   print the link that adds the bot to a server
 //	connectn config   print the effective settings and where each came from
 //	connectn health   check the bot running on this host (container health checks)
+//	connectn migrate  print the database's schema version and apply pending migrations
+//	connectn export   write every match and stat as JSON lines
+//	connectn import   read what export wrote into an empty database
 //	connectn play     play Connect N in this terminal, no Discord needed
 //
 // Settings come from flags, the environment and a .env file in the working
@@ -180,8 +183,12 @@ var commands = []*command{
 		summary: "the bot over Discord's gateway websocket (the default; needs DISCORD_TOKEN)",
 		about: `Connects to Discord's gateway with DISCORD_TOKEN, registers /connectn (in
 DISCORD_GUILD_ID, or globally) and plays matches until SIGINT or SIGTERM.
-GET /metrics, /healthz and /readyz are served on CONNECTN_METRICS_ADDR.`,
-		flags: join([]string{"CONNECTN_METRICS_ADDR"}, botFlags, logFlags),
+GET /metrics, /healthz and /readyz are served on CONNECTN_METRICS_ADDR.
+A large bot runs several of these, one per gateway shard, on one PostgreSQL
+database: each with its CONNECTN_SHARD_ID from 0 and the same
+CONNECTN_SHARD_COUNT (by default the count Discord recommends); each serves
+only the servers of its shard, and shard 0 alone registers the commands.`,
+		flags: join([]string{"CONNECTN_METRICS_ADDR", "CONNECTN_SHARD_ID", "CONNECTN_SHARD_COUNT"}, botFlags, logFlags),
 		needs: need{token: true},
 		db:    true,
 		run:   runGateway,
@@ -239,6 +246,48 @@ answers 200, else 1, as container health checks expect.`,
 		plain: true,
 		run:   health,
 	},
+	{
+		name:    "migrate",
+		summary: "print the database's schema version and apply pending migrations",
+		about: `Opens CONNECTN_DB (a SQLite file, or a postgres:// URL), applies the schema
+migrations it lacks in one transaction, and prints the version it found and
+the one it left. run and serve do the same at start-up; migrate lets an
+owner do it on purpose, before starting new versions of several replicas.`,
+		flags: join([]string{"CONNECTN_DB"}, logFlags),
+		db:    true,
+		plain: true,
+		run:   migrateCmd,
+	},
+	{
+		name:    "export",
+		summary: "write every match and stat as JSON lines (to FILE, or standard output)",
+		about: `Writes every match (finished and in progress, with its ID), member record and
+pair record of CONNECTN_DB as JSON lines, read from one consistent snapshot,
+to FILE (which must not exist yet) or to standard output. With connectn
+import it moves a bot from SQLite to PostgreSQL (or back) without losing
+history: stop the bot, export, import, start it on the new database.`,
+		flags: join([]string{"CONNECTN_DB"}, logFlags),
+		needs: need{file: true},
+		db:    true,
+		plain: true,
+		run:   exportCmd,
+	},
+	{
+		name:    "import",
+		summary: "read what export wrote (from FILE, or standard input) into an empty database",
+		about: `Reads the JSON lines connectn export wrote, from FILE or standard input, into
+CONNECTN_DB, which must hold no match or stat yet (a new database is
+migrated first). Everything is imported in one transaction, or nothing: a
+file cut short, or a match whose moves do not replay, is refused with its
+line number. Example, from SQLite to PostgreSQL:
+
+  connectn export -db data/connectn.db | connectn import -db postgres://connectn:PASSWORD@db:5432/connectn`,
+		flags: join([]string{"CONNECTN_DB"}, logFlags),
+		needs: need{file: true},
+		db:    true,
+		plain: true,
+		run:   importCmd,
+	},
 }
 
 func findCommand(name string) *command {
@@ -271,7 +320,11 @@ see .env.example), else their default:
 
 // commandHelp writes `connectn NAME -h`.
 func commandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "Usage: connectn %s [flags]\n\n%s\n", c.name, c.about)
+	usage := "[flags]"
+	if c.needs.file {
+		usage += " [FILE]"
+	}
+	fmt.Fprintf(w, "Usage: connectn %s %s\n\n%s\n", c.name, usage, c.about)
 	if len(c.flags) > 0 {
 		fmt.Fprint(w, "\nFlags (each overrides its environment variable and .env):\n")
 		flagHelp(w, c.flags)

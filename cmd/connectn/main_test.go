@@ -123,7 +123,11 @@ func TestCommandHelp(t *testing.T) {
 				if r.code != 0 || r.stderr != "" {
 					t.Fatalf("got exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
 				}
-				if !strings.HasPrefix(r.stdout, "Usage: connectn "+c.name+" [flags]\n") {
+				usage := "Usage: connectn " + c.name + " [flags]\n"
+				if c.needs.file {
+					usage = "Usage: connectn " + c.name + " [flags] [FILE]\n"
+				}
+				if !strings.HasPrefix(r.stdout, usage) {
 					t.Fatalf("got help starting %q", firstLine(r.stdout))
 				}
 				var got []string
@@ -195,7 +199,9 @@ func TestConfigProblems(t *testing.T) {
 		{"bad log level", []string{"serve", "-log-level", "loud"}, key, `CONNECTN_LOG_LEVEL="loud" (flag -log-level): want debug, info, warn or error`},
 		{"bad log format", []string{"serve"}, with(map[string]string{"CONNECTN_LOG_FORMAT": "xml"}), `CONNECTN_LOG_FORMAT="xml" (environment): want text or json`},
 		{"empty db", []string{"serve", "-db", ""}, key, `CONNECTN_DB="" (flag -db): is empty`},
-		{"db URL", []string{"serve", "-db", "postgres://db/connectn"}, key, `CONNECTN_DB="postgres://db/connectn" (flag -db): looks like a URL`},
+		{"db URL of another kind", []string{"serve", "-db", "mysql://db/connectn"}, key, `CONNECTN_DB="mysql://db/connectn" (flag -db): is a URL of an unknown kind`},
+		{"postgres URL without a host", []string{"serve", "-db", "postgres:///connectn"}, key, `CONNECTN_DB="postgres:///connectn" (flag -db): has no host`},
+		{"postgres URL, password masked", []string{"serve", "-db", "postgres://u:s3cret@db:99999/connectn"}, key, `CONNECTN_DB="postgres://u:xxxxx@db:99999/connectn" (flag -db): cannot be read`},
 		{"db is a directory", []string{"serve", "-db", dir}, key, fmt.Sprintf(`CONNECTN_DB=%q (flag -db): %s is a directory: set CONNECTN_DB to a file inside it, such as %s`, dir, dir, filepath.Join(dir, "connectn.db"))},
 		{"db is /dev/null", []string{"serve", "-db", os.DevNull}, key, `CONNECTN_DB="/dev/null" (flag -db): /dev/null is a device, not a database file`},
 		{"db under a file", []string{"serve", "-db", filepath.Join(file, "x", "connectn.db")}, key, file + ` is a file, not a folder`},

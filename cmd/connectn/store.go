@@ -14,8 +14,8 @@ import (
 // an Update's own function are not failures. Methods other than these
 // three pass through unobserved.
 type observedStore struct {
-	*sessions.Store
-	path     string
+	sessions.Store
+	path     string          // the SQLite file, whose errors explainDBError explains; "" for PostgreSQL
 	failures func(op string) // nil counts nothing
 }
 

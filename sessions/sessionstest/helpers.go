@@ -1,7 +1,6 @@
-package sessions_test
+package sessionstest
 
 import (
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -41,27 +40,10 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// mustOpen opens a store in a fresh temporary folder with a clock fixed at
-// t0, and closes it when the test ends.
-func mustOpen(tb testing.TB) *sessions.Store {
+// mustOpen opens a store on a fresh database with a clock fixed at t0.
+func mustOpen(tb testing.TB, b Backend) sessions.Store {
 	tb.Helper()
-	return mustOpenAt(tb, filepath.Join(tb.TempDir(), "connectn.db"), newClock())
-}
-
-// mustOpenAt opens the store at path with clock, and closes it when the test
-// ends (closing twice is harmless).
-func mustOpenAt(tb testing.TB, path string, clock *fakeClock) *sessions.Store {
-	tb.Helper()
-	st, err := sessions.Open(tb.Context(), path, sessions.WithClock(clock.Now))
-	if err != nil {
-		tb.Fatalf("Open(%q) error = %v", path, err)
-	}
-	tb.Cleanup(func() {
-		if err := st.Close(); err != nil {
-			tb.Errorf("Close() error = %v", err)
-		}
-	})
-	return st
+	return b.NewDB(tb).Open(tb, newClock().Now)
 }
 
 // mustMatch returns a new match with cfg after the given drops, each made by
@@ -102,7 +84,7 @@ func newSession(tb testing.TB, channel string) *sessions.Session {
 }
 
 // mustCreate stores sess and returns the stored copy.
-func mustCreate(tb testing.TB, st *sessions.Store, sess *sessions.Session) *sessions.Session {
+func mustCreate(tb testing.TB, st sessions.Store, sess *sessions.Session) *sessions.Session {
 	tb.Helper()
 	got, err := st.Create(tb.Context(), sess)
 	if err != nil {
@@ -112,7 +94,7 @@ func mustCreate(tb testing.TB, st *sessions.Store, sess *sessions.Session) *sess
 }
 
 // mustGet returns the channel's newest session.
-func mustGet(tb testing.TB, st *sessions.Store, channel string) *sessions.Session {
+func mustGet(tb testing.TB, st sessions.Store, channel string) *sessions.Session {
 	tb.Helper()
 	got, err := st.Get(tb.Context(), channel)
 	if err != nil {
@@ -122,7 +104,7 @@ func mustGet(tb testing.TB, st *sessions.Store, channel string) *sessions.Sessio
 }
 
 // mustUpdate runs Update and fails the test on error.
-func mustUpdate(tb testing.TB, st *sessions.Store, channel string, fn func(*sessions.Session) error) *sessions.Session {
+func mustUpdate(tb testing.TB, st sessions.Store, channel string, fn func(*sessions.Session) error) *sessions.Session {
 	tb.Helper()
 	got, err := st.Update(tb.Context(), channel, fn)
 	if err != nil {

@@ -1,4 +1,4 @@
-package sessions_test
+package sessionstest
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -25,8 +26,8 @@ func newLongSession(t *testing.T, channel string) *sessions.Session {
 	return s
 }
 
-func TestConcurrentStaleClicks(t *testing.T) {
-	st := mustOpen(t)
+func testConcurrentStaleClicks(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newLongSession(t, "chan-1"))
 	seen := mustGet(t, st, "chan-1").Match.Plies() // what every button showed
 
@@ -69,8 +70,8 @@ func TestConcurrentStaleClicks(t *testing.T) {
 	}
 }
 
-func TestConcurrentAppends(t *testing.T) {
-	st := mustOpen(t)
+func testConcurrentAppends(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newLongSession(t, "chan-1"))
 	const moves = 100
 	var wg sync.WaitGroup
@@ -105,8 +106,8 @@ func TestConcurrentAppends(t *testing.T) {
 
 // TestConcurrentTurns has several goroutines per player, each dropping its
 // share of discs only when its player is to move.
-func TestConcurrentTurns(t *testing.T) {
-	st := mustOpen(t)
+func testConcurrentTurns(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newLongSession(t, "chan-1"))
 	const (
 		goroutines = 6
@@ -151,7 +152,7 @@ func TestConcurrentTurns(t *testing.T) {
 	}
 }
 
-func TestConcurrentCreates(t *testing.T) {
+func testConcurrentCreates(t *testing.T, b Backend) {
 	tests := []struct {
 		name        string
 		channel     func(i int) string
@@ -162,7 +163,7 @@ func TestConcurrentCreates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := mustOpen(t)
+			st := mustOpen(t, b)
 			const tries = 20
 			var (
 				wg    sync.WaitGroup
@@ -202,8 +203,8 @@ func TestConcurrentCreates(t *testing.T) {
 // TestChannelsIndependent holds one channel's Update inside fn and checks
 // that another channel's Update completes meanwhile, and that a second
 // Update of the held channel waits and gives up with its context.
-func TestChannelsIndependent(t *testing.T) {
-	st := mustOpen(t)
+func testChannelsIndependent(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	mustCreate(t, st, newSession(t, "chan-2"))
 
@@ -249,5 +250,162 @@ func TestChannelsIndependent(t *testing.T) {
 	}
 	if got := mustGet(t, st, "chan-1"); got.MessageID != "held" {
 		t.Errorf("chan-1 MessageID = %q, want %q", got.MessageID, "held")
+	}
+}
+
+// testProcessesRaceOneClick is two processes (two Stores on one database),
+// several goroutines in each, all clicking the button of the same ply at
+// the same instant, turn after turn: exactly one click applies per turn,
+// every other one meets the moved-on board in its fn (never an error of
+// the store), and the count of moves is exact.
+func testProcessesRaceOneClick(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
+	errStale := errors.New("stale button")
+	const (
+		turns = 12
+		each  = 4 // goroutines per store
+	)
+	for turn := range turns {
+		var (
+			wg      sync.WaitGroup
+			start   = make(chan struct{})
+			applied atomic.Int32
+			errs    = make(chan error, len(stores)*each)
+		)
+		for _, st := range stores {
+			for range each {
+				wg.Go(func() {
+					<-start
+					_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+						if s.Match.Plies() != turn {
+							return errStale
+						}
+						_, err := s.Match.Play(s.Match.ToMove(), turn%longConfig.Columns)
+						return err
+					})
+					switch {
+					case err == nil:
+						applied.Add(1)
+					case !errors.Is(err, errStale):
+						errs <- err
+					}
+				})
+			}
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("turn %d: Update() error = %v, want nil or the stale button", turn, err)
+		}
+		if got := applied.Load(); got != 1 {
+			t.Fatalf("turn %d: clicks applied = %d, want exactly 1", turn, got)
+		}
+	}
+	for i, st := range stores {
+		if got := mustGet(t, st, "chan-1").Match.Plies(); got != turns {
+			t.Errorf("store %d: Plies() = %d, want %d", i, got, turns)
+		}
+	}
+}
+
+// testProcessesPlayInTurn is two processes appending moves to one match at
+// once, each move whatever the state: none is lost, none applied twice.
+func testProcessesPlayInTurn(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
+	const each = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*each)
+	for _, st := range stores {
+		for range each {
+			wg.Go(func() {
+				_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+					_, err := s.Match.Play(s.Match.ToMove(), s.Match.Plies()%longConfig.Columns)
+					return err
+				})
+				if err != nil {
+					errs <- err
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("Update() error = %v", err)
+	}
+	got := mustGet(t, stores[1], "chan-1")
+	if n := got.Match.Plies(); n != 2*each {
+		t.Errorf("Plies() = %d, want %d", n, 2*each)
+	}
+}
+
+// testDeadlineFiresOnce runs the scheduler's way of settling a deadline
+// (Due, then Update re-checking the deadline inside fn) from two processes
+// and several goroutines at once: the deadline fires once, and the loss is
+// counted once.
+func testDeadlineFiresOnce(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	s := newSession(t, "chan-1")
+	s.Config, s.Match, s.Phase = oneWin, mustMatch(t, oneWin, 3), sessions.PhasePlaying
+	s.Deadline = t0.Add(-time.Second)
+	mustCreate(t, stores[0], s)
+	now := t0
+	errNothingDue := errors.New("nothing due")
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		fired atomic.Int32
+		errs  = make(chan error, 16)
+	)
+	for _, st := range stores {
+		for range 4 {
+			// Every scheduler sees the deadline due before any settles it.
+			due, err := st.Due(t.Context(), now, 0)
+			if err != nil || len(due) != 1 {
+				t.Fatalf("Due() = %v, %v, want [chan-1]", due, err)
+			}
+			wg.Go(func() {
+				<-start
+				didFire := false
+				_, err := st.Update(t.Context(), due[0], func(s *sessions.Session) error {
+					didFire = false
+					if !s.Phase.Active() || now.Before(s.Deadline) {
+						return errNothingDue
+					}
+					if err := s.Match.Forfeit(s.Match.ToMove()); err != nil {
+						return err
+					}
+					s.Phase, s.End, didFire = sessions.PhaseFinished, sessions.EndTimeout, true
+					return nil
+				})
+				switch {
+				case err == nil && didFire:
+					fired.Add(1)
+				case err != nil && !errors.Is(err, errNothingDue):
+					errs <- err
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := fired.Load(); got != 1 {
+		t.Errorf("deadline fired %d times, want once", got)
+	}
+	if bob, _ := stores[0].Stats(t.Context(), "guild-1", bob.ID, false); bob.Losses != 1 || bob.Matches != 1 {
+		t.Errorf("Stats(bob, who let the time run out) = %+v, want one match lost", bob)
+	}
+	if due, _ := stores[1].Due(t.Context(), now, 0); len(due) != 0 {
+		t.Errorf("Due() after it fired = %v, want none", due)
 	}
 }

@@ -1,12 +1,9 @@
-package sessions_test
+package sessionstest
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +12,7 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-func TestCreateGetRoundtrip(t *testing.T) {
+func testCreateGetRoundtrip(t *testing.T, b Backend) {
 	twoWins := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2, Openers: game.AlwaysFirst, FirstOpener: game.Player2}
 	tests := []struct {
 		name string
@@ -80,7 +77,7 @@ func TestCreateGetRoundtrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := mustOpen(t)
+			st := mustOpen(t, b)
 			in := tt.sess
 			in.ID, in.CreatedAt = 99, t0.Add(-time.Hour) // Create overwrites them
 			created := mustCreate(t, st, &in)
@@ -108,9 +105,9 @@ func TestCreateGetRoundtrip(t *testing.T) {
 	}
 }
 
-func TestUpdateRoundtrip(t *testing.T) {
+func testUpdateRoundtrip(t *testing.T, b Backend) {
 	clock := newClock()
-	st := mustOpenAt(t, filepath.Join(t.TempDir(), "connectn.db"), clock)
+	st := b.NewDB(t).Open(t, clock.Now)
 	created := mustCreate(t, st, newSession(t, "chan-1"))
 
 	clock.Advance(90 * time.Second)
@@ -134,10 +131,10 @@ func TestUpdateRoundtrip(t *testing.T) {
 	}
 }
 
-func TestReopenMidMatch(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data", "connectn.db")
+func testReopenMidMatch(t *testing.T, b Backend) {
+	db := b.NewDB(t)
 	clock := newClock()
-	st := mustOpenAt(t, path, clock)
+	st := db.Open(t, clock.Now)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 		s.Phase = sessions.PhasePlaying
@@ -155,7 +152,7 @@ func TestReopenMidMatch(t *testing.T) {
 	}
 
 	clock.Advance(time.Hour)
-	st = mustOpenAt(t, path, clock)
+	st = db.Open(t, clock.Now)
 	got := mustGet(t, st, "chan-1")
 	assertSameSession(t, got, before)
 
@@ -178,7 +175,7 @@ func TestReopenMidMatch(t *testing.T) {
 	}
 }
 
-func TestCreateActiveSession(t *testing.T) {
+func testCreateActiveSession(t *testing.T, b Backend) {
 	tests := []struct {
 		name    string
 		phase   sessions.Phase // the first session's phase when the second is created
@@ -193,7 +190,7 @@ func TestCreateActiveSession(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := mustOpen(t)
+			st := mustOpen(t, b)
 			first := mustCreate(t, st, newSession(t, "chan-1"))
 			first = mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 				s.Phase = tt.phase
@@ -239,8 +236,8 @@ func TestCreateActiveSession(t *testing.T) {
 	}
 }
 
-func TestIDsNeverReused(t *testing.T) {
-	st := mustOpen(t)
+func testIDsNeverReused(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	var last int64
 	for i := range 5 {
 		s := mustCreate(t, st, newSession(t, "chan-1"))
@@ -268,7 +265,7 @@ func TestIDsNeverReused(t *testing.T) {
 	}
 }
 
-func TestCreateValidation(t *testing.T) {
+func testCreateValidation(t *testing.T, b Backend) {
 	tests := []struct {
 		name      string
 		edit      func(*sessions.Session)
@@ -297,7 +294,7 @@ func TestCreateValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := mustOpen(t)
+			st := mustOpen(t, b)
 			in := newSession(t, "chan-1")
 			tt.edit(in)
 			got, err := st.Create(t.Context(), in)
@@ -317,13 +314,13 @@ func TestCreateValidation(t *testing.T) {
 		})
 	}
 	t.Run("nil session", func(t *testing.T) {
-		if _, err := mustOpen(t).Create(t.Context(), nil); !errors.Is(err, sessions.ErrInvalidSession) {
+		if _, err := mustOpen(t, b).Create(t.Context(), nil); !errors.Is(err, sessions.ErrInvalidSession) {
 			t.Errorf("Create(nil) error = %v, want %v", err, sessions.ErrInvalidSession)
 		}
 	})
 }
 
-func TestUpdateFnErrorWritesNothing(t *testing.T) {
+func testUpdateFnErrorWritesNothing(t *testing.T, b Backend) {
 	errCustom := errors.New("stale button")
 	tests := []struct {
 		name    string
@@ -362,7 +359,7 @@ func TestUpdateFnErrorWritesNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newClock()
-			st := mustOpenAt(t, filepath.Join(t.TempDir(), "connectn.db"), clock)
+			st := b.NewDB(t).Open(t, clock.Now)
 			sess := newSession(t, "chan-1")
 			sess.Phase, sess.MessageID = sessions.PhasePlaying, "msg-1"
 			mustPlay(t, sess.Match, 2, 2, 2, 2, 2, 2) // column 3 full
@@ -380,7 +377,7 @@ func TestUpdateFnErrorWritesNothing(t *testing.T) {
 		})
 	}
 	t.Run("returned unchanged", func(t *testing.T) {
-		st := mustOpen(t)
+		st := mustOpen(t, b)
 		mustCreate(t, st, newSession(t, "chan-1"))
 		_, err := st.Update(t.Context(), "chan-1", func(*sessions.Session) error { return errCustom })
 		if err != errCustom { //nolint:errorlint // the contract is the very same value
@@ -389,7 +386,7 @@ func TestUpdateFnErrorWritesNothing(t *testing.T) {
 	})
 }
 
-func TestUpdateInvalidChange(t *testing.T) {
+func testUpdateInvalidChange(t *testing.T, b Backend) {
 	tests := []struct {
 		name string
 		fn   func(*sessions.Session)
@@ -409,7 +406,7 @@ func TestUpdateInvalidChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := mustOpen(t)
+			st := mustOpen(t, b)
 			before := mustCreate(t, st, newSession(t, "chan-1"))
 			_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
 				tt.fn(s)
@@ -423,8 +420,8 @@ func TestUpdateInvalidChange(t *testing.T) {
 	}
 }
 
-func TestNotFound(t *testing.T) {
-	st := mustOpen(t)
+func testNotFound(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	if _, err := st.Get(t.Context(), "chan-2"); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("Get(chan-2) error = %v, want %v", err, sessions.ErrNotFound)
@@ -447,18 +444,7 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
-// rawDB opens the store's file directly, as a second process would.
-func rawDB(t *testing.T, path string) *sql.DB {
-	t.Helper()
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatalf("sql.Open() error = %v", err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return db
-}
-
-func TestCorruptRow(t *testing.T) {
+func testCorruptRow(t *testing.T, b Backend) {
 	tests := []struct {
 		name     string
 		column   string
@@ -475,14 +461,14 @@ func TestCorruptRow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "connectn.db")
-			st := mustOpenAt(t, path, newClock())
+			db := b.NewDB(t)
+			st := db.Open(t, newClock().Now)
 			sess := newSession(t, "chan-1")
 			mustPlay(t, sess.Match, 3, 4)
 			created := mustCreate(t, st, sess)
-			if _, err := rawDB(t, path).ExecContext(t.Context(), "UPDATE matches SET "+tt.column+" = ? WHERE id = ?", tt.value, created.ID); err != nil {
-				t.Fatalf("corrupting %s: %v", tt.column, err)
-			}
+			// Another program damages the row (and, as every writer must,
+			// moves its revision on).
+			db.Exec(t, "UPDATE matches SET "+tt.column+" = ?, revision = revision + 1 WHERE id = ?", tt.value, created.ID)
 
 			_, err := st.Get(t.Context(), "chan-1")
 			for _, want := range tt.wantErrs {
@@ -515,79 +501,8 @@ func TestCorruptRow(t *testing.T) {
 	}
 }
 
-func TestOpen(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "plain-file")
-	if err := os.WriteFile(file, []byte("not a folder"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	garbage := filepath.Join(dir, "garbage.db")
-	if err := os.WriteFile(garbage, []byte(strings.Repeat("this is not a database ", 100)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name    string
-		path    string
-		wantErr bool
-	}{
-		{name: "missing parent folders are created", path: filepath.Join(dir, "a", "b", "c", "connectn.db")},
-		{name: "in memory", path: sessions.MemoryPath},
-		{name: "parent is a file", path: filepath.Join(file, "connectn.db"), wantErr: true},
-		{name: "path is a folder", path: dir, wantErr: true},
-		{name: "not a database", path: garbage, wantErr: true},
-		{name: "question mark", path: filepath.Join(dir, "what?.db"), wantErr: true},
-		{name: "empty path", path: "", wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			st, err := sessions.Open(t.Context(), tt.path, sessions.WithClock(newClock().Now))
-			if tt.wantErr {
-				if err == nil {
-					_ = st.Close()
-					t.Fatalf("Open(%q) error = nil, want an error", tt.path)
-				}
-				if !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.path)) {
-					t.Errorf("Open(%q) error = %q, want it to name the path", tt.path, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Open(%q) error = %v", tt.path, err)
-			}
-			defer st.Close()
-			if err := st.Ping(t.Context()); err != nil {
-				t.Errorf("Ping() error = %v", err)
-			}
-			created := mustCreate(t, st, newSession(t, "chan-1"))
-			assertSameSession(t, mustGet(t, st, "chan-1"), created)
-		})
-	}
-}
-
-func TestOpenNewerSchema(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "connectn.db")
-	st := mustOpenAt(t, path, newClock())
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rawDB(t, path).ExecContext(t.Context(), "PRAGMA user_version = 99"); err != nil {
-		t.Fatal(err)
-	}
-	st, err := sessions.Open(t.Context(), path)
-	if err == nil {
-		_ = st.Close()
-		t.Fatal("Open() of a newer schema error = nil, want an error")
-	}
-	if !strings.Contains(err.Error(), "newer") || !strings.Contains(err.Error(), path) {
-		t.Errorf("Open() of a newer schema error = %q, want it to say newer and name the path", err)
-	}
-}
-
-func TestClosed(t *testing.T) {
-	st, err := sessions.Open(t.Context(), filepath.Join(t.TempDir(), "connectn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+func testClosed(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	if err := st.Close(); err != nil {
 		t.Fatalf("Close() error = %v", err)
 	}
@@ -599,8 +514,8 @@ func TestClosed(t *testing.T) {
 	}
 }
 
-func TestUpdateContextCancelled(t *testing.T) {
-	st := mustOpen(t)
+func testUpdateContextCancelled(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -611,32 +526,137 @@ func TestUpdateContextCancelled(t *testing.T) {
 	}
 }
 
-// TestTwoStoresOneFile stands in for two processes sharing a database: the
+// testTwoStoresRetry stands in for two processes sharing a database: the
 // per-channel lock cannot see the other Store, so the revision check must.
-func TestTwoStoresOneFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "connectn.db")
-	a := mustOpenAt(t, path, newClock())
-	b := mustOpenAt(t, path, newClock())
-	mustCreate(t, a, newSession(t, "chan-1"))
+// The stale write is not lost nor applied over the other's: Update calls
+// fn again on the state the other process left.
+func testTwoStoresRetry(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	mustCreate(t, one, newSession(t, "chan-1"))
 
-	_, err := a.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
-		// The other process plays first, while this fn holds a stale copy.
-		mustUpdate(t, b, "chan-1", func(s *sessions.Session) error {
-			_, err := s.Match.Play(s.Match.ToMove(), 0)
-			return err
-		})
+	var seen []int
+	got, err := one.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+		seen = append(seen, s.Match.Plies())
+		if len(seen) == 1 {
+			// The other process plays first, while this fn holds a stale copy.
+			mustUpdate(t, two, "chan-1", func(s *sessions.Session) error {
+				_, err := s.Match.Play(s.Match.ToMove(), 0)
+				return err
+			})
+		}
 		_, err := s.Match.Play(s.Match.ToMove(), 6)
 		return err
 	})
-	if !errors.Is(err, sessions.ErrConflict) {
-		t.Fatalf("Update() on a stale copy error = %v, want %v", err, sessions.ErrConflict)
+	if err != nil {
+		t.Fatalf("Update() that lost a race error = %v, want it retried on the fresh state", err)
 	}
-	got := mustGet(t, a, "chan-1")
-	want := []game.Action{{Kind: game.Drop, Player: game.Player1, Column: 0}}
-	if fmt.Sprint(got.Match.Actions()) != fmt.Sprint(want) {
-		t.Errorf("Actions() = %v, want %v", got.Match.Actions(), want)
+	if fmt.Sprint(seen) != "[0 1]" {
+		t.Errorf("fn saw plies %v, want [0 1]: a first call on the stale copy, a second on the other's write", seen)
 	}
-	if _, err := b.Create(t.Context(), newSession(t, "chan-1")); !errors.Is(err, sessions.ErrActiveSession) {
+	want := []game.Action{{Kind: game.Drop, Player: game.Player1, Column: 0}, {Kind: game.Drop, Player: game.Player2, Column: 6}}
+	for _, st := range []sessions.Store{one, two} {
+		if got := mustGet(t, st, "chan-1").Match.Actions(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("Actions() = %v, want %v", got, want)
+		}
+	}
+	assertSameSession(t, mustGet(t, two, "chan-1"), got)
+	if _, err := two.Create(t.Context(), newSession(t, "chan-1")); !errors.Is(err, sessions.ErrActiveSession) {
 		t.Errorf("Create() in the other store error = %v, want %v", err, sessions.ErrActiveSession)
+	}
+}
+
+// testTwoStoresStaleClick is the race of two replicas taking the same
+// click: the loser's retry finds the board moved on and its fn refuses,
+// which Update returns unchanged, writing nothing.
+func testTwoStoresStaleClick(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	mustCreate(t, one, newLongSession(t, "chan-1"))
+	errStale := errors.New("stale button")
+	click := func(st sessions.Store, inside func()) error {
+		_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+			if s.Match.Plies() != 0 { // the button showed ply 0
+				return errStale
+			}
+			if inside != nil {
+				inside()
+			}
+			_, err := s.Match.Play(s.Match.ToMove(), 0)
+			return err
+		})
+		return err
+	}
+	var inner error
+	outer := click(one, func() {
+		if inner == nil {
+			inner = click(two, nil)
+		}
+	})
+	if inner != nil {
+		t.Fatalf("the winner's click error = %v", inner)
+	}
+	if !errors.Is(outer, errStale) {
+		t.Fatalf("the loser's click error = %v, want its fn's own %v", outer, errStale)
+	}
+	if got := mustGet(t, one, "chan-1").Match.Plies(); got != 1 {
+		t.Errorf("Plies() = %d, want 1: exactly one of the two clicks applied", got)
+	}
+}
+
+// testTwoStoresSeeEachOther checks that a store that has a session in
+// memory still sees what another process wrote: its cache is checked
+// against the row's revision at every load.
+func testTwoStoresSeeEachOther(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	mustCreate(t, one, newSession(t, "chan-1"))
+	mustGet(t, one, "chan-1")
+	for i := range 3 {
+		writer, reader := two, one
+		if i%2 == 1 {
+			writer, reader = one, two
+		}
+		mustUpdate(t, writer, "chan-1", func(s *sessions.Session) error {
+			_, err := s.Match.Play(s.Match.ToMove(), i)
+			return err
+		})
+		if got := mustGet(t, reader, "chan-1").Match.Plies(); got != i+1 {
+			t.Fatalf("after write %d by the other store: Plies() = %d, want %d", i+1, got, i+1)
+		}
+	}
+	if _, err := two.Abandon(t.Context(), "chan-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, one, "chan-1"); got.Phase != sessions.PhaseCancelled {
+		t.Errorf("after the other store abandoned it: Phase = %q, want %q", got.Phase, sessions.PhaseCancelled)
+	}
+}
+
+// testConflictAfterMaxAttempts has the other process write before every
+// try: Update gives up with ErrConflict after MaxAttempts calls of fn and
+// writes none of them.
+func testConflictAfterMaxAttempts(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	mustCreate(t, one, newLongSession(t, "chan-1"))
+	calls := 0
+	_, err := one.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+		calls++
+		mustUpdate(t, two, "chan-1", func(s *sessions.Session) error {
+			s.MessageID = fmt.Sprint("other-", calls)
+			return nil
+		})
+		s.MessageID = "mine"
+		return nil
+	})
+	if !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("Update() losing every race error = %v, want %v", err, sessions.ErrConflict)
+	}
+	if calls != sessions.MaxAttempts {
+		t.Errorf("fn called %d times, want MaxAttempts = %d", calls, sessions.MaxAttempts)
+	}
+	if got := mustGet(t, one, "chan-1").MessageID; got != fmt.Sprint("other-", calls) {
+		t.Errorf("MessageID = %q, want the other store's last write", got)
 	}
 }

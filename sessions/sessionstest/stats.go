@@ -1,8 +1,7 @@
-package sessions_test
+package sessionstest
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ var oneWin = game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
 // as the bot would: a challenge, then moves, then the end. winner 1 wins by
 // a vertical line, winner 2 by player 1's forfeit; timeout ends it by a
 // timeout of the loser.
-func finish(t *testing.T, st *sessions.Store, channel string, p1, p2 sessions.Member, winner game.Player, timeout bool) *sessions.Session {
+func finish(t *testing.T, st sessions.Store, channel string, p1, p2 sessions.Member, winner game.Player, timeout bool) *sessions.Session {
 	t.Helper()
 	sess := newSession(t, channel)
 	sess.Players = [2]sessions.Member{p1, p2}
@@ -41,8 +40,8 @@ func finish(t *testing.T, st *sessions.Store, channel string, p1, p2 sessions.Me
 	})
 }
 
-func TestStatsAndLeaderboard(t *testing.T) {
-	st := mustOpen(t)
+func testStatsAndLeaderboard(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	dave := sessions.Member{ID: "100000000000000004", Name: "Dave"}
 	// Alice beats Bob twice, then loses to him by forfeit; Carol beats Bob
 	// on time; Dave beats Alice once.
@@ -127,8 +126,8 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 }
 
-func TestStatsRankingRule(t *testing.T) {
-	st := mustOpen(t)
+func testStatsRankingRule(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	p := func(n string) sessions.Member { return sessions.Member{ID: "2000000000000000" + n, Name: "P" + n} }
 	two := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
 	// playTwo plays a first-to-2 match in which player 1 wins round 1 and
@@ -179,8 +178,8 @@ func TestStatsRankingRule(t *testing.T) {
 	}
 }
 
-func TestStatsAgainstTheBotKeptApart(t *testing.T) {
-	st := mustOpen(t)
+func testStatsAgainstTheBotKeptApart(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	robot := sessions.Member{ID: "900000000000000001", Name: "ConnectN"}
 	sess := newSession(t, "chan-1")
 	sess.Players[1], sess.AI, sess.Phase = robot, "hard", sessions.PhasePlaying
@@ -207,8 +206,8 @@ func TestStatsAgainstTheBotKeptApart(t *testing.T) {
 
 // TestStatsCountedOnce changes a finished session again (its message, say)
 // and checks its result is not counted twice.
-func TestStatsCountedOnce(t *testing.T) {
-	st := mustOpen(t)
+func testStatsCountedOnce(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	finish(t, st, "chan-1", alice, bob, game.Player1, false)
 	mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 		s.MessageID = "msg-2"
@@ -221,16 +220,13 @@ func TestStatsCountedOnce(t *testing.T) {
 
 // TestResultAndStatsInOneTransaction makes the stats write fail and checks
 // that the result was not written either: the match is still being played.
-func TestResultAndStatsInOneTransaction(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "connectn.db")
-	st := mustOpenAt(t, path, newClock())
+func testResultAndStatsInOneTransaction(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	st := db.Open(t, newClock().Now)
 	sess := newSession(t, "chan-1")
 	sess.Config, sess.Match, sess.Phase = oneWin, mustMatch(t, oneWin), sessions.PhasePlaying
 	mustCreate(t, st, sess)
-	if _, err := rawDB(t, path).ExecContext(t.Context(), `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records
-		BEGIN SELECT RAISE(ABORT, 'pair records refused'); END`); err != nil {
-		t.Fatal(err)
-	}
+	db.RefusePairRecords(t)
 	_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
 		mustPlay(t, s.Match, 0, 1, 0, 1, 0, 1, 0)
 		return nil
@@ -247,9 +243,9 @@ func TestResultAndStatsInOneTransaction(t *testing.T) {
 	}
 }
 
-func TestDue(t *testing.T) {
+func testDue(t *testing.T, b Backend) {
 	clock := newClock()
-	st := mustOpenAt(t, filepath.Join(t.TempDir(), "connectn.db"), clock)
+	st := b.NewDB(t).Open(t, clock.Now)
 	now := t0.UTC()
 	set := func(channel string, deadline, postDue time.Time, phase sessions.Phase) {
 		t.Helper()
@@ -290,8 +286,8 @@ func TestDue(t *testing.T) {
 	}
 }
 
-func TestSessionRules(t *testing.T) {
-	st := mustOpen(t)
+func testSessionRules(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	tests := []struct {
 		name string
@@ -315,28 +311,5 @@ func TestSessionRules(t *testing.T) {
 				t.Errorf("Update() error = %v, want %v", err, sessions.ErrInvalidSession)
 			}
 		})
-	}
-}
-
-func TestWebhookValid(t *testing.T) {
-	w := sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: t0}
-	tests := []struct {
-		name string
-		w    sessions.Webhook
-		at   time.Time
-		want bool
-	}{
-		{"fresh", w, t0.Add(time.Minute), true},
-		{"a minute to spare", w, t0.Add(13*time.Minute + 59*time.Second), true},
-		{"too close to expiry", w, t0.Add(14 * time.Minute), false},
-		{"expired", w, t0.Add(time.Hour), false},
-		{"no token", sessions.Webhook{AppID: "app", Message: "@original", At: t0}, t0, false},
-		{"no app", sessions.Webhook{Token: "tok", Message: "@original", At: t0}, t0, false},
-		{"no message yet (a follow-up to post)", sessions.Webhook{AppID: "app", Token: "tok", At: t0}, t0, true},
-	}
-	for _, tt := range tests {
-		if got := tt.w.Valid(tt.at); got != tt.want {
-			t.Errorf("%s: Valid() = %t, want %t", tt.name, got, tt.want)
-		}
 	}
 }

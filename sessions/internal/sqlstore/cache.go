@@ -1,0 +1,126 @@
+package sqlstore
+
+import (
+	"context"
+	"sync"
+
+	"github.com/connectn/connectn/sessions"
+)
+
+// cached is one decoded session at one revision of its row. Its session is
+// never handed out nor changed: loads get a Clone.
+type cached struct {
+	revision int64
+	sess     *sessions.Session
+	actions  string // the actions column as stored at this revision
+}
+
+// cache keeps decoded sessions by ID, so that loading a session at a
+// revision already seen costs a clone instead of JSON decoding and a
+// replay of every move. It trusts the revision: a row changed without
+// increasing its revision (by hand, say) is not seen until the entry is
+// evicted or the process restarts. When full, an arbitrary entry makes
+// room (Go's map order), which keeps it simple and, for the sessions being
+// played, enough.
+type cache struct {
+	mu  sync.Mutex
+	max int
+	m   map[int64]*cached
+}
+
+func newCache(max int) *cache {
+	return &cache{max: max, m: make(map[int64]*cached)}
+}
+
+// get returns the entry of session id at revision, or nil.
+func (c *cache) get(id, revision int64) *cached {
+	if c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.m[id]; e != nil && e.revision == revision {
+		return e
+	}
+	return nil
+}
+
+// put stores e as session id's entry.
+func (c *cache) put(id int64, e *cached) {
+	if c.max <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[id]; !ok && len(c.m) >= c.max {
+		for k := range c.m {
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[id] = e
+}
+
+// drop forgets session id.
+func (c *cache) drop(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+}
+
+// len returns the number of entries, for tests.
+func (c *cache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// keyedMutex is a set of mutexes, one per key, created on demand and
+// dropped when nobody holds or waits for them.
+type keyedMutex struct {
+	mu sync.Mutex
+	m  map[string]*keyedEntry
+}
+
+type keyedEntry struct {
+	sem  chan struct{} // holds one token while locked
+	refs int           // holders and waiters
+}
+
+// lock locks key and returns the function that unlocks it, or ctx's error
+// if ctx ends first.
+func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = make(map[string]*keyedEntry)
+	}
+	e := k.m[key]
+	if e == nil {
+		e = &keyedEntry{sem: make(chan struct{}, 1)}
+		k.m[key] = e
+	}
+	e.refs++
+	k.mu.Unlock()
+	select {
+	case e.sem <- struct{}{}:
+		return func() {
+			<-e.sem
+			k.release(key, e)
+		}, nil
+	case <-ctx.Done():
+		k.release(key, e)
+		return nil, ctx.Err()
+	}
+}
+
+func (k *keyedMutex) release(key string, e *keyedEntry) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e.refs--
+	if e.refs == 0 {
+		delete(k.m, key)
+	}
+}

@@ -1,0 +1,323 @@
+package sqlstore
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/connectn/connectn/sessions"
+)
+
+// ExportVersion is the version of the export format, in its header line.
+const ExportVersion = 1
+
+// The export format is JSON lines: a header, then one line per stored row
+// (every match, member record and pair record, as stored), then a trailer
+// with the counts, so that a file cut short is refused on import:
+//
+//	{"connectn_export":1,"schema":2,"backend":"sqlite","exported_at":"..."}
+//	{"match":{"id":1,"revision":7,"channel_id":"...","config":{...},"actions":[...],...}}
+//	{"member_stats":{"guild_id":"...","user_id":"...","vs_ai":0,"matches":3,...}}
+//	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1}}
+type exportHeader struct {
+	Version    int    `json:"connectn_export"`
+	Schema     int    `json:"schema"`
+	Backend    string `json:"backend"`
+	ExportedAt string `json:"exported_at"`
+}
+
+// MatchRow is one row of the matches table as exported: every column, the
+// JSON ones (config, actions, webhook) as JSON.
+type MatchRow struct {
+	ID          int64           `json:"id"`
+	Revision    int64           `json:"revision"`
+	ChannelID   string          `json:"channel_id"`
+	GuildID     string          `json:"guild_id"`
+	Player1ID   string          `json:"player1_id"`
+	Player1Name string          `json:"player1_name"`
+	Player2ID   string          `json:"player2_id"`
+	Player2Name string          `json:"player2_name"`
+	Config      json.RawMessage `json:"config"`
+	Actions     json.RawMessage `json:"actions"`
+	Phase       string          `json:"phase"`
+	MessageID   string          `json:"message_id"`
+	CreatedAt   string          `json:"created_at"`
+	UpdatedAt   string          `json:"updated_at"`
+	Theme       string          `json:"theme"`
+	AILevel     string          `json:"ai_level"`
+	EndReason   string          `json:"end_reason"`
+	DeadlineAt  string          `json:"deadline_at"`
+	PostSeq     int64           `json:"post_seq"`
+	PostDue     string          `json:"post_due"`
+	Webhook     json.RawMessage `json:"webhook"`
+}
+
+// StatsRow is one row of member_stats as exported.
+type StatsRow struct {
+	GuildID     string `json:"guild_id"`
+	UserID      string `json:"user_id"`
+	VsAI        int64  `json:"vs_ai"`
+	Matches     int64  `json:"matches"`
+	Wins        int64  `json:"wins"`
+	Losses      int64  `json:"losses"`
+	RoundsWon   int64  `json:"rounds_won"`
+	RoundsLost  int64  `json:"rounds_lost"`
+	RoundsDrawn int64  `json:"rounds_drawn"`
+	Streak      int64  `json:"streak"`
+	BestStreak  int64  `json:"best_streak"`
+	UpdatedAt   string `json:"updated_at"`
+}
+
+// PairRow is one row of pair_records as exported.
+type PairRow struct {
+	GuildID    string `json:"guild_id"`
+	UserID     string `json:"user_id"`
+	OpponentID string `json:"opponent_id"`
+	Wins       int64  `json:"wins"`
+	Losses     int64  `json:"losses"`
+}
+
+// Counts are the rows exported or imported, by table.
+type Counts = sessions.ExportCounts
+
+type exportLine struct {
+	Match  *MatchRow `json:"match,omitempty"`
+	Stats  *StatsRow `json:"member_stats,omitempty"`
+	Pair   *PairRow  `json:"pair_record,omitempty"`
+	End    *Counts   `json:"end,omitempty"`
+	Header *exportHeader
+}
+
+const exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+	config, actions, phase, message_id, created_at, updated_at,
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook FROM matches ORDER BY id`
+
+const exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
+	streak, best_streak, updated_at FROM member_stats ORDER BY guild_id, user_id, vs_ai`
+
+const exportPairs = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pair_records ORDER BY guild_id, user_id, opponent_id`
+
+// Export writes every match, member record and pair record to w as JSON
+// lines (see the format above), read in one transaction so that they are
+// consistent with each other even while the bot runs. schema is the
+// schema version written in the header. It returns the counts written.
+func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, error) {
+	var n Counts
+	tx, err := s.db.BeginTx(ctx, s.d.SnapshotTx)
+	if err != nil {
+		return n, fmt.Errorf("export: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(exportHeader{Version: ExportVersion, Schema: schema, Backend: s.d.Name,
+		ExportedAt: time.Now().UTC().Format(TimeFormat)}); err != nil {
+		return n, fmt.Errorf("export: %w", err)
+	}
+	each := func(query string, scan func(*sql.Rows) (exportLine, error), count *int) error {
+		rows, err := tx.QueryContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			line, err := scan(rows)
+			if err != nil {
+				return err
+			}
+			if err := enc.Encode(line); err != nil {
+				return err
+			}
+			*count++
+		}
+		return rows.Err()
+	}
+	err = each(exportMatches, func(rows *sql.Rows) (exportLine, error) {
+		var m MatchRow
+		var config, actions, webhook string
+		err := rows.Scan(&m.ID, &m.Revision, &m.ChannelID, &m.GuildID, &m.Player1ID, &m.Player1Name, &m.Player2ID, &m.Player2Name,
+			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
+			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook)
+		m.Config, m.Actions, m.Webhook = rawJSON(config), rawJSON(actions), rawJSON(webhook)
+		return exportLine{Match: &m}, err
+	}, &n.Matches)
+	if err == nil {
+		err = each(exportStats, func(rows *sql.Rows) (exportLine, error) {
+			var r StatsRow
+			err := rows.Scan(&r.GuildID, &r.UserID, &r.VsAI, &r.Matches, &r.Wins, &r.Losses, &r.RoundsWon, &r.RoundsLost,
+				&r.RoundsDrawn, &r.Streak, &r.BestStreak, &r.UpdatedAt)
+			return exportLine{Stats: &r}, err
+		}, &n.MemberStats)
+	}
+	if err == nil {
+		err = each(exportPairs, func(rows *sql.Rows) (exportLine, error) {
+			var r PairRow
+			err := rows.Scan(&r.GuildID, &r.UserID, &r.OpponentID, &r.Wins, &r.Losses)
+			return exportLine{Pair: &r}, err
+		}, &n.PairRecords)
+	}
+	if err == nil {
+		end := n
+		err = enc.Encode(exportLine{End: &end})
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return n, fmt.Errorf("export: %w", err)
+	}
+	return n, nil
+}
+
+// rawJSON returns s as JSON if it is valid JSON, else as a JSON string (a
+// damaged column is exported as the text it holds; import then refuses
+// it, naming its line).
+func rawJSON(s string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// Import reads what Export wrote from r into the store, which must be
+// empty (no match, member record or pair record), in one transaction:
+// either every row is imported, keeping each session's ID (buttons in
+// Discord carry it) and revision, or none is. Each match is checked as a
+// load would (its actions must replay) and a file without its trailer, or
+// whose counts differ from its lines, is refused, so a truncated file
+// changes nothing. Errors name the line. It returns the counts imported.
+func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
+	var n Counts
+	done := s.lockWrites()
+	defer done()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return n, fmt.Errorf("import: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	var present Counts
+	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM member_stats),
+		(SELECT count(*) FROM pair_records)`).Scan(&present.Matches, &present.MemberStats, &present.PairRecords); err != nil {
+		return n, fmt.Errorf("import: %w", err)
+	}
+	if present != (Counts{}) {
+		return n, fmt.Errorf("import: the database already holds %d matches, %d member records and %d pair records: import into an empty database",
+			present.Matches, present.MemberStats, present.PairRecords)
+	}
+	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
+		(id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+		 config, actions, phase, message_id, created_at, updated_at,
+		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return n, fmt.Errorf("import: %w", err)
+	}
+	insertStats, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO member_stats
+		(guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn, streak, best_streak, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return n, fmt.Errorf("import: %w", err)
+	}
+	insertPair, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO pair_records (guild_id, user_id, opponent_id, wins, losses)
+		VALUES (?, ?, ?, ?, ?)`))
+	if err != nil {
+		return n, fmt.Errorf("import: %w", err)
+	}
+
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	lineNo := 0
+	var trailer *Counts
+	for sc.Scan() {
+		lineNo++
+		text := sc.Bytes()
+		if len(text) == 0 {
+			continue
+		}
+		fail := func(err error) (Counts, error) {
+			return Counts{}, fmt.Errorf("import: line %d: %w", lineNo, err)
+		}
+		if lineNo == 1 {
+			var h exportHeader
+			if err := json.Unmarshal(text, &h); err != nil || h.Version == 0 {
+				return fail(errors.New("not a ConnectN export: the first line must be its header, as connectn export writes it"))
+			}
+			if h.Version > ExportVersion {
+				return fail(fmt.Errorf("export format %d is newer than this program's %d", h.Version, ExportVersion))
+			}
+			continue
+		}
+		if trailer != nil {
+			return fail(errors.New("a line after the trailer"))
+		}
+		var line exportLine
+		dec := json.NewDecoder(bytesReader(text))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&line); err != nil {
+			return fail(err)
+		}
+		switch {
+		case line.Match != nil:
+			m := line.Match
+			rw := &row{id: m.ID, revision: m.Revision, channel: []byte(m.ChannelID), guild: []byte(m.GuildID),
+				p1ID: []byte(m.Player1ID), p1Name: []byte(m.Player1Name), p2ID: []byte(m.Player2ID), p2Name: []byte(m.Player2Name),
+				config: []byte(m.Config), actions: []byte(m.Actions), phase: []byte(m.Phase), message: []byte(m.MessageID),
+				created: []byte(m.CreatedAt), updated: []byte(m.UpdatedAt), theme: []byte(m.Theme), ai: []byte(m.AILevel),
+				end: []byte(m.EndReason), deadline: []byte(m.DeadlineAt), postSeq: m.PostSeq, postDue: []byte(m.PostDue), webhook: []byte(m.Webhook)}
+			if _, err := decode(rw); err != nil {
+				return fail(fmt.Errorf("match %d: %w", m.ID, err))
+			}
+			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
+				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
+				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook)); err != nil {
+				return fail(fmt.Errorf("match %d: %w", m.ID, err))
+			}
+			n.Matches++
+		case line.Stats != nil:
+			st := line.Stats
+			if _, err := insertStats.ExecContext(ctx, st.GuildID, st.UserID, st.VsAI, st.Matches, st.Wins, st.Losses,
+				st.RoundsWon, st.RoundsLost, st.RoundsDrawn, st.Streak, st.BestStreak, st.UpdatedAt); err != nil {
+				return fail(fmt.Errorf("member record: %w", err))
+			}
+			n.MemberStats++
+		case line.Pair != nil:
+			p := line.Pair
+			if _, err := insertPair.ExecContext(ctx, p.GuildID, p.UserID, p.OpponentID, p.Wins, p.Losses); err != nil {
+				return fail(fmt.Errorf("pair record: %w", err))
+			}
+			n.PairRecords++
+		case line.End != nil:
+			trailer = line.End
+		default:
+			return fail(errors.New("neither a match, a member record, a pair record nor the trailer"))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Counts{}, fmt.Errorf("import: line %d: %w", lineNo+1, err)
+	}
+	switch {
+	case lineNo == 0:
+		return Counts{}, errors.New("import: empty input: want the JSON lines connectn export writes")
+	case trailer == nil:
+		return Counts{}, errors.New("import: the file ends without its trailer line: it was cut short; nothing was imported")
+	case *trailer != n:
+		return Counts{}, fmt.Errorf("import: the trailer counts %+v but the file holds %+v; nothing was imported", *trailer, n)
+	}
+	if s.d.AfterImport != nil {
+		if err := s.d.AfterImport(ctx, tx); err != nil {
+			return Counts{}, fmt.Errorf("import: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return Counts{}, fmt.Errorf("import: %w", err)
+	}
+	return n, nil
+}

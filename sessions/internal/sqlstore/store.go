@@ -1,0 +1,580 @@
+// Package sqlstore is the engine both session store backends share: the
+// sessions.Store contract written once in SQL that SQLite and PostgreSQL
+// both speak, through database/sql, with each backend's differences (the
+// driver, placeholders, how a unique violation is reported, whether writes
+// queue in the process) given as a Dialect. It also holds the per-process
+// cache of decoded sessions, the versioned migrations runner, and export
+// and import as JSON lines.
+//
+// Every table keeps the same columns of the same meaning in both backends;
+// timestamps are fixed-width UTC RFC 3339 text with nanoseconds
+// ("2006-01-02T15:04:05.000000000Z"), whose text order is time order, so
+// that the two stores hold identical values and move between each other
+// as a copy.
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
+)
+
+// TimeFormat is how timestamps are stored: UTC, fixed width, nanoseconds,
+// so that text order is time order.
+const TimeFormat = "2006-01-02T15:04:05.000000000Z"
+
+// Dialect is what differs between the backends.
+type Dialect struct {
+	// Name names the backend in messages: "sqlite" or "postgres".
+	Name string
+	// Numbered means placeholders are written $1, $2, ... (PostgreSQL)
+	// rather than ? (SQLite); statements are written with ? and rebound.
+	Numbered bool
+	// IsUniqueViolation reports whether err is the database refusing a
+	// row that breaks a UNIQUE index.
+	IsUniqueViolation func(error) bool
+	// SerialWrites queues the process's writes in Go so that they never
+	// meet on a database-wide write lock (SQLite).
+	SerialWrites bool
+	// SnapshotTx are the options of the transaction Export reads in, one
+	// that sees a single consistent state of the database.
+	SnapshotTx *sql.TxOptions
+	// AfterImport, when set, runs at the end of Import's transaction
+	// (PostgreSQL: moves the identity sequence past the imported IDs).
+	AfterImport func(ctx context.Context, tx *sql.Tx) error
+}
+
+// Rebind rewrites the ? placeholders of query as the dialect writes them.
+// The statements of this package hold no ? inside literals.
+func (d Dialect) Rebind(query string) string {
+	if !d.Numbered {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Store implements sessions.Store on a *sql.DB whose schema is migrated.
+type Store struct {
+	db    *sql.DB
+	d     Dialect
+	name  string // names the database in errors: a path, or a URL without its password
+	now   func() time.Time
+	locks keyedMutex
+	// writeMu queues this Store's writes when d.SerialWrites.
+	writeMu sync.Mutex
+	cache   *cache
+	st      statements
+}
+
+// statements are the prepared statements of the hot paths.
+type statements struct {
+	newest, insert, update, abandon *sql.Stmt
+	addStats, addPair               *sql.Stmt
+}
+
+var _ sessions.Store = (*Store)(nil)
+
+// New returns a Store on db, which must hold the current schema, named
+// name in errors (never give a password here). It prepares its statements;
+// Close closes db.
+func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Options) (*Store, error) {
+	s := &Store{db: db, d: d, name: name, now: o.Now, cache: newCache(o.CacheSize)}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	prep := []struct {
+		dst   **sql.Stmt
+		query string
+	}{
+		{&s.st.newest, selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 1`},
+		{&s.st.insert, insertSQL},
+		{&s.st.update, updateSQL},
+		{&s.st.abandon, abandonSQL},
+		{&s.st.addStats, addStatsSQL},
+		{&s.st.addPair, addPairSQL},
+	}
+	for _, p := range prep {
+		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
+		if err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", strings.Fields(p.query)[0], err)
+		}
+		*p.dst = stmt
+	}
+	return s, nil
+}
+
+// DB returns the database, for the backend's own checks and tests.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database. Calls to the Store after Close return an
+// error.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close session store %s: %w", s.name, err)
+	}
+	return nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping session store %s: %w", s.name, err)
+	}
+	return nil
+}
+
+func (s *Store) clock() time.Time { return s.now().UTC() }
+
+// lockWrites queues a write when the dialect asks for it; the returned
+// function ends the turn.
+func (s *Store) lockWrites() func() {
+	if !s.d.SerialWrites {
+		return func() {}
+	}
+	s.writeMu.Lock()
+	return s.writeMu.Unlock
+}
+
+// Get implements sessions.Store.
+func (s *Store) Get(ctx context.Context, channelID string) (*sessions.Session, error) {
+	sess, _, err := s.newest(ctx, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("get session in channel %s: %w", channelID, err)
+	}
+	return sess, nil
+}
+
+// History implements sessions.Store.
+func (s *Store) History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error) {
+	if limit <= 0 {
+		limit = noLimit
+	}
+	rows, err := s.db.QueryContext(ctx, s.d.Rebind(selectSession+` WHERE channel_id = ? ORDER BY id DESC LIMIT ?`), channelID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("history of channel %s: %w", channelID, err)
+	}
+	defer rows.Close()
+	list := []*sessions.Session{}
+	for rows.Next() {
+		sess, _, err := s.scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("history of channel %s: %w", channelID, err)
+		}
+		list = append(list, sess)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history of channel %s: %w", channelID, err)
+	}
+	return list, nil
+}
+
+// noLimit is a LIMIT that both SQLite and PostgreSQL read as none.
+const noLimit = 1 << 62
+
+// Create implements sessions.Store.
+func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.Session, error) {
+	channel := ""
+	if sess != nil {
+		channel = sess.ChannelID
+	}
+	c, err := sessions.PrepareNew(sess)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", channel, err)
+	}
+	config, err := json.Marshal(c.Config)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: encode config: %w", c.ChannelID, err)
+	}
+	actions, err := encodeActions(nil, c.Match.Actions())
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
+	webhook, err := encodeWebhook(c.Webhook)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
+
+	unlock, err := s.locks.lock(ctx, c.ChannelID)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
+	defer unlock()
+	now := s.clock()
+	c.CreatedAt, c.UpdatedAt = now, now
+	args := []any{c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
+		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
+		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook}
+
+	done := s.lockWrites()
+	if c.Phase == sessions.PhaseFinished {
+		// A match stored already over (a replay, say) counts like any other.
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			if err := tx.StmtContext(ctx, s.st.insert).QueryRowContext(ctx, args...).Scan(&c.ID); err != nil {
+				return err
+			}
+			return s.recordResult(ctx, tx, c, now)
+		})
+	} else {
+		err = s.st.insert.QueryRowContext(ctx, args...).Scan(&c.ID)
+	}
+	done()
+	if err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, sessions.ErrActiveSession)
+		}
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
+	s.cache.put(c.ID, &cached{revision: 0, sess: c.Clone(), actions: actions})
+	return c, nil
+}
+
+const insertSQL = `INSERT INTO matches
+	(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+	 config, actions, phase, message_id, revision, created_at, updated_at,
+	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+// updateSQL writes a session back if it is still at the revision loaded
+// and still its channel's newest: a compare-and-swap that fails (no row
+// changed) when another process wrote first.
+const updateSQL = `UPDATE matches SET
+	player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
+	actions = ?, phase = ?, message_id = ?, revision = revision + 1, updated_at = ?,
+	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?
+	WHERE id = ? AND revision = ?
+	AND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = ? AND newer.id > ?)`
+
+const abandonSQL = `UPDATE matches SET phase = 'cancelled', end_reason = 'abandoned',
+	deadline_at = '', post_due = '', revision = revision + 1, updated_at = ?
+	WHERE channel_id = ? AND phase IN ('challenge', 'playing') RETURNING id`
+
+// inTx runs fn in a transaction and commits it, or rolls it back when fn
+// fails.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// errLost means the compare-and-swap of Update found the row changed.
+var errLost = errors.New("lost the race")
+
+// Update implements sessions.Store; see its contract for how it retries.
+func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	unlock, err := s.locks.lock(ctx, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
+	}
+	defer unlock()
+	for try := range sessions.MaxAttempts {
+		sess, err := s.tryUpdate(ctx, channelID, fn)
+		if !errors.Is(err, errLost) {
+			return sess, err
+		}
+		if try >= 2 {
+			// Keep losing to a burst of writes from other processes: let
+			// it pass, for a random moment that grows with the tries.
+			wait := time.Duration(rand.Int64N(int64(min(try, 20)) * int64(100*time.Microsecond)))
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
+		}
+	}
+	return nil, fmt.Errorf("update session in channel %s: %d tries lost to other writers: %w", channelID, sessions.MaxAttempts, sessions.ErrConflict)
+}
+
+// tryUpdate is one load, fn and compare-and-swap; it returns errLost when
+// another process wrote the session first.
+func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	sess, entry, err := s.newest(ctx, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
+	}
+	before := *sess
+	if err := fn(sess); err != nil {
+		return nil, err
+	}
+	if err := sessions.CheckChange(&before, sess); err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", before.ID, channelID, err)
+	}
+	actions, err := encodeActions(entry, sess.Match.Actions())
+	if err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
+	}
+	webhook, err := encodeWebhook(sess.Webhook)
+	if err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
+	}
+	now := s.clock()
+	args := []any{sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
+		actions, string(sess.Phase), sess.MessageID, formatTime(now),
+		sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
+		sess.ID, entry.revision, sess.ChannelID, sess.ID}
+
+	done := s.lockWrites()
+	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
+		// The result and the stats it changes are written together.
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			if err := swapped(tx.StmtContext(ctx, s.st.update).ExecContext(ctx, args...)); err != nil {
+				return err // the revision check failed: no stats either
+			}
+			return s.recordResult(ctx, tx, sess, now)
+		})
+	} else {
+		err = swapped(s.st.update.ExecContext(ctx, args...))
+	}
+	done()
+	switch {
+	case errors.Is(err, errLost):
+		s.cache.drop(sess.ID)
+		return nil, err
+	case err != nil && s.d.IsUniqueViolation(err):
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, sessions.ErrActiveSession)
+	case err != nil:
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
+	}
+	sess.UpdatedAt = now
+	s.cache.put(sess.ID, &cached{revision: entry.revision + 1, sess: sess.Clone(), actions: actions})
+	return sess, nil
+}
+
+// swapped returns errLost unless the compare-and-swap res changed one row.
+func swapped(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return errLost
+	}
+	return nil
+}
+
+// Abandon implements sessions.Store.
+func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
+	unlock, err := s.locks.lock(ctx, channelID)
+	if err != nil {
+		return 0, fmt.Errorf("abandon session in channel %s: %w", channelID, err)
+	}
+	defer unlock()
+	var id int64
+	done := s.lockWrites()
+	err = s.st.abandon.QueryRowContext(ctx, formatTime(s.clock()), channelID).Scan(&id)
+	done()
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("abandon session in channel %s: no active session: %w", channelID, sessions.ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("abandon session in channel %s: %w", channelID, err)
+	}
+	s.cache.drop(id)
+	return id, nil
+}
+
+const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+	config, actions, phase, message_id, created_at, updated_at,
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook FROM matches`
+
+// newest loads the channel's newest session: a copy of its cached
+// decoding when the row's revision is the one cached, else the row
+// decoded (and cached).
+func (s *Store) newest(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
+	rows, err := s.st.newest.QueryContext(ctx, channelID)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, sessions.ErrNotFound
+	}
+	sess, entry, err := s.scan(rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sess, entry, rows.Close()
+}
+
+// row is one row of selectSession as read, before decoding.
+type row struct {
+	id, revision                                      int64
+	channel, guild, p1ID, p1Name, p2ID, p2Name        sql.RawBytes
+	config, actions, phase, message, created, updated sql.RawBytes
+	theme, ai, end, deadline                          sql.RawBytes
+	postSeq                                           int64
+	postDue, webhook                                  sql.RawBytes
+}
+
+// scan reads the current row of rows (selectSession) and returns a fresh
+// copy of its session and the cache entry it came from. A row at a
+// revision the cache holds is not decoded; any other is decoded, its match
+// replayed, and cached. It returns an error wrapping ErrCorrupt for a row
+// that cannot be rebuilt.
+func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
+	var r row
+	if err := rows.Scan(&r.id, &r.revision, &r.channel, &r.guild, &r.p1ID, &r.p1Name, &r.p2ID, &r.p2Name,
+		&r.config, &r.actions, &r.phase, &r.message, &r.created, &r.updated,
+		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook); err != nil {
+		return nil, nil, err
+	}
+	if e := s.cache.get(r.id, r.revision); e != nil {
+		return e.sess.Clone(), e, nil
+	}
+	sess, err := decode(&r)
+	if err != nil {
+		return nil, nil, err
+	}
+	e := &cached{revision: r.revision, sess: sess, actions: string(r.actions)}
+	s.cache.put(r.id, e)
+	return sess.Clone(), e, nil
+}
+
+// decode rebuilds the session of r, replaying its match.
+func decode(r *row) (*sessions.Session, error) {
+	sess := &sessions.Session{
+		ID: r.id, ChannelID: string(r.channel), GuildID: string(r.guild), MessageID: string(r.message),
+		Players: [2]sessions.Member{{ID: string(r.p1ID), Name: string(r.p1Name)}, {ID: string(r.p2ID), Name: string(r.p2Name)}},
+		Phase:   sessions.Phase(r.phase), Theme: string(r.theme), AI: string(r.ai), End: sessions.End(r.end),
+		PostSeq: int(r.postSeq),
+	}
+	corrupt := func(what string, err error) error {
+		return fmt.Errorf("session %d: %s: %w: %w", r.id, what, sessions.ErrCorrupt, err)
+	}
+	if !sess.Phase.Valid() {
+		return nil, corrupt("phase", fmt.Errorf("unknown phase %q", r.phase))
+	}
+	var err error
+	if sess.CreatedAt, err = time.Parse(TimeFormat, string(r.created)); err != nil {
+		return nil, corrupt("created_at", err)
+	}
+	if sess.UpdatedAt, err = time.Parse(TimeFormat, string(r.updated)); err != nil {
+		return nil, corrupt("updated_at", err)
+	}
+	if sess.Deadline, err = parseOptionalTime(string(r.deadline)); err != nil {
+		return nil, corrupt("deadline_at", err)
+	}
+	if sess.PostDue, err = parseOptionalTime(string(r.postDue)); err != nil {
+		return nil, corrupt("post_due", err)
+	}
+	if err := json.Unmarshal(r.webhook, &sess.Webhook); err != nil {
+		return nil, corrupt("webhook", err)
+	}
+	if !sess.End.Valid() {
+		return nil, corrupt("end_reason", fmt.Errorf("unknown end %q", r.end))
+	}
+	if err := json.Unmarshal(r.config, &sess.Config); err != nil {
+		return nil, corrupt("config", err)
+	}
+	var list []game.Action
+	if err := json.Unmarshal(r.actions, &list); err != nil {
+		return nil, corrupt("actions", err)
+	}
+	if sess.Match, err = game.Replay(sess.Config, list); err != nil {
+		return nil, corrupt("replay", err)
+	}
+	if !sess.Phase.Active() && sess.End == sessions.EndNone {
+		sess.Settle() // a row written before sessions knew how they ended
+	}
+	return sess, nil
+}
+
+// encodeActions returns actions as the JSON list stored in the actions
+// column. When prev (the cache entry the session was loaded from) holds a
+// prefix of actions, only the new actions are encoded and appended to the
+// text prev holds.
+func encodeActions(prev *cached, actions []game.Action) (string, error) {
+	if prev != nil && prev.actions != "" {
+		old := prev.sess.Match.Actions()
+		if len(old) <= len(actions) && slices.Equal(old, actions[:len(old)]) {
+			if len(old) == len(actions) {
+				return prev.actions, nil
+			}
+			tail, err := json.Marshal(actions[len(old):])
+			if err != nil {
+				return "", fmt.Errorf("encode actions: %w", err)
+			}
+			head := strings.TrimSuffix(strings.TrimRight(prev.actions, " \n\t"), "]")
+			if len(old) > 0 {
+				head += ","
+			}
+			return head + string(tail[1:]), nil
+		}
+	}
+	if actions == nil {
+		actions = []game.Action{}
+	}
+	b, err := json.Marshal(actions)
+	if err != nil {
+		return "", fmt.Errorf("encode actions: %w", err)
+	}
+	return string(b), nil
+}
+
+// encodeWebhook returns w as JSON.
+func encodeWebhook(w sessions.Webhook) (string, error) {
+	w.At = w.At.UTC()
+	b, err := json.Marshal(w)
+	if err != nil {
+		return "", fmt.Errorf("encode webhook: %w", err)
+	}
+	return string(b), nil
+}
+
+// bytesReader reads b.
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+func formatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// formatOptionalTime formats t as formatTime does, and the zero time as "".
+func formatOptionalTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return formatTime(t)
+}
+
+// parseOptionalTime reads what formatOptionalTime wrote.
+func parseOptionalTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse(TimeFormat, s)
+}

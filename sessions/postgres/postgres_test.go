@@ -1,0 +1,174 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/sessions/postgres"
+	"github.com/connectn/connectn/sessions/sessionstest"
+)
+
+// serverURL returns CONNECTN_TEST_POSTGRES, or skips the test when it is
+// not set.
+func serverURL(tb testing.TB) string {
+	tb.Helper()
+	u := os.Getenv("CONNECTN_TEST_POSTGRES")
+	if u == "" {
+		tb.Skip("CONNECTN_TEST_POSTGRES is not set: set it to a PostgreSQL URL, such as postgres://postgres@127.0.0.1:5432/test?sslmode=disable, to run the PostgreSQL tests")
+	}
+	return u
+}
+
+// testDB is a schema of its own in the test server, dropped at the end of
+// the test.
+type testDB struct{ url string }
+
+func newTestDB(tb testing.TB) sessionstest.DB {
+	return &testDB{url: sessionstest.PostgresSchema(tb, serverURL(tb))}
+}
+
+func (d *testDB) Open(tb testing.TB, now func() time.Time, opts ...sessions.Option) sessions.Store {
+	tb.Helper()
+	st, err := postgres.Open(tb.Context(), d.url, append([]sessions.Option{sessions.WithClock(now)}, opts...)...)
+	if err != nil {
+		tb.Fatalf("Open() error = %v", err)
+	}
+	tb.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+func (d *testDB) Exec(tb testing.TB, query string, args ...any) {
+	tb.Helper()
+	db, err := postgres.OpenDB(tb.Context(), d.url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	var b strings.Builder
+	for _, r := range query { // ? placeholders to $1, $2, ...
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if _, err := db.ExecContext(tb.Context(), b.String(), args...); err != nil {
+		tb.Fatalf("Exec(%s) error = %v", query, err)
+	}
+}
+
+func (d *testDB) RefusePairRecords(tb testing.TB) {
+	d.Exec(tb, `CREATE FUNCTION refuse_pairs() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'pair records refused'; END $$`)
+	d.Exec(tb, `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records FOR EACH ROW EXECUTE FUNCTION refuse_pairs()`)
+}
+
+// TestServerAnswers fails, rather than skips, when CONNECTN_TEST_POSTGRES
+// is set and the server does not answer: CI runs it first.
+func TestServerAnswers(t *testing.T) {
+	u := serverURL(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	db, err := postgres.OpenDB(ctx, u)
+	if err != nil {
+		t.Fatalf("the PostgreSQL server at CONNECTN_TEST_POSTGRES=%s does not answer: %v", postgres.Redact(u), err)
+	}
+	defer db.Close()
+	var version string
+	if err := db.QueryRowContext(ctx, "SHOW server_version").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("PostgreSQL %s at %s", version, postgres.Redact(u))
+}
+
+func TestContract(t *testing.T) {
+	sessionstest.Run(t, sessionstest.Backend{NewDB: newTestDB})
+}
+
+func BenchmarkStore(b *testing.B) {
+	sessionstest.Bench(b, sessionstest.Backend{NewDB: newTestDB})
+}
+
+func TestSchemaVersionsAndConcurrentMigrations(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	// Replicas starting together: each migrates under the advisory lock,
+	// one of them does the work, none fails.
+	errs := make(chan error, 4)
+	stores := make(chan *postgres.Store, 4)
+	for range 4 {
+		go func() {
+			st, err := postgres.Open(t.Context(), u)
+			errs <- err
+			stores <- st
+		}()
+	}
+	applied := 0
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Errorf("Open() at the same time error = %v", err)
+		}
+		st := <-stores
+		if st == nil {
+			continue
+		}
+		defer st.Close()
+		from, to := st.SchemaVersions()
+		if to != len(postgres.Migrations()) {
+			t.Errorf("SchemaVersions() to = %d, want %d", to, len(postgres.Migrations()))
+		}
+		if from != to {
+			applied++
+		}
+	}
+	if applied != 1 {
+		t.Errorf("stores that applied the migrations = %d, want 1", applied)
+	}
+	db, err := postgres.OpenDB(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(t.Context(), `INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, '099_future.sql', '')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := postgres.Open(t.Context(), u); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("Open() of a newer schema error = %v, want it to say newer", err)
+	}
+}
+
+func TestURLChecksAndRedaction(t *testing.T) {
+	tests := []struct {
+		url     string
+		wantErr bool
+		shown   string
+	}{
+		{url: "postgres://connectn:s3cret@db:5432/connectn?sslmode=disable", shown: "postgres://connectn:xxxxx@db:5432/connectn?sslmode=disable"},
+		{url: "postgresql://db/connectn", shown: "postgresql://db/connectn"},
+		{url: "postgres://u@db/x?password=s3cret", shown: "postgres://u@db/x?password=xxxxx"},
+		{url: "mysql://db/x", wantErr: true},
+		{url: "postgres:///nohost", wantErr: true},
+		{url: "postgres://u:s3cret@db:notaport/x", wantErr: true},
+		{url: "postgres://u:s3cret@db/x?sslmode=sometimes", wantErr: true},
+	}
+	for _, tt := range tests {
+		err := postgres.CheckURL(tt.url)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("CheckURL(%s) error = %v, want error %t", postgres.Redact(tt.url), err, tt.wantErr)
+		}
+		if err != nil && strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("CheckURL() error %q shows the password", err)
+		}
+		if tt.shown != "" {
+			if got := postgres.Redact(tt.url); got != tt.shown {
+				t.Errorf("Redact(%q) = %q, want %q", tt.url, got, tt.shown)
+			}
+		}
+	}
+}

@@ -1,0 +1,92 @@
+// Package sessionstest is the contract test suite of sessions.Store: every
+// behaviour the bot relies on, run against any backend. A backend's tests
+// call Run with a Backend that makes empty databases:
+//
+//	func TestContract(t *testing.T) {
+//		sessionstest.Run(t, sessionstest.Backend{NewDB: newTestDB})
+//	}
+//
+// The suite covers one active session per channel (refused by the
+// database, across stores), serialised updates within a process and
+// across processes (two Stores on one database stand in for two
+// processes), the revision check and Update's retry on a fresh copy, stats
+// and pair records written in the same transaction as the result,
+// deadlines and Due, PostDue, webhooks, history, the leaderboard's order,
+// CountActive, Abandon, corrupt rows, and export and import. Bench gives
+// the benchmarks of the move path.
+package sessionstest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/sessions"
+)
+
+// Backend makes databases for the suite.
+type Backend struct {
+	// NewDB creates an empty database (or schema) for one test, removed
+	// when the test ends.
+	NewDB func(tb testing.TB) DB
+}
+
+// DB is one empty database made by a Backend.
+type DB interface {
+	// Open opens a Store on the database with the clock now, migrating
+	// its schema if needed. Every call opens another Store, as another
+	// process would; each is closed when the test ends (closing it twice
+	// is harmless).
+	Open(tb testing.TB, now func() time.Time, opts ...sessions.Option) sessions.Store
+	// Exec runs one statement on the database directly, as another
+	// program would, with ? placeholders.
+	Exec(tb testing.TB, query string, args ...any)
+	// RefusePairRecords makes the database refuse every insert into
+	// pair_records with an error whose text holds "pair records refused"
+	// (a trigger), so that a test can make the stats write fail.
+	RefusePairRecords(tb testing.TB)
+}
+
+// Run runs the whole suite against b, each test as a subtest on a fresh
+// database.
+func Run(t *testing.T, b Backend) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, Backend)
+	}{
+		{"CreateGetRoundtrip", testCreateGetRoundtrip},
+		{"UpdateRoundtrip", testUpdateRoundtrip},
+		{"ReopenMidMatch", testReopenMidMatch},
+		{"CreateActiveSession", testCreateActiveSession},
+		{"IDsNeverReused", testIDsNeverReused},
+		{"CreateValidation", testCreateValidation},
+		{"UpdateFnErrorWritesNothing", testUpdateFnErrorWritesNothing},
+		{"UpdateInvalidChange", testUpdateInvalidChange},
+		{"NotFound", testNotFound},
+		{"CorruptRow", testCorruptRow},
+		{"Closed", testClosed},
+		{"UpdateContextCancelled", testUpdateContextCancelled},
+		{"TwoStoresRetry", testTwoStoresRetry},
+		{"TwoStoresStaleClick", testTwoStoresStaleClick},
+		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
+		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
+		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
+		{"ConcurrentAppends", testConcurrentAppends},
+		{"ConcurrentTurns", testConcurrentTurns},
+		{"ConcurrentCreates", testConcurrentCreates},
+		{"ChannelsIndependent", testChannelsIndependent},
+		{"ProcessesRaceOneClick", testProcessesRaceOneClick},
+		{"ProcessesPlayInTurn", testProcessesPlayInTurn},
+		{"DeadlineFiresOnce", testDeadlineFiresOnce},
+		{"StatsAndLeaderboard", testStatsAndLeaderboard},
+		{"StatsRankingRule", testStatsRankingRule},
+		{"StatsAgainstTheBotKeptApart", testStatsAgainstTheBotKeptApart},
+		{"StatsCountedOnce", testStatsCountedOnce},
+		{"ResultAndStatsInOneTransaction", testResultAndStatsInOneTransaction},
+		{"Due", testDue},
+		{"SessionRules", testSessionRules},
+		{"ExportImport", testExportImport},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })
+	}
+}
