@@ -7,6 +7,8 @@
 //	connectn serve    the bot as an HTTP interactions endpoint (needs DISCORD_PUBLIC_KEY)
 //	connectn register register the slash commands and exit (needs DISCORD_TOKEN)
 //	connectn play     play Connect N in this terminal, no Discord needed
+//	connectn solve    solve positions exactly (Pascal Pons' test-set format)
+//	connectn arena    play two AI levels against each other
 //
 // Settings come from the environment, from a .env file in the working
 // folder when there is one, and from flags (see .env.example and
@@ -45,6 +47,8 @@ Usage:
                              DISCORD_TOKEN it also registers the commands)
   connectn register [flags]  register the /connectn command and exit (needs DISCORD_TOKEN)
   connectn play [flags]      play Connect N in this terminal (connectn play -h for its flags)
+  connectn solve [flags]     solve positions read from stdin exactly (connectn solve -h)
+  connectn arena [flags]     play two AI levels against each other (connectn arena -h)
   connectn help              this text
 
 Flags of run, serve and register:
@@ -106,6 +110,10 @@ func run(ctx context.Context, args []string, d deps) int {
 			color = console.ColorEnabled(f, d.getenv)
 		}
 		return console.Main(args, d.stdin, d.stdout, d.stderr, color)
+	case "solve":
+		return solveMain(ctx, args, d.stdin, d.stdout, d.stderr)
+	case "arena":
+		return arenaMain(ctx, args, d.stdout, d.stderr)
 	case "run", "serve", "register":
 	default:
 		fmt.Fprintf(d.stderr, "connectn: unknown command %q\n\n%s", cmd, usage)
