@@ -29,7 +29,7 @@ const checkEvery = 1 << 12
 type searcher struct {
 	g     *geometry
 	t     *table
-	near  *table // for positions with at most nearEmpty empty cells
+	near  *table       // for positions with at most nearEmpty empty cells
 	nodes uint64       // negamax calls, counted as Pons counts them
 	stop  *atomic.Bool // set when the search must end
 	// variant reorders the first moves of every node near the root, so that
