@@ -141,6 +141,11 @@ type BookOptions struct {
 	MinPlies int
 	// TableMB is the solver's table size.
 	TableMB int
+	// Workers is the solver's workers (1 or 2). The book is meant to cover
+	// what the live solver cannot do in time, so measure it as it runs: one
+	// worker, the table emptied before each position (Cold).
+	Workers int
+	Cold    bool
 	// Log, when set, receives one line per position solved.
 	Log io.Writer
 }
@@ -158,7 +163,7 @@ type BookOptions struct {
 // opts.Slow (or has fewer than opts.MinPlies discs), every position after
 // that move and any reply is queued, up to opts.MaxPlies discs.
 func GenerateBook(ctx context.Context, out io.Writer, done io.Reader, opts BookOptions) error {
-	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: opts.TableMB, Workers: 2})
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: opts.TableMB, Workers: max(opts.Workers, 1)})
 	if err != nil {
 		return err
 	}
@@ -202,6 +207,9 @@ func GenerateBook(ctx context.Context, out io.Writer, done io.Reader, opts BookO
 		name := movesString(moves)
 		k, ok := have[name]
 		if !ok {
+			if opts.Cold {
+				s.Reset()
+			}
 			start := time.Now()
 			r, err := s.solve(ctx, p, true)
 			if err != nil {

@@ -2,12 +2,12 @@ package ai
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/connectn/connectn/game"
@@ -98,6 +98,9 @@ type Engine struct {
 	mu      sync.Mutex
 	solvers map[[3]int]*Solver
 	book    *book
+	// busy and peak count the workers searching now and at most, for the
+	// tests of the pool.
+	busy, peak atomic.Int32
 }
 
 // NewEngine returns an engine. Memory is allocated lazily, on the first
@@ -150,6 +153,7 @@ func (e *Engine) heuristicTable() *htable {
 func (e *Engine) acquire(deadline time.Time) bool {
 	select {
 	case e.pool <- struct{}{}:
+		e.started()
 		return true
 	default:
 	}
@@ -157,6 +161,7 @@ func (e *Engine) acquire(deadline time.Time) bool {
 	defer t.Stop()
 	select {
 	case e.pool <- struct{}{}:
+		e.started()
 		return true
 	case <-t.C:
 		return false
@@ -167,13 +172,27 @@ func (e *Engine) acquire(deadline time.Time) bool {
 func (e *Engine) tryAcquire() bool {
 	select {
 	case e.pool <- struct{}{}:
+		e.started()
 		return true
 	default:
 		return false
 	}
 }
 
-func (e *Engine) release() { <-e.pool }
+func (e *Engine) started() {
+	n := e.busy.Add(1)
+	for {
+		p := e.peak.Load()
+		if n <= p || e.peak.CompareAndSwap(p, n) {
+			return
+		}
+	}
+}
+
+func (e *Engine) release() {
+	e.busy.Add(-1)
+	<-e.pool
+}
 
 // Move returns the column (zero-based) the AI plays at level in the current
 // round of m, for the player to move. It reads m only through its read-only
@@ -241,7 +260,7 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 			}
 		}
 		if level == Perfect || empty <= 20 {
-			if c, ok := e.solveMove(ctx, s, moves, deadline, level == Perfect); ok {
+			if c, ok := e.solveMove(ctx, s, moves, deadline); ok {
 				return c
 			}
 			if time.Now().After(deadline.Add(-10 * time.Millisecond)) {
@@ -270,37 +289,25 @@ func positionSeed(rows, columns, connect int, moves []int) uint64 {
 }
 
 // solveMove finds a move with the exact solver before deadline: a winning
-// move if there is one, else a drawing one, else (all moves lose) the one
-// that loses slowest when strong is set and time allows. ok is false when
-// the solver could not settle the position in time.
-func (e *Engine) solveMove(ctx context.Context, s *Solver, moves []int, deadline time.Time, strong bool) (int, bool) {
+// move if there is one, else a drawing one, else any (every move loses).
+// A weak solve (win, draw or loss) is all perfect play needs, and is about
+// twice as fast as the exact score. A second worker joins when the pool
+// has one free. ok is false when the solver could not settle the position
+// in time.
+func (e *Engine) solveMove(ctx context.Context, s *Solver, moves []int, deadline time.Time) (int, bool) {
 	pos, err := s.Play(moves)
 	if err != nil {
 		return 0, false
 	}
 	sctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	if strong {
-		helper := e.tryAcquire()
-		if helper {
-			defer e.release()
-		}
-		st := *s
-		st.workers = 1
-		if helper {
-			st.workers = 2
-			st.helperAfter = 1 << 14
-		}
-		r, err := st.Solve(sctx, pos, false)
-		if err == nil {
-			return r.Column, true
-		}
-		if errors.Is(err, ErrNotSettled) && time.Now().Before(deadline) {
-			return 0, false
-		}
-		return 0, false
+	st := *s
+	st.workers = 1
+	if e.tryAcquire() {
+		defer e.release()
+		st.workers, st.helperAfter = 2, 1<<14
 	}
-	r, err := s.Solve(sctx, pos, true)
+	r, err := st.Solve(sctx, pos, true)
 	if err != nil {
 		return 0, false
 	}

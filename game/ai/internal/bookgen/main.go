@@ -20,8 +20,10 @@ func main() {
 	out := flag.String("out", "book7x6.txt", "book file, extended in place")
 	maxPlies := flag.Int("max-plies", 12, "most discs of a book position")
 	minPlies := flag.Int("min-plies", 0, "positions with fewer discs are always expanded")
-	slow := flag.Duration("slow", 150*time.Millisecond, "expand positions the solver takes longer than this for")
-	tableMB := flag.Int("table", 256, "transposition table in MiB")
+	slow := flag.Duration("slow", 250*time.Millisecond, "expand positions the solver takes longer than this for")
+	tableMB := flag.Int("table", 64, "transposition table in MiB")
+	workers := flag.Int("workers", 1, "solver workers")
+	warm := flag.Bool("warm", false, "keep the table from one position to the next (faster, but times then understate a live solve)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -37,7 +39,7 @@ func main() {
 	}
 	defer f.Close()
 	start := time.Now()
-	err = ai.GenerateBook(ctx, f, bytes.NewReader(done), ai.BookOptions{MaxPlies: *maxPlies, MinPlies: *minPlies, Slow: *slow, TableMB: *tableMB, Log: os.Stderr})
+	err = ai.GenerateBook(ctx, f, bytes.NewReader(done), ai.BookOptions{MaxPlies: *maxPlies, MinPlies: *minPlies, Slow: *slow, TableMB: *tableMB, Workers: *workers, Cold: !*warm, Log: os.Stderr})
 	fmt.Fprintf(os.Stderr, "bookgen: %v elapsed\n", time.Since(start).Round(time.Second))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bookgen:", err)
