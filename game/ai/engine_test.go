@@ -180,8 +180,10 @@ func TestMoveHonoursDeadline(t *testing.T) {
 			if err != nil || !m.Round().CanDrop(c) {
 				t.Fatalf("%dx%d %s: column %d, %v", cfg.Rows, cfg.Columns, level, c, err)
 			}
-			if late != nil {
-				t.Errorf("%dx%d %s: returned after its 400 ms deadline (%v)", cfg.Rows, cfg.Columns, level, time.Since(start))
+			// The race detector slows every memory access tenfold, and the
+			// clock is read between nodes: allow it a little slack.
+			if took := time.Since(start); late != nil && (!raceEnabled || took > 700*time.Millisecond) {
+				t.Errorf("%dx%d %s: returned after its 400 ms deadline (%v)", cfg.Rows, cfg.Columns, level, took)
 			}
 		}
 	}

@@ -36,14 +36,18 @@ type hsearch struct {
 	stop      *stopFlag
 	aborted   bool
 	killers   [][2]int
-	// firstIteration is set while the first iteration runs: it always
-	// finishes, so that a move is always found.
-	firstIteration bool
+	// checkMask sets how often the search looks at the clock: every 64
+	// nodes on boards of up to 256 bits, every node on larger ones, where
+	// a node costs microseconds.
+	checkMask uint64
 }
 
 func newHsearch(w *wide, moves []int, tt *htable) *hsearch {
 	h := &hsearch{w: w, s: newScratch(w.words, 64), mask: make([]uint64, w.words), heights: make([]int, w.columns), cells: w.rows * w.columns, tt: tt}
 	h.disc[0], h.disc[1] = make([]uint64, w.words), make([]uint64, w.words)
+	if w.words <= 4 {
+		h.checkMask = 63
+	}
 	for _, c := range moves {
 		h.play(c)
 	}
@@ -135,7 +139,7 @@ func (h *hsearch) evaluate(me, opp, myWin, oppWin []uint64) int {
 // negamax searches depth plies more; ply is the distance from the root.
 func (h *hsearch) negamax(depth, alpha, beta, ply int) int {
 	h.nodes++
-	if h.nodes&1023 == 0 && !h.firstIteration {
+	if h.nodes&h.checkMask == 0 {
 		h.checkStop()
 	}
 	if h.aborted {
@@ -280,10 +284,10 @@ type rootResult struct {
 }
 
 // search runs iterative deepening up to maxDepth plies (0: until stopped)
-// and returns the best move of the deepest finished iteration. noise, when
-// rng is set, is added to every root move's score to pick among moves of
-// similar value. The first iteration always finishes, so a move is always
-// returned.
+// and returns the best move of the deepest finished iteration (depth 0 and
+// the column of quickMove when not even the first one finished). noise,
+// when rng is set, is added to every root move's score to pick among moves
+// of similar value.
 func (h *hsearch) search(maxDepth int, rng *rand.Rand, noise int) rootResult {
 	w := h.w
 	if maxDepth <= 0 || maxDepth > h.cells-h.moves {
@@ -299,7 +303,7 @@ func (h *hsearch) search(maxDepth int, rng *rand.Rand, noise int) rootResult {
 			cols = append(cols, c)
 		}
 	}
-	res := rootResult{column: cols[0], score: -winScore * 2}
+	res := rootResult{column: h.quickMove(), score: -winScore * 2}
 	jitter := make([]int, w.columns)
 	if rng != nil && noise > 0 {
 		for i := range jitter {
@@ -307,7 +311,6 @@ func (h *hsearch) search(maxDepth int, rng *rand.Rand, noise int) rootResult {
 		}
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
-		h.firstIteration = depth == 1
 		scores := make([]int, w.columns)
 		best, bestCol := -winScore*2, -1
 		alpha := -winScore * 2
@@ -322,7 +325,10 @@ func (h *hsearch) search(maxDepth int, rng *rand.Rand, noise int) rootResult {
 				sc = -h.negamax(depth-1, -winScore*2, -(alpha - noise*2), 1)
 			}
 			h.undo(c)
-			if h.aborted && depth > 1 {
+			if !h.aborted {
+				h.checkStop()
+			}
+			if h.aborted {
 				break
 			}
 			if !isMate(sc) {
@@ -334,11 +340,10 @@ func (h *hsearch) search(maxDepth int, rng *rand.Rand, noise int) rootResult {
 			}
 			alpha = max(alpha, best)
 		}
-		if h.aborted && depth > 1 {
+		if h.aborted {
 			break
 		}
 		res = rootResult{column: bestCol, score: best, depth: depth, scores: scores}
-		h.aborted = false
 		// Search the best move first next time.
 		for i, c := range cols {
 			if c == bestCol {

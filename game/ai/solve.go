@@ -264,7 +264,8 @@ type helper struct {
 	p       position
 	parent  *atomic.Bool
 	probes  chan int
-	stop    atomic.Bool
+	stop    atomic.Bool // ends the current probe
+	quit    atomic.Bool // ends the helper
 	done    chan struct{}
 	nodes   atomic.Uint64
 	once    sync.Once
@@ -296,9 +297,9 @@ func (h *helper) probe(med int) {
 
 func (h *helper) run() {
 	defer close(h.done)
-	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, variant: true, rootMoves: h.p.moves}
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: true, rootMoves: h.p.moves}
 	for med := range h.probes {
-		if h.parent.Load() {
+		if h.parent.Load() || h.quit.Load() {
 			break
 		}
 		h.stop.Store(false)
@@ -315,6 +316,7 @@ func (h *helper) finish() uint64 {
 		return 0
 	}
 	h.once.Do(func() {
+		h.quit.Store(true)
 		h.stop.Store(true)
 		close(h.probes)
 		<-h.done

@@ -21,7 +21,7 @@ var nearEmpty = 18
 
 // checkEvery is how many nodes a search explores between two looks at its
 // stop flag; a power of two.
-const checkEvery = 1 << 12
+const checkEvery = 1 << 10
 
 // searcher is one worker of the exact solver: negamax with alpha-beta
 // pruning on a 64-bit bitboard, after Pascal Pons, "Solving Connect 4"
@@ -32,6 +32,7 @@ type searcher struct {
 	near  *table       // for positions with at most nearEmpty empty cells
 	nodes uint64       // negamax calls, counted as Pons counts them
 	stop  *atomic.Bool // set when the search must end
+	quit  *atomic.Bool // for a helper: set, never cleared, when it must end for good
 	// variant reorders the first moves of every node near the root, so that
 	// a helper worker explores other subtrees first and fills the shared
 	// table for the main one (lazy SMP).
@@ -56,7 +57,7 @@ type searcher struct {
 func (s *searcher) negamax(p position, alpha, beta int) int {
 	s.nodes++
 	if s.nodes&(checkEvery-1) == 0 {
-		if s.stop.Load() {
+		if s.stop.Load() || (s.quit != nil && s.quit.Load()) {
 			panic(errStopped)
 		}
 		if s.extra != nil {
