@@ -17,8 +17,9 @@ const arenaUsage = `Usage: connectn arena [flags]
 
 Plays two AI levels against each other over many games on one board,
 alternating who opens, and prints wins, draws and losses. Each game starts
-with a few random plies (-random) so that the games differ; 0 plays every
-game from the empty board.
+with a few random plies (-random) so that the games differ; with 0 every
+game starts from the empty board, and the games differ only by the
+randomness of the easy and medium levels (seeded per game from -seed).
 
 Flags:
   -a LEVEL       first level: easy, medium, hard or perfect (default medium)
@@ -94,10 +95,10 @@ func arenaMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			}
 			var column int
 			if r.Plies() < *randomPlies {
-				column = randomSafeColumn(rng, m)
+				column = randomColumn(rng, m)
 			} else {
 				mctx, cancel := context.WithTimeout(ctx, *moveTime+100*time.Millisecond)
-				c, err := engine.Move(mctx, m, levels[side])
+				c, err := engine.WithSeed(*seed*1000003+uint64(i)).Move(mctx, m, levels[side])
 				cancel()
 				if err != nil {
 					return fail("game %d: %v", i+1, err)
@@ -147,9 +148,8 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// randomSafeColumn picks a random column that is not full and, when
-// possible, neither wins nor lets the opponent win at once.
-func randomSafeColumn(rng *rand.Rand, m *game.Match) int {
+// randomColumn picks a random column that is not full.
+func randomColumn(rng *rand.Rand, m *game.Match) int {
 	r := m.Round()
 	cols := m.Config().Columns
 	var open []int

@@ -41,13 +41,24 @@ type Analysis struct {
 	Complete bool
 }
 
+// doneContext is a context that has ended: with no worker free before ctx
+// ended, Analyze settles nothing.
+type doneContext struct{ context.Context }
+
+func (d doneContext) Err() error {
+	if err := d.Context.Err(); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
+
 // Analyze reviews a round of a match played with cfg, on a board whose
 // bitboard fits in 64 bits: for each move, the score of the position before
 // it and the score it left, and whether it kept the result. It works from
 // the last move back (the end settles fastest and fills the transposition
 // table for the rest) and honours ctx: positions it could not settle in
-// time are marked Settled false, and Complete is false. On 7x6 the book's
-// positions settle at once. It returns an error wrapping ErrBoardTooLarge
+// time are marked Settled false, and Complete is false. It takes a worker
+// from the engine's pool, as Move does. It returns an error wrapping ErrBoardTooLarge
 // for a larger board, and one wrapping ErrInvalidMoves for a round whose
 // moves are not a game.
 func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*Analysis, error) {
@@ -71,6 +82,12 @@ func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*
 		g.playColumn(&p, c)
 	}
 	a := &Analysis{Moves: make([]MoveReview, len(moves)), FirstChange: -1, Complete: true}
+	// The analysis searches like a move does: through the pool.
+	if e.acquireCtx(ctx) {
+		defer e.release()
+	} else {
+		ctx = doneContext{ctx}
+	}
 	player := r.Opener()
 	for i, c := range moves {
 		a.Moves[i] = MoveReview{Ply: i, Player: player, Column: c}

@@ -91,6 +91,12 @@ type Options struct {
 // Engine chooses the AI's moves and analyses finished rounds. Create one per
 // process with NewEngine; it is safe for concurrent use.
 type Engine struct {
+	*engineCore
+	seed uint64
+}
+
+// engineCore is what the engines made by WithSeed share.
+type engineCore struct {
 	opts    Options
 	table   *table
 	htable  *htable
@@ -115,7 +121,14 @@ func NewEngine(opts Options) *Engine {
 	if opts.MoveTime <= 0 {
 		opts.MoveTime = 900 * time.Millisecond
 	}
-	return &Engine{opts: opts, pool: make(chan struct{}, opts.Workers), solvers: map[[3]int]*Solver{}, book: embeddedBook()}
+	core := &engineCore{opts: opts, pool: make(chan struct{}, opts.Workers), solvers: map[[3]int]*Solver{}, book: embeddedBook()}
+	return &Engine{engineCore: core, seed: opts.Seed}
+}
+
+// WithSeed returns an engine that shares e's tables and worker pool but
+// draws its randomness from seed (as Options.Seed).
+func (e *Engine) WithSeed(seed uint64) *Engine {
+	return &Engine{engineCore: e.engineCore, seed: seed}
 }
 
 // solver returns the engine's solver for a board that fits in 64 bits,
@@ -164,6 +177,17 @@ func (e *Engine) acquire(deadline time.Time) bool {
 		e.started()
 		return true
 	case <-t.C:
+		return false
+	}
+}
+
+// acquireCtx takes a worker from the pool, waiting until ctx ends at most.
+func (e *Engine) acquireCtx(ctx context.Context) bool {
+	select {
+	case e.pool <- struct{}{}:
+		e.started()
+		return true
+	case <-ctx.Done():
 		return false
 	}
 }
@@ -243,7 +267,7 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 		return quick
 	}
 	defer e.release()
-	rng := rand.New(rand.NewPCG(e.opts.Seed, positionSeed(rows, columns, connect, moves)))
+	rng := rand.New(rand.NewPCG(e.seed, positionSeed(rows, columns, connect, moves)))
 	switch level {
 	case Easy:
 		return h.easyMove(rng, quick)
