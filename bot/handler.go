@@ -48,6 +48,8 @@ type Handler struct {
 	now       func() time.Time
 	messenger Messenger
 	metrics   Metrics
+	ai        AI
+	botUser   atomic.Value // string: the bot user's ID, from the gateway
 
 	challengeTimeout, turnTimeout time.Duration
 
@@ -141,6 +143,7 @@ var (
 		actForfeitNo:  (*Handler).forfeitCancelButton,
 		actRematch:    (*Handler).rematchButton,
 		actPicture:    (*Handler).pictureButton,
+		actAnalysis:   (*Handler).analysisButton,
 	}
 )
 
