@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -23,10 +25,18 @@ func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction
 	if err != nil {
 		return nil, err
 	}
-	if req.opponent.ID == me {
+	vsBot := req.opponent == nil || h.isBot(i, req.opponent.ID)
+	switch {
+	case vsBot && h.ai == nil:
+		return nil, errNoAI
+	case vsBot:
+		if req.opponent == nil {
+			req.opponent = &discordgo.User{ID: i.AppID, Bot: true}
+			req.opponentName = botName
+		}
+	case req.opponent.ID == me:
 		return nil, errSelfChallenge
-	}
-	if req.opponent.Bot {
+	case req.opponent.Bot:
 		return nil, errBotOpponent
 	}
 	switch req.first {
@@ -54,6 +64,17 @@ func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction
 		Deadline: now.Add(h.challengeTimeout),
 		Webhook:  webhookOf(i, "@original", now),
 	}
+	if vsBot {
+		// No challenge to accept: the match starts, and the bot opens it
+		// if it is its turn.
+		fresh.Phase, fresh.AI, fresh.Deadline = sessions.PhasePlaying, req.level, now.Add(h.turnTimeout)
+		if aiToMove(fresh) {
+			if _, err := h.aiTurn(ctx, fresh, inlineBudget(ctx)); err != nil {
+				h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
+				fresh.Deadline = now
+			}
+		}
+	}
 	s, err := h.store.Create(ctx, fresh)
 	if errors.Is(err, sessions.ErrActiveSession) && h.settleForNew(ctx, i) {
 		s, err = h.store.Create(ctx, fresh)
@@ -62,10 +83,29 @@ func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction
 		return nil, err
 	}
 	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID,
-		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID)
+		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID, "ai", s.AI)
 	h.afterResponse(i, func(ctx context.Context) { h.learnMessageID(ctx, i, s.ID, s.PostSeq) })
+	if vsBot {
+		return newMessage(renderBoard(s)), nil
+	}
 	return newMessage(renderChallenge(s)), nil
 }
+
+// isBot reports whether userID is this bot: its application's ID (the
+// bot user's ID for every application made since 2020), or the bot user
+// the gateway announced.
+func (h *Handler) isBot(i *discordgo.Interaction, userID string) bool {
+	if userID == "" {
+		return false
+	}
+	if id, _ := h.botUser.Load().(string); id == userID {
+		return true
+	}
+	return userID == i.AppID
+}
+
+// setBotUser records the bot user's ID, as the gateway's READY tells it.
+func (h *Handler) setBotUser(id string) { h.botUser.Store(id) }
 
 // settleForNew makes room for a new session in the channel of i: it ends the
 // active session if its deadline has passed (editing its message to say
@@ -103,6 +143,7 @@ type challengeRequest struct {
 	config       game.Config
 	first        string
 	theme        string
+	level        string // the bot's level, when the opponent is the bot
 }
 
 // parseChallenge reads the options of /connectn challenge, taking the
@@ -116,6 +157,7 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 		},
 		first: firstChallenger,
 		theme: themes[0].Name,
+		level: ai.DefaultLevel.String(),
 	}
 	ints := map[string]struct {
 		dst      *int
@@ -132,6 +174,7 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 	}{
 		optFirst: {&req.first, func(v string) bool { return v == firstChallenger || v == firstOpponent || v == firstRandom }},
 		optTheme: {&req.theme, knownTheme},
+		optLevel: {&req.level, func(v string) bool { _, err := ai.ParseLevel(v); return err == nil && v == strings.ToLower(v) }},
 	}
 	var opponentID string
 	for _, o := range opts {
@@ -167,8 +210,11 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 		}
 		*spec.dst = int(f)
 	}
+	if c := req.config; c.Connect > c.Rows && c.Connect > c.Columns {
+		return req, &connectError{connect: c.Connect, rows: c.Rows, columns: c.Columns}
+	}
 	if opponentID == "" {
-		return req, errNoOpponent
+		return req, nil // the bot
 	}
 	if data.Resolved == nil || data.Resolved.Users[opponentID] == nil {
 		return req, fmt.Errorf("opponent %s not in resolved users: %w", opponentID, errMalformed)
@@ -177,9 +223,6 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 	req.opponentName = req.opponent.DisplayName()
 	if m := data.Resolved.Members[opponentID]; m != nil && m.Nick != "" {
 		req.opponentName = m.Nick
-	}
-	if c := req.config; c.Connect > c.Rows && c.Connect > c.Columns {
-		return req, &connectError{connect: c.Connect, rows: c.Rows, columns: c.Columns}
 	}
 	return req, nil
 }

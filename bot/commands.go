@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game/ai"
 )
 
 // The command, subcommand and option names, and the bounds Discord enforces
@@ -25,6 +27,7 @@ const (
 	optFirst       = "first"
 	optTheme       = "theme"
 	optUser        = "user"
+	optLevel       = "level"
 	minRows        = 4
 	maxRows        = 12
 	minColumns     = 4
@@ -75,10 +78,10 @@ func Commands() []*discordgo.ApplicationCommand {
 		Description: "Connect Four on any board, as multi-round matches between members",
 		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 		Options: []*discordgo.ApplicationCommandOption{
-			subcommand(subChallenge, "Challenge a member of this server to a match of Connect N",
+			subcommand(subChallenge, "Challenge a member of this server, or the bot, to a match of Connect N",
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent,
-					Description: "The member you challenge", Required: true,
+					Description: "The member you challenge; leave it out, or pick me, to play against the bot",
 				},
 				intOption(optRows, "Rows on the board", minRows, maxRows, defaultRows),
 				intOption(optColumns, "Columns on the board", minColumns, maxColumns, defaultCols),
@@ -98,6 +101,11 @@ func Commands() []*discordgo.ApplicationCommand {
 					Description: "Colours of the discs and the board (default: classic red and yellow)",
 					Choices:     themeChoices(),
 				},
+				&discordgo.ApplicationCommandOption{
+					Type: discordgo.ApplicationCommandOptionString, Name: optLevel,
+					Description: "How well the bot plays, when you play against it (default: hard)",
+					Choices:     levelChoices(),
+				},
 			),
 			subcommand(subForfeit, "Give up the match you are playing in this channel (asks first)"),
 			subcommand(subBoard, "Post the live board of this channel's match again, at the bottom"),
@@ -111,4 +119,21 @@ func Commands() []*discordgo.ApplicationCommand {
 			subcommand(subHelp, "How to play, and every command (only you see it)"),
 		},
 	}}
+}
+
+// levelDescriptions names the AI's levels in the level option's choices.
+var levelDescriptions = map[ai.Level]string{
+	ai.Easy:    "Easy: takes a win when it sees one, little more",
+	ai.Medium:  "Medium: never misses a win or a single threat",
+	ai.Hard:    "Hard: searches deep, plays endgames perfectly",
+	ai.Perfect: "Perfect: unbeatable where the solver settles the board",
+}
+
+// levelChoices returns the choices of the level option, weakest first.
+func levelChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, l := range ai.Levels() {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: levelDescriptions[l], Value: l.String()})
+	}
+	return out
 }

@@ -28,6 +28,7 @@ const (
 	actForfeitNo    action = "keep"     // the confirmation declined
 	actRematch      action = "rematch"
 	actPicture      action = "picture"
+	actAnalysis     action = "analysis"
 	maxMatchID             = 1<<53 - 1
 	maxPly                 = 1 << 20
 	maxPostSequence        = 1 << 20
@@ -36,7 +37,7 @@ const (
 
 // routeParts is how many colon-separated parts each action's custom_id has.
 var routeParts = map[action]int{
-	actAccept: 3, actDecline: 3, actForfeit: 3, actForfeitYes: 3, actForfeitNo: 3, actRematch: 3, actPicture: 3,
+	actAccept: 3, actDecline: 3, actForfeit: 3, actForfeitYes: 3, actForfeitNo: 3, actRematch: 3, actPicture: 3, actAnalysis: 3,
 	actDrop: 6,
 }
 
@@ -50,7 +51,7 @@ var routeParts = map[action]int{
 //
 //	cn:accept:<match>     cn:decline:<match>
 //	cn:forfeit:<match>    cn:forfeit!:<match>    cn:keep:<match>
-//	cn:rematch:<match>    cn:picture:<match>
+//	cn:rematch:<match>    cn:picture:<match>    cn:analysis:<match>
 //	cn:drop:<match>:<post>:<ply>:<column>   column counted from 1
 type route struct {
 	Action action

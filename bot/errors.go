@@ -15,7 +15,6 @@ var (
 	errUnknownCommand = errors.New("unknown command")
 	errMalformed      = errors.New("malformed interaction")
 	errNotInGuild     = errors.New("not in a server channel")
-	errNoOpponent     = errors.New("no opponent given")
 	errSelfChallenge  = errors.New("challenged themself")
 	errBotOpponent    = errors.New("challenged a bot")
 	errBadSettings    = errors.New("impossible match settings")
@@ -81,8 +80,8 @@ func userMessage(err error) (string, bool) {
 			return "This board moved to a newer message: " + me.link + " — play there.", true
 		}
 		return "This board moved to a newer message at the bottom of the channel: play there.", true
-	case errors.Is(err, errNoOpponent):
-		return "Choose an `opponent` to challenge.", true
+	case errors.Is(err, errNoAI):
+		return "Playing against the bot is not enabled here: choose an `opponent` from this server.", true
 	case errors.Is(err, errSelfChallenge):
 		return "You can't challenge yourself: pick another member of this server as `opponent`.", true
 	case errors.Is(err, errBotOpponent):

@@ -155,6 +155,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 	case <-time.After(30 * time.Second):
 		return errors.New("gateway: no READY within 30s")
 	}
+	g.Handler.setBotUser(r.User.ID)
 	appID := r.User.ID
 	if r.Application != nil && r.Application.ID != "" {
 		appID = r.Application.ID

@@ -49,6 +49,8 @@ type Handler struct {
 	now       func() time.Time
 	messenger Messenger
 	metrics   Metrics
+	ai        AI
+	botUser   atomic.Value // string: the bot user's ID, from the gateway
 
 	challengeTimeout, turnTimeout time.Duration
 
@@ -142,6 +144,7 @@ var (
 		actForfeitNo:  (*Handler).forfeitCancelButton,
 		actRematch:    (*Handler).rematchButton,
 		actPicture:    (*Handler).pictureButton,
+		actAnalysis:   (*Handler).analysisButton,
 	}
 )
 

@@ -41,7 +41,7 @@ func TestChallengeRefused(t *testing.T) {
 		{"first not a choice", slash(alice, "challenge", "opponent", bob, "first", "whoever"), "Pick `first` from the list"},
 		{"theme not a choice", slash(alice, "challenge", "opponent", bob, "theme", "neon"), "Pick `theme` from the list"},
 		{"theme as a number", slash(alice, "challenge", "opponent", bob, "theme", 3), "Pick `theme` from the list"},
-		{"no opponent", slash(alice, "challenge"), "Choose an `opponent`"},
+		{"the bot, on a bot without AI", slash(alice, "challenge"), "Playing against the bot is not enabled here"},
 		{"unknown option", slash(alice, "challenge", "opponent", bob, "speed", 3), "couldn't understand"},
 		{"opponent not resolved", edit(func(m map[string]any) { delete(m["data"].(map[string]any), "resolved") }), "couldn't understand"},
 		{"in a DM", edit(func(m map[string]any) {

@@ -449,12 +449,14 @@ func (d *memDiscord) apply(t *testing.T, i *discordgo.Interaction, resp *discord
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		d.original[i.Token] = d.newMessageLocked(resp.Data, "").ID
-	case discordgo.InteractionResponseUpdateMessage:
+	case discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate:
 		m := d.byID[i.Message.ID]
 		if m == nil {
-			t.Fatalf("UPDATE_MESSAGE of unknown message %s", i.Message.ID)
+			t.Fatalf("response type %d to a click on unknown message %s", resp.Type, i.Message.ID)
 		}
-		d.setLocked(m, resp.Data)
+		if resp.Type == discordgo.InteractionResponseUpdateMessage {
+			d.setLocked(m, resp.Data)
+		}
 		d.original[i.Token] = m.ID
 	}
 }

@@ -15,16 +15,23 @@ import (
 // been settled), so the message it came from should show how it ended.
 var errSettled = errors.New("session over")
 
-// dropButton drops the clicker's disc in the button's column. The message
-// becomes the new board; when the disc ends a round that the match
-// outlives, the message becomes that round's record and the next round's
-// board is posted as a new message once Discord has the response; when it
-// ends the match, the message shows the result and a Rematch button.
+// dropButton drops the clicker's disc in the button's column, and in a
+// match against the bot the bot's reply too. The message becomes the new
+// board; when a disc ends a round that the match outlives, the message
+// becomes that round's record and the next round's board is posted as a
+// new message once Discord has the response; when it ends the match, the
+// message shows the result and the Rematch button. When the bot cannot
+// reply within the response's time, the response is a deferred update and
+// the bot's move edits the message once it is made.
 func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
 	me := userID(i)
-	roundEnded := false
+	var (
+		round      int
+		roundEnded bool
+		aiLate     bool
+	)
 	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
-		roundEnded = false
+		roundEnded, aiLate = false, false
 		switch s.Phase {
 		case sessions.PhaseChallenge:
 			return errStale
@@ -41,23 +48,18 @@ func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r ro
 		if r.Ply != s.Match.Plies() {
 			return errStale
 		}
-		round := s.Match.Round().Number()
+		round = s.Match.Round().Number()
 		if _, err := s.Match.Play(p, r.Column-1); err != nil {
 			return err
 		}
 		s.Webhook = webhookOf(i, "@original", now)
-		if s.Match.Over() {
-			s.Phase, s.End = sessions.PhaseFinished, sessions.EndWon
-			return nil
+		if aiToMove(s) {
+			if _, err := h.aiTurn(ctx, s, inlineBudget(ctx)); err != nil {
+				h.log.Warn("the bot could not reply in time; it will reply after the response", "match", s.ID, "err", err)
+				aiLate = true
+			}
 		}
-		s.Deadline = now.Add(h.turnTimeout)
-		if s.Match.Round().Number() != round {
-			roundEnded = true
-			s.PostSeq++
-			s.PostDue = now.Add(postGrace)
-			s.MessageID = ""
-			s.Webhook.Message = "" // this token posts the next board, as a follow-up
-		}
+		roundEnded = h.afterMoves(s, round, now)
 		return nil
 	})
 	if errors.Is(err, errSettled) {
@@ -71,12 +73,31 @@ func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r ro
 		return updateMessage(h.renderSettled(ctx, s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(renderMatchOver(s, h.pair(ctx, s), false)), nil
+		return updateMessage(h.renderMatchOver(ctx, s, false)), nil
 	case roundEnded:
-		h.afterResponse(i, func(ctx context.Context) { h.postPending(ctx, s.ChannelID, s.ID) })
-		return updateMessage(renderRoundRecord(s, s.Match.Previous())), nil
+		h.afterResponse(i, func(ctx context.Context) {
+			h.postPending(ctx, s.ChannelID, s.ID)
+			if aiLate {
+				h.aiSettle(ctx, s.ChannelID, s.ID)
+			}
+		})
+		return updateMessage(renderRoundRecord(s, s.Match.Rounds()[round-1])), nil
+	case aiLate:
+		h.afterResponse(i, func(ctx context.Context) { h.aiSettle(ctx, s.ChannelID, s.ID) })
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, nil
 	}
 	return updateMessage(renderBoard(s)), nil
+}
+
+// inlineBudget is the time the bot may think inside the response to an
+// interaction handled under ctx: aiInlineBudget, or less when ctx ends
+// sooner, keeping half a second to answer.
+func inlineBudget(ctx context.Context) time.Duration {
+	budget := aiInlineBudget
+	if dl, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(dl)-500*time.Millisecond)
+	}
+	return max(budget, 0)
 }
 
 // showSettled answers a click on a message of a session that is over by

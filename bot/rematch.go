@@ -61,11 +61,17 @@ func (h *Handler) rematchButton(ctx context.Context, i *discordgo.Interaction, r
 	} else {
 		fresh.Players[0].Name = userName(i)
 	}
+	if aiToMove(fresh) {
+		if _, err := h.aiTurn(ctx, fresh, inlineBudget(ctx)); err != nil {
+			h.log.Warn("the bot could not open the rematch in time; the scheduler will", "err", err)
+			fresh.Deadline = now
+		}
+	}
 	s, err := h.store.Create(ctx, fresh)
 	if err != nil {
 		return nil, err
 	}
 	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID)
 	h.afterResponse(i, func(ctx context.Context) { h.postPending(ctx, s.ChannelID, s.ID) })
-	return updateMessage(renderMatchOver(old, h.pair(ctx, old), true)), nil
+	return updateMessage(h.renderMatchOver(ctx, old, true)), nil
 }

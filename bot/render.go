@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -158,6 +159,15 @@ func settingsLine(cfg game.Config) string {
 		cfg.Connect, cfg.Rows, cfg.Columns, cfg.Wins, plural(cfg.Wins, "round", "rounds"))
 }
 
+// footer is the settings line of s, and the bot's level when s is a match
+// against the bot.
+func footer(s *sessions.Session) string {
+	if s.AI != "" {
+		return settingsLine(s.Config) + " · against the bot (" + s.AI + ")"
+	}
+	return settingsLine(s.Config)
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -257,7 +267,7 @@ func boardEmbed(s *sessions.Session, r *game.Round, title string, color int, sta
 		Title:       title,
 		Description: desc.String(),
 		Color:       color,
-		Footer:      &discordgo.MessageEmbedFooter{Text: settingsLine(s.Config)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: footer(s)},
 	}
 }
 
@@ -270,10 +280,13 @@ func renderBoard(s *sessions.Session) *message {
 	r := m.Round()
 	toMove := m.ToMove()
 	status := fmt.Sprintf("**Round %d** · %s to play.", r.Number(), name(s, toMove))
-	if r.Plies() == 0 && r.Number() > 1 {
+	switch {
+	case aiToMove(s):
+		status = fmt.Sprintf("**Round %d** · %s is thinking…", r.Number(), name(s, toMove))
+	case r.Plies() == 0 && r.Number() > 1:
 		status = fmt.Sprintf("**Round %d** · %s opens: pick a column.", r.Number(), name(s, toMove))
 	}
-	if !s.Deadline.IsZero() {
+	if !s.Deadline.IsZero() && !aiToMove(s) {
 		status += fmt.Sprintf(" The turn runs out %s.", timestamp(s.Deadline))
 	}
 	return &message{
@@ -310,8 +323,9 @@ func renderRoundRecord(s *sessions.Session, r *game.Round) *message {
 // renderMatchOver draws a finished match: the last round's board, how it
 // ended, the winner and the final score, the two players' record against
 // each other in this server (pair, from Players[0]'s side; nil to leave it
-// out), and a Rematch button unless rematched says one has started.
-func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched bool) *message {
+// out), and the Rematch and Picture buttons (and Analysis when analysis is
+// set) unless rematched says a rematch has started.
+func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched, analysis bool) *message {
 	m := s.Match
 	winner := m.Winner()
 	status := []string{roundResult(s, m.Round()),
@@ -322,11 +336,16 @@ func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched b
 	}
 	pictureButton := discordgo.Button{Label: "Picture", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
 		CustomID: route{Action: actPicture, Match: s.ID}.String()}
-	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	row := []discordgo.MessageComponent{
 		discordgo.Button{Label: "Rematch", Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
 			CustomID: route{Action: actRematch, Match: s.ID}.String()},
 		pictureButton,
-	}}}
+	}
+	if analysis {
+		row = append(row, discordgo.Button{Label: "Analysis", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
+			CustomID: route{Action: actAnalysis, Match: s.ID}.String()})
+	}
+	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	if rematched {
 		status = append(status, "🔁 A rematch started in a new message below.")
 		components = []discordgo.MessageComponent{}
@@ -351,7 +370,7 @@ func renderSession(s *sessions.Session) *message {
 	case sessions.PhasePlaying:
 		return renderBoard(s)
 	case sessions.PhaseFinished:
-		return renderMatchOver(s, nil, false)
+		return renderMatchOver(s, nil, false, false)
 	}
 	return renderClosedChallenge(s)
 }
@@ -408,4 +427,62 @@ func noMentions() *discordgo.MessageAllowedMentions {
 // messageLink returns the link that jumps to a message in a server channel.
 func messageLink(guildID, channelID, messageID string) string {
 	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", guildID, channelID, messageID)
+}
+
+// renderAnalysis draws the review of round r of s, move by move.
+func renderAnalysis(s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
+	columns := r.Board().Columns()
+	var d strings.Builder
+	if len(a.Moves) > 0 && a.Moves[0].Settled {
+		fmt.Fprintf(&d, "From the empty board, %s (who opens) %s with perfect play.\n", name(s, a.Moves[0].Player), outlook(a.Moves[0].Before))
+	}
+	if a.FirstChange >= 0 {
+		mv := a.Moves[a.FirstChange]
+		fmt.Fprintf(&d, "**The result first changed at move %d:** %s in column %s %s.\n\n",
+			mv.Ply+1, name(s, mv.Player), columnLabel(mv.Column, columns), verdict(mv))
+	} else {
+		d.WriteString("**No move changed the result.**\n\n")
+	}
+	for _, mv := range a.Moves {
+		fmt.Fprintf(&d, "`%2d.` %s column %s — %s\n", mv.Ply+1, themeNamed(s.Theme).disc(mv.Player), columnLabel(mv.Column, columns), verdict(mv))
+	}
+	if !a.Complete {
+		d.WriteString("\nSome positions could not be settled in time.")
+	}
+	return &discordgo.MessageEmbed{
+		Title:       fmt.Sprintf("Analysis of round %d", r.Number()),
+		Description: strings.TrimSuffix(d.String(), "\n"),
+		Color:       themeNamed(s.Theme).color(game.NoPlayer),
+		Footer:      &discordgo.MessageEmbedFooter{Text: "Each move judged by the exact solver: did it keep the win, the draw, or give it away?"},
+	}
+}
+
+// outlook says what a score means for the side to move.
+func outlook(score int) string {
+	switch {
+	case score > 0:
+		return "wins"
+	case score < 0:
+		return "loses"
+	}
+	return "draws"
+}
+
+// verdict says what move mv did to its player's result.
+func verdict(mv ai.MoveReview) string {
+	switch {
+	case !mv.Settled:
+		return "⏳ not settled in time"
+	case mv.Before < 0:
+		return "➖ the game was already lost"
+	case mv.Before > 0 && mv.After > 0:
+		return "✅ kept the win"
+	case mv.Before == 0 && mv.After == 0:
+		return "✅ kept the draw"
+	case mv.Before > 0 && mv.After == 0:
+		return "❌ gave away the win: a draw now"
+	case mv.Before > 0:
+		return "❌ gave away the win: a loss now"
+	}
+	return "❌ gave away the draw: a loss now"
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -150,6 +151,18 @@ func fillRound(cfg game.Config, seed uint64) []int {
 	return moves
 }
 
+// worstAnalysis is a review of r whose every line is the longest a move
+// can get, with its first change at the first move.
+func worstAnalysis(r *game.Round) *ai.Analysis {
+	a := &ai.Analysis{FirstChange: 0}
+	p := r.Opener()
+	for k, c := range r.Moves() {
+		a.Moves = append(a.Moves, ai.MoveReview{Ply: k, Player: p, Column: c, Settled: true, Before: 1, After: -1})
+		p = p.Other()
+	}
+	return a
+}
+
 // allMessages renders every message the bot shows about s and its phases.
 func allMessages(s *sessions.Session) map[string]*message {
 	out := map[string]*message{}
@@ -165,11 +178,19 @@ func allMessages(s *sessions.Session) map[string]*message {
 			out["closed "+string(end)] = renderClosedChallenge(&s2)
 		}
 	default:
-		out["match over"] = renderMatchOver(s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false)
-		out["match over, rematched"] = renderMatchOver(s, &sessions.PairRecord{Wins: 1, Losses: 2}, true)
+		out["match over"] = renderMatchOver(s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false, true)
+		out["match over, rematched"] = renderMatchOver(s, &sessions.PairRecord{Wins: 1, Losses: 2}, true, true)
 		s2 := *s
 		s2.End = sessions.EndTimeout
-		out["timeout"] = renderMatchOver(&s2, nil, false)
+		out["timeout"] = renderMatchOver(&s2, nil, false, false)
+		if solvable(s.Config) {
+			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(s, m.Round(), worstAnalysis(m.Round()))}}
+		}
+	}
+	vsBot := *s
+	vsBot.AI, vsBot.Players[1].Name = "perfect", botName
+	if vsBot.Phase == sessions.PhasePlaying {
+		out["board against the bot"] = renderBoard(&vsBot)
 	}
 	if prev := m.Previous(); prev != nil {
 		out["round record"] = renderRoundRecord(s, prev)
@@ -384,8 +405,8 @@ func goldenCases(t *testing.T) []struct {
 		{"board-5x11-forest", renderBoard(midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
 		{"round-record-6x7", renderRoundRecord(record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
 		{"round-record-draw-4x4", renderRoundRecord(draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
-		{"match-over-forest", renderMatchOver(over, &sessions.PairRecord{Wins: 3, Losses: 1}, false), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 2},
-		{"match-over-timeout", renderMatchOver(timeout, &sessions.PairRecord{Wins: 1}, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
+		{"match-over-forest", renderMatchOver(over, &sessions.PairRecord{Wins: 3, Losses: 1}, false, true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
+		{"match-over-timeout", renderMatchOver(timeout, &sessions.PairRecord{Wins: 1}, false, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
 		{"challenge-expired", renderClosedChallenge(expired), []string{"⌛ The challenge from", "expired"}, 0},
 		{"stats", renderStats("1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
 			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},

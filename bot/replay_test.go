@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/game/ai"
 )
 
 // update is -update, defined with the internal tests.
@@ -78,6 +79,19 @@ var recordedSession = []replayStep{
 	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
 	{"carol-challenge", cmd(slashChallenge(carol, alice, nil)), discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
 	{"alice-decline", on(alice, "Decline", false), discordgo.InteractionResponseUpdateMessage, "declined the challenge"},
+	{"carol-plays-the-bot", cmd(slash(carol, "challenge", "rows", 4, "columns", 5, "connect", 3, "wins", 1, "level", "medium")),
+		discordgo.InteractionResponseChannelMessageWithSource, "against the bot (medium)"},
+	{"carol-drop-3", on(carol, "3", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
+	{"carol-drop-2", on(carol, "2", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
+	{"carol-forfeit-command", cmd(slash(carol, "forfeit")), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
+	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "ConnectN** wins it"},
+	{"alice-analysis", on(alice, "Analysis", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
+}
+
+// replayEnv is the bot of the recorded session: with an AI whose moves
+// at medium depend only on its seed.
+func replayEnv(t *testing.T) *env {
+	return newEnv(t, bot.WithAI(ai.NewEngine(ai.Options{TableMB: 4, Workers: 1, Seed: 1})))
 }
 
 // TestRecordedInteractions replays the interaction JSON under
@@ -97,7 +111,7 @@ func TestRecordedInteractions(t *testing.T) {
 		t.Fatalf("%d recorded interactions in %s, want %d (run with -update after removing them): %v", len(files), dir, len(recordedSession), err)
 	}
 	sort.Strings(files)
-	e := newEnv(t)
+	e := replayEnv(t)
 	for n, f := range files {
 		step := recordedSession[n]
 		body, err := os.ReadFile(f)
@@ -144,7 +158,7 @@ func TestRecordedInteractions(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"/challenge", "/forfeit", "/board", "/stats", "/leaderboard", "/help",
-		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture"} {
+		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture", "analysis"} {
 		if !seen[want] {
 			t.Errorf("the recording never uses %s", want)
 		}
@@ -161,7 +175,7 @@ func recordSession(t *testing.T, dir string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t)
+	e := replayEnv(t)
 	for n, step := range recordedSession {
 		body := step.build(e)
 		var pretty bytes.Buffer

@@ -202,13 +202,18 @@ func (h *Handler) RunDue(ctx context.Context) (int, error) {
 func (h *Handler) settle(ctx context.Context, channelID string) (bool, error) {
 	now := h.now()
 	var (
-		kind string
-		post bool
+		kind       string
+		post, bots bool
+		botMatch   int64
 	)
 	s, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
-		kind, post = h.expire(s, now), false
+		kind, post, bots = h.expire(s, now), false, false
 		if kind != "" {
 			return nil
+		}
+		if aiToMove(s) && !now.Before(h.deadline(s)) {
+			bots, botMatch = true, s.ID // played below, by aiSettle, in an update of its own
+			return errNothingDue
 		}
 		if s.Phase.Active() && !s.PostDue.IsZero() && !now.Before(s.PostDue) {
 			s.PostDue, post = now.Add(postLease), true
@@ -217,6 +222,9 @@ func (h *Handler) settle(ctx context.Context, channelID string) (bool, error) {
 		return errNothingDue
 	})
 	switch {
+	case bots:
+		h.aiSettle(ctx, channelID, botMatch)
+		return true, nil
 	case errors.Is(err, errNothingDue), errors.Is(err, sessions.ErrNotFound):
 		return false, nil
 	case errors.Is(err, sessions.ErrCorrupt):
@@ -255,8 +263,8 @@ func (h *Handler) deadline(s *sessions.Session) time.Time {
 // returns "challenge" or "turn" for the deadline that fired, "" when none
 // did.
 func (h *Handler) expire(s *sessions.Session, now time.Time) string {
-	if !s.Phase.Active() || now.Before(h.deadline(s)) {
-		return ""
+	if !s.Phase.Active() || now.Before(h.deadline(s)) || aiToMove(s) {
+		return "" // the bot's turn never runs out: the scheduler plays it
 	}
 	if s.Phase == sessions.PhaseChallenge {
 		s.Phase, s.End = sessions.PhaseCancelled, sessions.EndExpired
@@ -289,7 +297,7 @@ func (h *Handler) renderSettled(ctx context.Context, s *sessions.Session) *messa
 	if s.Phase != sessions.PhaseFinished {
 		return renderSession(s)
 	}
-	return renderMatchOver(s, h.pair(ctx, s), false)
+	return h.renderMatchOver(ctx, s, false)
 }
 
 // pair returns the record of s's first player against the second in this

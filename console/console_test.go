@@ -327,7 +327,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	var usage bytes.Buffer
 	fs, _ := newFlagSet(&usage)
 	fs.Usage()
-	described := regexp.MustCompile(`(?m)^  -(\w+) `).FindAllStringSubmatch(usage.String(), -1)
+	described := regexp.MustCompile(`(?m)^  -([\w-]+) `).FindAllStringSubmatch(usage.String(), -1)
 	defined := map[string]bool{"h": true}
 	fs.VisitAll(func(f *flag.Flag) { defined[f.Name] = true })
 	for name := range defined {

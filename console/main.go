@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
 )
 
 // Exit statuses returned by Main.
@@ -26,8 +27,10 @@ const maxNameLength = 32
 // settings is everything the flags decide.
 type settings struct {
 	cfg   game.Config
-	names [3]string // indexed by game.Player
-	zero  bool      // number columns from 0
+	names [3]string   // indexed by game.Player
+	zero  bool        // number columns from 0
+	ai    game.Player // the player the AI plays, NoPlayer for none
+	level ai.Level
 }
 
 // Main plays Connect N matches in a terminal. args are the flags after
@@ -89,6 +92,9 @@ Flags:
   -p1 NAME       name of player 1, who plays x (default "Player 1")
   -p2 NAME       name of player 2, who plays o (default "Player 2")
   -zero          number columns from 0 instead of 1
+  -ai LEVEL      play against the AI: easy, medium, hard or perfect; the AI
+                 is player 2 (named "AI (LEVEL)" unless -p2 names it)
+  -ai-first      the AI is player 1 instead, and opens the first round
   -h             show this help and exit with status 0
 
 Ctrl-C (SIGINT) or SIGTERM ends the game at once. Colours are off when
@@ -101,8 +107,8 @@ Exit status: 0 when the players stop or the input ends, 1 on an I/O error,
 // flagValues are the flags as given, before any check.
 type flagValues struct {
 	rows, columns, connect, wins *int
-	first, p1, p2                *string
-	zero                         *bool
+	first, p1, p2, ai            *string
+	zero, aiFirst                *bool
 }
 
 // newFlagSet defines the flags of "connectn play", writing errors and usage
@@ -121,6 +127,8 @@ func newFlagSet(output io.Writer) (*flag.FlagSet, flagValues) {
 		p1:      fs.String("p1", "Player 1", "name of player 1 (x)"),
 		p2:      fs.String("p2", "Player 2", "name of player 2 (o)"),
 		zero:    fs.Bool("zero", false, "number columns from 0"),
+		ai:      fs.String("ai", "", "play against the AI at this level"),
+		aiFirst: fs.Bool("ai-first", false, "the AI is player 1"),
 	}
 }
 
@@ -166,7 +174,27 @@ func parseFlags(args []string, stdout, stderr io.Writer) (s settings, status int
 	if err != nil {
 		return fail("invalid value %q for flag -first: must be alternate or first", *v.first)
 	}
+	aiPlayer, level := game.NoPlayer, ai.DefaultLevel
+	if *v.ai != "" {
+		l, err := ai.ParseLevel(*v.ai)
+		if err != nil {
+			return fail("invalid value %q for flag -ai: must be easy, medium, hard or perfect", *v.ai)
+		}
+		aiPlayer, level = game.Player2, l
+		if *v.aiFirst {
+			aiPlayer = game.Player1
+		}
+	} else if *v.aiFirst {
+		return fail("flag -ai-first needs -ai LEVEL: it says who the AI plays")
+	}
 	given := [3]string{"", *v.p1, *v.p2}
+	if aiPlayer != game.NoPlayer {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if flagName := fmt.Sprintf("p%d", aiPlayer); !set[flagName] {
+			given[aiPlayer] = "AI (" + level.String() + ")"
+		}
+	}
 	var names [3]string
 	for _, p := range []game.Player{game.Player1, game.Player2} {
 		names[p] = strings.TrimSpace(given[p])
@@ -184,6 +212,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (s settings, status int
 		},
 		names: names,
 		zero:  *v.zero,
+		ai:    aiPlayer,
+		level: level,
 	}
 	if err := s.cfg.Validate(); err != nil { // a backstop: the checks above should catch everything
 		return fail("invalid flags: %v", err)

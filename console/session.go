@@ -2,13 +2,16 @@ package console
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
 )
 
 // maxLine is the longest input line kept, in bytes; the rest of a longer line
@@ -31,6 +34,7 @@ type session struct {
 	records [3]game.Record
 	matches int   // matches started
 	err     error // the first read or write error
+	engine  *ai.Engine
 }
 
 func newSession(s settings, stdin io.Reader, stdout, stderr io.Writer, color bool) *session {
@@ -39,7 +43,12 @@ func newSession(s settings, stdin io.Reader, stdout, stderr io.Writer, color boo
 	if s.zero {
 		first = 0
 	}
+	var engine *ai.Engine
+	if s.ai != game.NoPlayer {
+		engine = ai.NewEngine(ai.Options{})
+	}
 	return &session{
+		engine: engine,
 		s:      s,
 		in:     bufio.NewReader(stdin),
 		out:    bufio.NewWriter(stdout),
@@ -177,7 +186,14 @@ func (c *session) playMatch(m *game.Match) error {
 		c.printf("%s to play. Longest runs: %s %d, %s %d.\n", c.paint.label(p),
 			c.paint.disc(game.Player1, false), r.Board().LongestRun(game.Player1),
 			c.paint.disc(game.Player2, false), r.Board().LongestRun(game.Player2))
-		played, quit, err := c.turn(m, p)
+		var played *game.Round
+		var quit bool
+		var err error
+		if p == c.s.ai {
+			played, err = c.aiTurn(m, p)
+		} else {
+			played, quit, err = c.turn(m, p)
+		}
 		if err != nil {
 			return err
 		}
@@ -226,6 +242,19 @@ func (c *session) turn(m *game.Match, p game.Player) (r *game.Round, quit bool, 
 		}
 		return r, false, nil
 	}
+}
+
+// aiTurn lets the AI play p's disc in m and says where it went. The AI
+// has one second.
+func (c *session) aiTurn(m *game.Match, p game.Player) (*game.Round, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	column, err := c.engine.Move(ctx, m, c.s.level)
+	if err != nil {
+		return nil, err
+	}
+	c.printf("%s plays column %d.\n", c.paint.label(p), c.first+column)
+	return m.Play(p, column)
 }
 
 // showRoundEnd shows the final board of r, with its winning line in upper

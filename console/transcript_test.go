@@ -50,6 +50,11 @@ var transcripts = []struct {
 	// Colour.
 	{name: "color_on", args: []string{"-rows", "4", "-columns", "4", "-connect", "3", "-p1", "Red", "-p2", "Yellow"}, color: true},
 	{name: "color_off", args: []string{"-rows", "4", "-columns", "4", "-connect", "3", "-p1", "Red", "-p2", "Yellow"}},
+	// Against the AI: it blocks and wins at medium; it opens with -ai-first.
+	{name: "ai_medium", args: []string{"-rows", "4", "-columns", "5", "-connect", "3", "-ai", "medium"}},
+	{name: "ai_first_perfect", args: []string{"-rows", "4", "-columns", "4", "-connect", "3", "-ai", "perfect", "-ai-first", "-p2", "Ann"}},
+	{name: "flag_ai_unknown", args: []string{"-ai", "genius"}},
+	{name: "flag_ai_first_alone", args: []string{"-ai-first"}},
 	// Flags: -h, then every kind of bad flag.
 	{name: "flag_help", args: []string{"-h"}},
 	{name: "flag_rows_not_a_number", args: []string{"-rows", "abc"}},

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/metrics"
 )
 
@@ -142,11 +143,13 @@ const schedulerInterval = time.Second
 // handler returns the interaction handler on store, reporting to
 // a.metrics, reaching Discord after a response through rest (a session
 // with the bot token, or without one in serve mode), with the configured
-// deadlines.
+// deadlines and an AI with the configured memory and workers.
 func (a *app) handler(store bot.Store, rest *discordgo.Session) *bot.Handler {
+	engine := ai.NewEngine(ai.Options{TableMB: a.c.aiMemoryMB, Workers: a.c.aiWorkers})
 	return bot.NewHandler(store, a.log, bot.WithMetrics(a.metrics),
 		bot.WithMessenger(bot.NewDiscordMessenger(rest)),
-		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout))
+		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout),
+		bot.WithAI(engine))
 }
 
 // runHandler runs h's deadline scheduler until ctx ends, and returns the

@@ -13,6 +13,8 @@
 //	connectn export   write every match and stat as JSON lines
 //	connectn import   read what export wrote into an empty database
 //	connectn play     play Connect N in this terminal, no Discord needed
+//	connectn solve    solve positions exactly (Pascal Pons' test-set format)
+//	connectn arena    play two AI levels against each other
 //
 // Settings come from flags, the environment and a .env file in the working
 // folder, in that order of precedence (see .env.example and `connectn -h`).
@@ -306,7 +308,9 @@ func overview(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-9s %s\n", "play", "play Connect N in this terminal, no Discord needed")
+	fmt.Fprintf(w, "  %-9s %s\n", "play", "play Connect N in this terminal, no Discord needed (-ai LEVEL against the AI)")
+	fmt.Fprintf(w, "  %-9s %s\n", "solve", "solve positions read from stdin exactly, in Pascal Pons' test-set format")
+	fmt.Fprintf(w, "  %-9s %s\n", "arena", "play two AI levels against each other and print the results")
 	fmt.Fprintf(w, "  %-9s %s\n", "version", "print the version")
 	fmt.Fprintf(w, "  %-9s %s\n", "help", "this text; help COMMAND shows the flags of one command")
 	fmt.Fprint(w, `
@@ -360,8 +364,13 @@ func run(ctx context.Context, args []string, d deps) int {
 					commandHelp(d.stdout, c)
 					return exitOK
 				}
-				if args[1] == "play" {
+				switch args[1] {
+				case "play":
 					return console.Main([]string{"-h"}, d.stdin, d.stdout, d.stderr, false)
+				case "solve":
+					return solveMain(ctx, []string{"-h"}, d.stdin, d.stdout, d.stderr)
+				case "arena":
+					return arenaMain(ctx, []string{"-h"}, d.stdout, d.stderr)
 				}
 			}
 			overview(d.stdout)
@@ -374,8 +383,13 @@ func run(ctx context.Context, args []string, d deps) int {
 			name, args = args[0], args[1:]
 		}
 	}
-	if name == "play" {
+	switch name {
+	case "play":
 		return play(ctx, args, d)
+	case "solve":
+		return solveMain(ctx, args, d.stdin, d.stdout, d.stderr)
+	case "arena":
+		return arenaMain(ctx, args, d.stdout, d.stderr)
 	}
 	c := findCommand(name)
 	if c == nil {

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/connectn/connectn/game/ai"
+)
+
+const solveUsage = `Usage: connectn solve [flags] < positions
+
+Solves Connect N positions exactly and prints one line per position:
+  moves score nodes microseconds
+Each input line is a position written as the columns played, first player
+first, numbered from 1 (columns 10 to 32 are written a to w), optionally
+followed by a space and anything else (such as a known score), which is
+ignored: the format of Pascal Pons' test sets, so that his solver and this
+one run side by side on the same input. An empty line is the empty board.
+
+The score follows Pons' convention, for the player to move: 0 for a draw, a
+positive score for a win (the sooner, the larger: 22 minus the winner's
+discs at the end, on 7x6), a negative one for a loss. With -weak it is 1, 0
+or -1. The transposition table is emptied before every position, as Pons'
+benchmark does; the time counts the search only (not reading the moves
+nor emptying the table), as his does.
+
+An invalid line (a column off the board, a full column, a move after the
+game is won, a position already won) is reported on stderr with its line
+number, and the command stops with exit status 1. Bad flags give status 2.
+
+Flags:
+  -rows N      rows of the board (default 6)
+  -columns N   columns of the board (default 7)
+  -connect N   discs in a line that win (default 4)
+  -weak        only win, draw or loss: score 1, 0 or -1
+  -table MB    transposition table size in MiB (default 64)
+  -workers N   goroutines per position: 1, or 2 for a helper (default 2)
+  -keep        keep the table from one position to the next
+`
+
+// solveMain runs "connectn solve" and returns the exit status.
+func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("connectn solve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), solveUsage) }
+	rows := fs.Int("rows", 6, "rows")
+	columns := fs.Int("columns", 7, "columns")
+	connect := fs.Int("connect", 4, "connect")
+	weak := fs.Bool("weak", false, "win, draw or loss only")
+	tableMB := fs.Int("table", ai.DefaultTableMB, "table size in MiB")
+	workers := fs.Int("workers", 2, "workers per position")
+	keep := fs.Bool("keep", false, "keep the table between positions")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "connectn solve: unexpected argument %q: positions come on standard input\n", fs.Arg(0))
+		return 2
+	}
+	if *columns > 32 {
+		fmt.Fprintf(stderr, "connectn solve: -columns %d: at most 32 columns can be written in this format\n", *columns)
+		return 2
+	}
+	if *workers < 1 || *workers > 2 {
+		fmt.Fprintf(stderr, "connectn solve: -workers %d: must be 1 or 2\n", *workers)
+		return 2
+	}
+	if *tableMB < 4 {
+		fmt.Fprintf(stderr, "connectn solve: -table %d: must be at least 4 (MiB)\n", *tableMB)
+		return 2
+	}
+	solver, err := ai.NewSolver(*rows, *columns, *connect, ai.SolverOptions{TableMB: *tableMB, Workers: *workers})
+	if err != nil {
+		fmt.Fprintf(stderr, "connectn solve: %v\n", err)
+		return 2
+	}
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 0, 4096), 1<<20)
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	for line := 1; in.Scan(); line++ {
+		text := strings.TrimRight(in.Text(), "\r")
+		field, _, _ := strings.Cut(text, " ")
+		moves, err := parseMoves(field, *columns)
+		if err == nil && !*keep {
+			solver.Reset()
+		}
+		var pos ai.Position
+		if err == nil {
+			pos, err = solver.Play(moves)
+		}
+		var r ai.Result
+		var took time.Duration
+		if err == nil {
+			start := time.Now()
+			r, err = solver.Solve(ctx, pos, *weak)
+			took = time.Since(start)
+		}
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(stderr, "connectn solve: line %d %q: %v\n", line, shorten(field), err)
+			return 1
+		}
+		fmt.Fprintf(out, "%s %d %d %d\n", field, r.Score, r.Nodes, took.Microseconds())
+		if *keep {
+			continue
+		}
+		out.Flush() // one line per position as soon as it is solved
+	}
+	if err := in.Err(); err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "connectn solve: reading standard input: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseMoves reads a position written as columns numbered from 1 (1-9,
+// then a-w for 10-32) into zero-based columns. Whether the moves can be
+// played is for the solver to say.
+func parseMoves(s string, columns int) ([]int, error) {
+	moves := make([]int, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		var c int
+		switch {
+		case ch >= '1' && ch <= '9':
+			c = int(ch - '1')
+		case ch >= 'a' && ch <= 'w':
+			c = int(ch-'a') + 9
+		case ch >= 'A' && ch <= 'W':
+			c = int(ch-'A') + 9
+		default:
+			return nil, fmt.Errorf("move %d: %q is not a column (columns are 1 to %s)", i+1, ch, columnName(columns-1))
+		}
+		if c >= columns {
+			return nil, fmt.Errorf("move %d: column %s is not on a board of %d columns", i+1, columnName(c), columns)
+		}
+		moves = append(moves, c)
+	}
+	return moves, nil
+}
+
+// columnName writes a zero-based column as parseMoves reads it.
+func columnName(c int) string {
+	if c < 9 {
+		return string(rune('1' + c))
+	}
+	return string(rune('a' + c - 9))
+}
+
+func shorten(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}

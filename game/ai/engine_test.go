@@ -1,0 +1,263 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/connectn/connectn/game"
+)
+
+func TestParseLevel(t *testing.T) {
+	for _, l := range Levels() {
+		got, err := ParseLevel(" " + l.String() + " ")
+		if err != nil || got != l {
+			t.Errorf("ParseLevel(%q) = %v, %v; want %v", l.String(), got, err, l)
+		}
+	}
+	if got, err := ParseLevel("PERFECT"); err != nil || got != Perfect {
+		t.Errorf("ParseLevel(PERFECT) = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "expert", "3"} {
+		if _, err := ParseLevel(bad); !errors.Is(err, ErrUnknownLevel) {
+			t.Errorf("ParseLevel(%q) error = %v, want ErrUnknownLevel", bad, err)
+		}
+	}
+	if DefaultLevel != Hard {
+		t.Errorf("DefaultLevel = %v, want hard", DefaultLevel)
+	}
+}
+
+// playMoves builds a one-round match from zero-based columns.
+func playMoves(t *testing.T, cfg game.Config, moves []int) *game.Match {
+	t.Helper()
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range moves {
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatalf("moves %v: %v", moves, err)
+		}
+	}
+	return m
+}
+
+func TestMoveErrors(t *testing.T) {
+	e := NewEngine(Options{TableMB: 4})
+	cfg := game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 1}
+	over := playMoves(t, cfg, []int{0, 1, 0, 1, 0})
+	if _, err := e.Move(context.Background(), over, Hard); !errors.Is(err, game.ErrMatchOver) {
+		t.Errorf("Move on a finished match: %v, want ErrMatchOver", err)
+	}
+	m := playMoves(t, cfg, nil)
+	if _, err := e.Move(context.Background(), m, Level(9)); !errors.Is(err, ErrUnknownLevel) {
+		t.Errorf("Move at level 9: %v, want ErrUnknownLevel", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Move(ctx, m, Hard); !errors.Is(err, context.Canceled) {
+		t.Errorf("Move with a cancelled context: %v, want context.Canceled", err)
+	}
+	if m.Plies() != 0 {
+		t.Errorf("Move changed the match")
+	}
+}
+
+// tacticalCase is a position where the player to move has an immediate win
+// (win) or, having none, must block the opponent's single immediate win.
+type tacticalCase struct {
+	moves []int
+	good  map[int]bool // the columns that win, or the one that blocks
+	kind  string
+}
+
+// tacticalPositions plays random games on cfg's board and collects the
+// positions where the mover can win at once, and those where the mover
+// cannot but the opponent threatens exactly one immediate win.
+func tacticalPositions(cfg game.Config, seed uint64, want int) []tacticalCase {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var cases []tacticalCase
+	for game := 0; len(cases) < want && game < 500; game++ {
+		b := newRef(cfg.Rows, cfg.Columns, cfg.Connect)
+		var moves []int
+		for b.moves < cfg.Rows*cfg.Columns {
+			wins := map[int]bool{}
+			var open []int
+			for c := 0; c < cfg.Columns; c++ {
+				if b.heights[c] < b.rows {
+					open = append(open, c)
+					if b.wins(c) {
+						wins[c] = true
+					}
+				}
+			}
+			if len(wins) > 0 {
+				cases = append(cases, tacticalCase{moves: append([]int(nil), moves...), good: wins, kind: "win"})
+				break
+			}
+			b.moves++ // look from the opponent's side
+			threats := map[int]bool{}
+			for _, c := range open {
+				if b.wins(c) {
+					threats[c] = true
+				}
+			}
+			b.moves--
+			if len(threats) == 1 && rng.IntN(2) == 0 {
+				cases = append(cases, tacticalCase{moves: append([]int(nil), moves...), good: threats, kind: "block"})
+			}
+			c := open[rng.IntN(len(open))]
+			b.play(c)
+			moves = append(moves, c)
+		}
+	}
+	return cases
+}
+
+// TestTactics checks that medium and above take every immediate win and
+// block every single immediate threat, on several sizes and N, and that
+// easy takes every immediate win.
+func TestTactics(t *testing.T) {
+	boards := []game.Config{
+		{Rows: 6, Columns: 7, Connect: 4, Wins: 1},
+		{Rows: 5, Columns: 5, Connect: 3, Wins: 1},
+		{Rows: 8, Columns: 9, Connect: 5, Wins: 1},
+		{Rows: 12, Columns: 12, Connect: 6, Wins: 1},
+		{Rows: 4, Columns: 12, Connect: 4, Wins: 1},
+		{Rows: 10, Columns: 4, Connect: 3, Wins: 1},
+	}
+	per := 12
+	if raceEnabled || testing.Short() {
+		per = 4
+	}
+	e := NewEngine(Options{TableMB: 16, MoveTime: 60 * time.Millisecond, Seed: 3})
+	for _, cfg := range boards {
+		cases := tacticalPositions(cfg, uint64(cfg.Rows*100+cfg.Columns), per)
+		if len(cases) < per/2 {
+			t.Fatalf("%dx%d: only %d tactical positions found", cfg.Rows, cfg.Columns, len(cases))
+		}
+		for _, level := range Levels() {
+			t.Run(fmt.Sprintf("%dx%d_connect%d/%s", cfg.Rows, cfg.Columns, cfg.Connect, level), func(t *testing.T) {
+				for _, tc := range cases {
+					if level == Easy && tc.kind != "win" {
+						continue
+					}
+					m := playMoves(t, cfg, tc.moves)
+					got, err := e.Move(context.Background(), m, level)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !tc.good[got] {
+						t.Errorf("moves %v: %s played column %d, want one of %v (%s)", tc.moves, level, got, tc.good, tc.kind)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMoveHonoursDeadline checks that a search that could run for ten
+// seconds returns inside its context's deadline, on the largest boards.
+func TestMoveHonoursDeadline(t *testing.T) {
+	e := NewEngine(Options{TableMB: 16, MoveTime: 10 * time.Second})
+	for _, cfg := range []game.Config{
+		{Rows: 12, Columns: 12, Connect: 4, Wins: 1},
+		{Rows: 6, Columns: 7, Connect: 4, Wins: 1},
+		{Rows: 40, Columns: 40, Connect: 5, Wins: 1},
+	} {
+		m := playMoves(t, cfg, []int{1, 2})
+		for _, level := range []Level{Hard, Perfect} {
+			ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+			start := time.Now()
+			c, err := e.Move(ctx, m, level)
+			late := ctx.Err()
+			cancel()
+			if err != nil || !m.Round().CanDrop(c) {
+				t.Fatalf("%dx%d %s: column %d, %v", cfg.Rows, cfg.Columns, level, c, err)
+			}
+			// The race detector slows every memory access tenfold, and the
+			// clock is read between nodes: allow it a little slack.
+			if took := time.Since(start); late != nil && (!raceEnabled || took > 700*time.Millisecond) {
+				t.Errorf("%dx%d %s: returned after its 400 ms deadline (%v)", cfg.Rows, cfg.Columns, level, took)
+			}
+		}
+	}
+}
+
+// TestPoolBoundsWorkers runs many moves at once on an engine of one worker
+// and checks that no two ever searched together.
+func TestPoolBoundsWorkers(t *testing.T) {
+	e := NewEngine(Options{TableMB: 4, Workers: 1, MoveTime: 30 * time.Millisecond})
+	cfg := game.Config{Rows: 8, Columns: 8, Connect: 4, Wins: 1}
+	var wg sync.WaitGroup
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, _ := game.NewMatch(cfg)
+			m.Play(game.Player1, i%8)
+			if _, err := e.Move(context.Background(), m, Hard); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if p := e.peak.Load(); p != 1 {
+		t.Errorf("peak of workers searching at once = %d, want 1", p)
+	}
+}
+
+// TestMoveDeterministic checks that the same seed and position give the
+// same move at the levels that use randomness.
+func TestMoveDeterministic(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	m := playMoves(t, cfg, []int{3, 3, 2})
+	for _, level := range []Level{Easy, Medium} {
+		var first int
+		for i := 0; i < 3; i++ {
+			c, err := NewEngine(Options{TableMB: 4, Seed: 42}).Move(context.Background(), m, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = c
+			} else if c != first {
+				t.Errorf("%s: move %d then %d with the same seed", level, first, c)
+			}
+		}
+	}
+}
+
+// TestPerfectWinsAsFirstOn7x6 plays perfect as first player against
+// medium from the empty board: the book and the solver must win.
+func TestPerfectWinsAsFirstOn7x6(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("plays a full game at full strength: too slow under the race detector or -short")
+	}
+	e := NewEngine(Options{TableMB: 64, Seed: 5})
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	m, _ := game.NewMatch(cfg)
+	for !m.Over() {
+		level := Perfect
+		if m.ToMove() == game.Player2 {
+			level = Medium
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		c, err := e.Move(ctx, m, level)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.Winner() != game.Player1 {
+		t.Errorf("perfect as first player did not win: %v", m.Round().Moves())
+	}
+}

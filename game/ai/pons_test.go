@@ -1,0 +1,131 @@
+package ai
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ponsDir is Pascal Pons' test sets, read from the shared folder beside the
+// repository (never copied into it).
+var ponsDir = filepath.Join("..", "..", "..", "shared", "testdata", "pons")
+
+var ponsSets = []string{"Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"}
+
+type ponsCase struct {
+	line  int
+	moves []int
+	text  string
+	score int
+}
+
+// readPons reads up to limit positions (all when limit <= 0) of one set, or
+// skips the test when the folder is absent.
+func readPons(tb testing.TB, set string, limit int) []ponsCase {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(ponsDir, set))
+	if os.IsNotExist(err) {
+		tb.Skipf("Pons' test sets are absent (%s): skipping; they live in ../shared/testdata/pons beside the repository", ponsDir)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var cases []ponsCase
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan() && (limit <= 0 || len(cases) < limit); line++ {
+		text, scoreText, ok := strings.Cut(sc.Text(), " ")
+		score, err := strconv.Atoi(scoreText)
+		if !ok || err != nil {
+			tb.Fatalf("%s line %d: %q is not \"moves score\"", set, line, sc.Text())
+		}
+		c := ponsCase{line: line, text: text, score: score}
+		for _, ch := range text {
+			c.moves = append(c.moves, int(ch-'1'))
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return cases
+}
+
+// TestPons requires the exact score and a playable best column for the
+// first ponsLimit(set) positions of every set: 100 in a plain run, fewer
+// under the race detector (see pons_race_test.go); CONNECTN_PONS_FULL=1
+// checks all 6,000.
+func TestPons(t *testing.T) {
+	full := os.Getenv("CONNECTN_PONS_FULL") == "1"
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range ponsSets {
+		t.Run(set, func(t *testing.T) {
+			limit := ponsLimit(set)
+			if full {
+				limit = 0
+			} else if limit == 0 {
+				t.Skipf("race detector on: %s is too slow under it; the plain run (go test ./game/ai, a step of .ci/run) checks its first 100 positions", set)
+			} else if raceEnabled {
+				t.Logf("race detector on: checking the first %d positions of %s (100 in the plain run)", limit, set)
+			}
+			cases := readPons(t, set, limit)
+			start := time.Now()
+			var nodes uint64
+			for _, c := range cases {
+				pos, err := s.Play(c.moves)
+				if err != nil {
+					t.Fatalf("line %d %s: %v", c.line, c.text, err)
+				}
+				got, err := s.Solve(context.Background(), pos, false)
+				if err != nil {
+					t.Fatalf("line %d %s: %v", c.line, c.text, err)
+				}
+				if got.Score != c.score {
+					t.Errorf("line %d %s: score %d, want %d", c.line, c.text, got.Score, c.score)
+				}
+				if got.Column < 0 || !s.g.canPlay(&pos.p, got.Column) {
+					t.Errorf("line %d %s: best column %d is not playable", c.line, c.text, got.Column)
+				}
+				nodes += got.Nodes
+			}
+			t.Logf("%d positions in %v, %d nodes (%s)", len(cases), time.Since(start).Round(time.Millisecond), nodes, runtime.Version())
+		})
+	}
+}
+
+// TestPonsWeak checks the weak solver (win, draw or loss) on the first
+// positions of every set.
+func TestPonsWeak(t *testing.T) {
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range ponsSets {
+		n := ponsLimit(set) / 4
+		if n == 0 || set == "Test_L1_R3" {
+			continue // the slowest set; TestPons covers it
+		}
+		for _, c := range readPons(t, set, n) {
+			pos, err := s.Play(c.moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Solve(context.Background(), pos, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Score != sign(c.score) {
+				t.Errorf("%s line %d %s: weak score %d, want %d", set, c.line, c.text, got.Score, sign(c.score))
+			}
+		}
+	}
+}

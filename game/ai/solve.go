@@ -1,0 +1,326 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Solver solves Connect N positions exactly on one board whose bitboard fits
+// in 64 bits ((rows+1) x columns <= 64), for any connect length: negamax
+// with alpha-beta pruning, centre-first move ordering refined by counting
+// the threats a move creates, a transposition table that keeps both bounds
+// of a score and the best move, mirror-image positions sharing one entry,
+// iterative null-window search, and pruning of the moves that hand the
+// opponent an immediate win. This is the line of Pascal Pons, "Solving
+// Connect 4: how to build a perfect AI" (blog.gamesolver.org), and of John
+// Tromp's Fhourstones solver (tromp.github.io/c4/fhour.html), which pioneered
+// the bitboard and the table.
+//
+// Scores follow Pons' convention, seen from the player to move: 0 for a
+// draw; a win with the winner's k-th disc scores (rows*columns)/2 + 1 - k
+// (exactly (rows*columns + 1 - plies)/2, plies being the discs on the board
+// before the winning one), so 1 is the latest win on 7x6 and 18 the fastest;
+// a loss scores the negative of the opponent's win.
+//
+// A Solver may search with two workers sharing its table (see
+// SolverOptions.Workers). A Solver is safe for concurrent use; concurrent
+// Solve calls share the table.
+type Solver struct {
+	g       *geometry
+	t       *table
+	near    *table
+	workers int
+	// helperAfter is how many nodes the main worker explores before a
+	// helper joins it; easy positions are over long before.
+	helperAfter uint64
+}
+
+// SolverOptions configures a Solver.
+type SolverOptions struct {
+	// TableMB is the size of the transposition table in mebibytes, rounded
+	// down to a power of two entries of 8 bytes, at least 4 MiB; 0 means
+	// DefaultTableMB.
+	TableMB int
+	// Workers is how many goroutines search one position: 1, or 2 (the
+	// default when 0) for a helper that joins long searches and shares the
+	// table.
+	Workers int
+}
+
+// DefaultTableMB is the default transposition table size in mebibytes.
+const DefaultTableMB = 64
+
+// NewSolver returns a solver for boards of rows x columns with connect in a
+// row. It returns an error wrapping ErrBoardTooLarge when (rows+1) x columns
+// exceeds 64, and ErrInvalidBoard when a size or connect is below 1.
+func NewSolver(rows, columns, connect int, opts SolverOptions) (*Solver, error) {
+	g, err := newGeometry(rows, columns, connect)
+	if err != nil {
+		return nil, err
+	}
+	return newSolver(g, newTable(tableMB(opts.TableMB)), opts.Workers), nil
+}
+
+func tableMB(mb int) int {
+	if mb <= 0 {
+		return DefaultTableMB
+	}
+	return mb
+}
+
+func newSolver(g *geometry, t *table, workers int) *Solver {
+	if workers <= 0 {
+		workers = min(2, runtime.GOMAXPROCS(0))
+	}
+	return &Solver{g: g, t: t, near: newNearTable(), workers: min(workers, 2), helperAfter: 1 << 16}
+}
+
+// Result is the outcome of one Solve.
+type Result struct {
+	// Score is the position's score in Pons' convention (see Solver), or,
+	// for a weak solve, 1, 0 or -1 for a win, draw or loss.
+	Score int
+	// Column is a zero-based column that achieves Score, -1 on a full
+	// board. In a weak solve it achieves the result (win, draw), not
+	// necessarily the fastest win.
+	Column int
+	// Nodes is the number of positions explored (negamax calls, counted as
+	// Pons counts them), over all workers.
+	Nodes uint64
+}
+
+// Reset empties the transposition table, so that the next Solve starts
+// from nothing, as Pons' solver does for every position of his benchmark.
+func (s *Solver) Reset() {
+	s.t.clear()
+	s.near.clear()
+}
+
+// Position is a position on a Solver's board, built by Solver.Play.
+type Position struct {
+	p position
+}
+
+// Play returns the position reached by playing moves (zero-based columns,
+// first player first) on an empty board. Moves that cannot be played (a
+// column off the board or full, a move that completes a line: the game
+// would be over) return an error wrapping ErrInvalidMoves that names the
+// move (counted from 1) and its column (counted from 1).
+func (s *Solver) Play(moves []int) (Position, error) {
+	p, err := s.g.replay(moves)
+	return Position{p}, err
+}
+
+// Solve returns the score of pos and a column that achieves it. weak asks
+// only for win, draw or loss, which is faster. Solve honours ctx: when it
+// ends first, Solve returns an error wrapping ErrNotSettled and the
+// context's error, with the nodes explored so far.
+func (s *Solver) Solve(ctx context.Context, pos Position, weak bool) (Result, error) {
+	return s.solve(ctx, pos.p, weak)
+}
+
+// replay plays moves (zero-based columns) from the empty board.
+func (g *geometry) replay(moves []int) (position, error) {
+	var p position
+	for i, c := range moves {
+		if c < 0 || c >= g.columns {
+			return p, fmt.Errorf("move %d: column %d is not on a board of %d columns: %w", i+1, c+1, g.columns, ErrInvalidMoves)
+		}
+		if !g.canPlay(&p, c) {
+			return p, fmt.Errorf("move %d: column %d is full: %w", i+1, c+1, ErrInvalidMoves)
+		}
+		if g.winsNow(&p, c) {
+			if i < len(moves)-1 {
+				return p, fmt.Errorf("move %d: column %d completes a line, so move %d comes after the game is over: %w", i+1, c+1, i+2, ErrInvalidMoves)
+			}
+			return p, fmt.Errorf("move %d: column %d completes a line: the game is over, nothing is left to solve: %w", i+1, c+1, ErrInvalidMoves)
+		}
+		g.playColumn(&p, c)
+	}
+	return p, nil
+}
+
+// solve runs the iterative null-window search of Pons' solve on p, with a
+// helper worker joining once the search is long.
+func (s *Solver) solve(ctx context.Context, p position, weak bool) (Result, error) {
+	g := s.g
+	if p.moves >= g.cells {
+		return Result{Score: 0, Column: -1}, nil
+	}
+	if w := g.winning(p.cur, p.mask) & g.possible(&p); w != 0 {
+		score := (g.cells + 1 - p.moves) / 2
+		if weak {
+			score = 1
+		}
+		return Result{Score: score, Column: g.columnOf(w & -w), Nodes: 1}, nil
+	}
+	var stop atomic.Bool
+	if ctx.Done() != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("%w: %w", ErrNotSettled, ctx.Err())
+		}
+		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	}
+	main := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
+	var h helper
+	defer h.finish()
+	if s.workers > 1 {
+		main.extra = func() {
+			if !h.started && main.nodes >= s.helperAfter {
+				h.start(s, p, &stop)
+			}
+		}
+	}
+
+	lo, hi := -(g.cells-p.moves)/2, (g.cells+1-p.moves)/2
+	if weak {
+		lo, hi = -1, 1
+	}
+	column := -1
+	err := catchStop(func() {
+		for lo < hi {
+			med := lo + (hi-lo)/2
+			if med <= 0 && lo/2 < med {
+				med = lo / 2
+			} else if med >= 0 && hi/2 > med {
+				med = hi / 2
+			}
+			h.probe(med)
+			r, c := main.rootProbe(p, med, med+1)
+			if r <= med {
+				hi = r
+			} else {
+				lo, column = r, c
+			}
+		}
+	})
+	nodes := main.nodes + h.finish()
+	if err != nil {
+		return Result{Nodes: nodes}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
+	}
+	if column < 0 {
+		// Every move loses as fast as possible, or (weak) every move
+		// loses: any legal move achieves the score.
+		column = g.firstPlayable(&p)
+	}
+	score := lo
+	if weak {
+		score = sign(score)
+	}
+	return Result{Score: score, Column: column, Nodes: nodes}, nil
+}
+
+// firstPlayable returns the first column, centre first, that is not full
+// and does not hand the opponent a win when another such column exists.
+func (g *geometry) firstPlayable(p *position) int {
+	safe := g.nonLosing(p)
+	possible := g.possible(p)
+	for _, set := range []uint64{safe, possible} {
+		for rank := 0; rank < g.columns; rank++ {
+			if c := g.order[rank]; set&g.column[c] != 0 {
+				return c
+			}
+		}
+	}
+	return -1
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// catchStop runs f and returns errStopped if a search inside it was
+// stopped; any other panic goes on.
+func catchStop(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errStopped {
+				panic(r)
+			}
+			err = errStopped
+		}
+	}()
+	f()
+	return nil
+}
+
+// helper is the second worker of a long search: it runs the same null-window
+// probes as the main worker with its first moves swapped, in its own
+// goroutine, and shares the transposition table, so each worker finds
+// entries the other has settled (lazy SMP). Its results are never used
+// directly, so it cannot change a score, only how fast it is found.
+type helper struct {
+	started bool
+	s       *Solver
+	p       position
+	parent  *atomic.Bool
+	probes  chan int
+	stop    atomic.Bool // ends the current probe
+	quit    atomic.Bool // ends the helper
+	done    chan struct{}
+	nodes   atomic.Uint64
+	once    sync.Once
+	total   uint64
+	med     int
+}
+
+func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
+	h.started, h.s, h.p, h.parent = true, s, p, parent
+	h.probes = make(chan int, 1)
+	h.done = make(chan struct{})
+	h.probes <- h.med
+	go h.run()
+}
+
+// probe tells the helper which window the main worker searches next.
+func (h *helper) probe(med int) {
+	h.med = med
+	if !h.started {
+		return
+	}
+	h.stop.Store(true)
+	select {
+	case <-h.probes:
+	default:
+	}
+	h.probes <- med
+}
+
+func (h *helper) run() {
+	defer close(h.done)
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: true, rootMoves: h.p.moves}
+	for med := range h.probes {
+		if h.parent.Load() || h.quit.Load() {
+			break
+		}
+		h.stop.Store(false)
+		_ = catchStop(func() { w.rootProbe(h.p, med, med+1) })
+		h.nodes.Store(w.nodes)
+		// A finished probe waits for the next one.
+	}
+	h.nodes.Store(w.nodes)
+}
+
+// finish stops the helper, waits for it and returns the nodes it explored.
+func (h *helper) finish() uint64 {
+	if !h.started {
+		return 0
+	}
+	h.once.Do(func() {
+		h.quit.Store(true)
+		h.stop.Store(true)
+		close(h.probes)
+		<-h.done
+		h.total = h.nodes.Load()
+	})
+	return h.total
+}

@@ -1,0 +1,118 @@
+package ai
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// table is the solver's transposition table: a fixed array of 64-bit
+// entries, one position per slot, the newest entry replacing the old one
+// (Pons' policy). Two searches may share it: every entry is read and written
+// with one atomic operation, so a reader sees either the old or the new entry,
+// never half of each.
+//
+// A position's 64-bit key k (current + mask, unique for its board) becomes
+// h = mix(k) XOR salt, a bijection; the top bits of h pick the slot and the
+// rest are stored as a check, so two positions of the same board can never be
+// confused (the idea of Pons' Chinese-remainder partial keys). The salt
+// differs between board geometries, so a position of another geometry
+// matches only if all 64 bits of h agree.
+//
+// An entry holds, from the low bits: the lower bound of the score (7 bits,
+// offset by 64), its upper bound (7 bits, offset by 64), the best move's
+// column plus one (5 bits, 0 for none), and the check in the remaining bits.
+// Keeping both bounds in one entry is a refinement of Pons' table, which
+// keeps only the last one.
+type table struct {
+	slots []uint64
+	size  uint64 // len(slots), a prime
+	bits  uint   // bits of the check
+	// checkShift is where the check starts: after the move for the main
+	// table, right after the bounds for the near table, which keeps no move.
+	checkShift uint
+}
+
+const (
+	boundBits  = 7
+	boundMask  = 1<<boundBits - 1
+	boundBias  = 64
+	moveShift  = 2 * boundBits
+	moveBits   = 5
+	checkShift = moveShift + moveBits
+	// minTableLog is the smallest table, 2^19 entries (4 MiB): the check
+	// must fit in 64 - checkShift bits.
+	minTableLog = checkShift
+)
+
+// newTable returns a table of about sizeMB mebibytes: the largest power of
+// two number of 8-byte entries that fits, at least 4 MiB.
+func newTable(sizeMB int) *table {
+	entries := uint64(max(sizeMB, 1)) << 20 / 8
+	log := max(bits.Len64(entries)-1, minTableLog)
+	size := prevPrime(1 << log)
+	return &table{slots: allocSlots(size), size: size, bits: uint(64 - log + 1), checkShift: checkShift}
+}
+
+// prevPrime returns the largest prime below n (n > 2).
+func prevPrime(n uint64) uint64 {
+	for p := n - 1; ; p-- {
+		prime := true
+		for d := uint64(2); d*d <= p; d++ {
+			if p%d == 0 {
+				prime = false
+				break
+			}
+		}
+		if prime {
+			return p
+		}
+	}
+}
+
+// hash maps a key of the geometry with the given salt to its slot and check.
+// h = key XOR salt; slot = h mod size (a prime just below 2^log) and check =
+// h mod 2^(65-log) together determine h (Chinese remainder theorem), as in
+// Pons' table. Positions a few moves apart have keys a small number apart,
+// so they often share a page or a cache line.
+func (t *table) hash(key, salt uint64) (slot uint64, check uint64) {
+	h := key ^ salt
+	return h % t.size, h & (1<<t.bits - 1)
+}
+
+// get returns the stored bounds and best column (-1 for none) of key, and
+// ok false when the table holds nothing for it.
+func (t *table) get(key, salt uint64) (lower, upper, column int, ok bool) {
+	slot, check := t.hash(key, salt)
+	e := atomic.LoadUint64(&t.slots[slot])
+	if e == 0 || e>>t.checkShift != check {
+		return 0, 0, -1, false
+	}
+	column = -1
+	if t.checkShift == checkShift {
+		column = int(e>>moveShift&(1<<moveBits-1)) - 1
+	}
+	return int(e&boundMask) - boundBias, int(e>>boundBits&boundMask) - boundBias, column, true
+}
+
+// put stores bounds and best column (-1 for none) for key.
+func (t *table) put(key, salt uint64, lower, upper, column int) {
+	slot, check := t.hash(key, salt)
+	e := check<<t.checkShift | uint64(upper+boundBias)<<boundBits | uint64(lower+boundBias)
+	if t.checkShift == checkShift {
+		e |= uint64(column+1) << moveShift
+	}
+	atomic.StoreUint64(&t.slots[slot], e)
+}
+
+// clear empties the table.
+func (t *table) clear() { clear(t.slots) }
+
+// nearTableLog sizes the table of positions near the end of the game: 2^17
+// entries, 1 MiB, which fits the processor's level 2 cache. Its entries keep
+// no best move, which leaves room for the longer check (48 bits).
+const nearTableLog = 17
+
+func newNearTable() *table {
+	size := prevPrime(1 << nearTableLog)
+	return &table{slots: make([]uint64, size), size: size, bits: uint(64 - nearTableLog + 1), checkShift: moveShift}
+}
