@@ -474,7 +474,7 @@ func verdict(mv ai.MoveReview) string {
 	case !mv.Settled:
 		return "⏳ not settled in time"
 	case mv.Before < 0:
-		return "➖ the game was already lost"
+		return "🔸 the game was already lost"
 	case mv.Before > 0 && mv.After > 0:
 		return "✅ kept the win"
 	case mv.Before == 0 && mv.After == 0:
