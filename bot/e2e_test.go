@@ -13,6 +13,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -129,7 +130,7 @@ func newGatewayWorld(t *testing.T, guild string) *fakeWorld {
 // through a messenger with no bot token, as `connectn serve` without
 // DISCORD_TOKEN does. restart replaces the server, the handler and the
 // store (reopened on the same file) with new ones.
-func newHTTPWorld(t *testing.T) *fakeWorld {
+func newHTTPWorld(t *testing.T, opts ...bot.Option) *fakeWorld {
 	t.Helper()
 	c := newClock()
 	fake := newFake(c)
@@ -143,8 +144,8 @@ func newHTTPWorld(t *testing.T) *fakeWorld {
 			t.Fatal(err)
 		}
 		rest.Client.Transport = fake.Transport()
-		w.h = bot.NewHandler(w.store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now),
-			bot.WithMessenger(bot.NewDiscordMessenger(rest)), bot.WithSeed(1))
+		w.h = bot.NewHandler(w.store, slog.New(slog.DiscardHandler),
+			append([]bot.Option{bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(rest)), bot.WithSeed(1)}, opts...)...)
 		srv = httptest.NewServer(&bot.HTTPServer{Handler: w.h, PublicKey: testPublic, Ready: w.store.Ping})
 	}
 	start()
@@ -325,4 +326,42 @@ func TestGatewayBadToken(t *testing.T) {
 	if err := g.Run(ctx); err == nil {
 		t.Fatal("Run with a wrong token: got nil error")
 	}
+}
+
+// TestPlayTheBotOverHTTP plays a match against the real engine through the
+// HTTP transport: every click's answer already holds the bot's reply, and
+// the finished match offers Analysis.
+func TestPlayTheBotOverHTTP(t *testing.T) {
+	w := newHTTPWorld(t, bot.WithAI(ai.NewEngine(ai.Options{TableMB: 8, Workers: 2, Seed: 3})))
+	resp := w.send(slash(alice, "challenge", "rows", 5, "columns", 6, "connect", 4, "wins", 1, "level", "perfect"))
+	mustContain(t, "board", text(resp), "**ConnectN**", "against the bot (perfect)")
+	for k := 0; k < 15; k++ {
+		s, err := w.store.Get(context.Background(), channelID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Phase != sessions.PhasePlaying {
+			break
+		}
+		before := s.Match.Plies()
+		b := newest(t, w)
+		var col string
+		for _, btn := range buttons(b.Components) {
+			if !btn.Disabled && btn.Label != "Forfeit match" {
+				col = btn.Label
+				break
+			}
+		}
+		resp := click(t, w, alice, b, col)
+		mustUpdate(t, resp)
+		s, _ = w.store.Get(context.Background(), channelID)
+		if s.Phase == sessions.PhasePlaying && s.Match.Plies() != before+2 {
+			t.Fatalf("move %d: %d plies after one click from %d, want the bot's reply in the same response", k, s.Match.Plies(), before)
+		}
+	}
+	final := newest(t, w)
+	if got := labels(final.Components); got != "Rematch Picture Analysis" {
+		t.Fatalf("the match did not end with the bot's win on the board: buttons %q\n%s", got, messageText(final))
+	}
+	mustContain(t, "final", messageText(final), "ConnectN** wins the match")
 }
