@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -40,6 +41,25 @@ type client struct {
 	http     *http.Client
 	seq      atomic.Int64 // interaction sequence: IDs and tokens
 	now      func() time.Time
+
+	// With track set, pending holds the requests sent and not answered
+	// (no HTTP response read), by send order.
+	track   bool
+	mu      sync.Mutex
+	sent    int64
+	pending map[int64]bool
+}
+
+// unanswered returns the requests sent and not answered so far (with
+// track set).
+func (c *client) unanswered() map[int64]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[int64]bool, len(c.pending))
+	for k := range c.pending {
+		out[k] = true
+	}
+	return out
 }
 
 // newClient returns a client for endpoint that keeps up to conns
@@ -89,6 +109,14 @@ func (c *client) send(ctx context.Context, body []byte) exchange {
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
 	req.Header.Set("X-Signature-Timestamp", ts)
+	var n int64
+	if c.track {
+		c.mu.Lock()
+		c.sent++
+		n = c.sent
+		c.pending[n] = true
+		c.mu.Unlock()
+	}
 	start := time.Now()
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -97,8 +125,15 @@ func (c *client) send(ctx context.Context, body []byte) exchange {
 	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
 	took := time.Since(start)
+	if c.track && err == nil {
+		c.mu.Lock()
+		delete(c.pending, n)
+		c.mu.Unlock()
+	}
 	if err != nil {
-		return exchange{status: res.StatusCode, took: took, err: err, errKind: transportKind(err)}
+		// A response cut short is no answer: status 0, like a request
+		// that got none.
+		return exchange{took: took, err: err, errKind: transportKind(err)}
 	}
 	if res.StatusCode != http.StatusOK {
 		return exchange{status: res.StatusCode, took: took, err: fmt.Errorf("HTTP %d: %.200s", res.StatusCode, raw),
@@ -158,7 +193,7 @@ func (c *client) base(slot int, typ int, channel string, from *wireUser) (*wireI
 func (c *client) ping() []byte {
 	_, id, token := c.next(0)
 	b, _ := json.Marshal(&wireInteraction{ID: id, ApplicationID: appID, Type: typePing, Token: token, Version: 1,
-		User: &wireUser{ID: "643945264868098049", Username: "discord", Discriminator: "0000", PublicFlags: 1},
+		User:         &wireUser{ID: "643945264868098049", Username: "discord", Discriminator: "0000", PublicFlags: 1},
 		Entitlements: []any{}})
 	return b
 }

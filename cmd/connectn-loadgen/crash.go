@@ -79,33 +79,34 @@ func crashTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	// 1. Load until enough moves are acknowledged, then SIGKILL.
 	loadCtx, cancelLoad := context.WithCancel(ctx)
 	stop := make(chan struct{})
-	var killed atomic.Bool
+	var killing atomic.Bool
+	monitorDone := make(chan struct{})
 	go func() {
+		defer close(monitorDone)
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
-		for {
+		for total.Load() < int64(o.crashAfter) {
 			select {
 			case <-loadCtx.Done():
 				return
 			case <-tick.C:
 			}
-			if total.Load() >= int64(o.crashAfter) {
-				e.srv.kill()
-				killed.Store(true)
-				close(stop)
-				// Let the requests in flight fail on their own before
-				// anything is cancelled, then stop the waits.
-				time.Sleep(200 * time.Millisecond)
-				cancelLoad()
-				return
-			}
 		}
+		killing.Store(true)
+		e.srv.kill()
+		close(stop)
+		// Let the requests in flight fail on their own before anything is
+		// cancelled, then stop the waits.
+		time.Sleep(200 * time.Millisecond)
+		cancelLoad()
 	}()
 	loadErrs := runUntil(loadCtx, slots, stop, false)
-	cancelLoad()
-	if !killed.Load() {
+	if !killing.Load() {
+		cancelLoad()
+		<-monitorDone
 		return fmt.Errorf("the load stopped before the kill: %v", errors.Join(loadErrs...))
 	}
+	<-monitorDone
 	for k, err := range loadErrs {
 		var gone *errServerGone
 		if err != nil && !errors.As(err, &gone) && !errors.Is(err, context.Canceled) {
@@ -115,13 +116,17 @@ func crashTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 
 	// 2. With the server down: the database file as the kill left it.
 	acked, inflight := 0, 0
+	phases := map[string]int{}
 	for _, s := range slots {
 		acked += s.acknowledged()
 		if s.inflight != nil {
 			inflight++
+			phases[s.inflight.kind+" unanswered"]++
+		} else {
+			phases[s.phase.String()]++
 		}
 	}
-	fmt.Fprintf(w, "killed: %d moves acknowledged, %d requests in flight\n", acked, inflight)
+	fmt.Fprintf(w, "killed: %d moves acknowledged; channels: %s\n", acked, formatCounts(phases))
 	if err := integrityCheck(ctx, e.srv.db); err != nil {
 		return err
 	}
@@ -130,8 +135,8 @@ func crashTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "stored: %d of %d acknowledged moves, in order, nothing more; %d requests in flight at the kill were applied, %d not\n",
-		checked, acked, committed, inflight-committed)
+	fmt.Fprintf(w, "stored: %d of %d acknowledged moves, in order, nothing more; of %d unanswered requests (in flight at the kill, or sent after it), %d were applied, %d not\n",
+		checked, acked, inflight, committed, inflight-committed)
 	if checked != acked {
 		return fmt.Errorf("%d acknowledged moves checked, want %d", checked, acked)
 	}
@@ -243,7 +248,7 @@ func (s *slot) reboard(ctx context.Context) error {
 
 // integrityCheck runs PRAGMA integrity_check on the database at path.
 func integrityCheck(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
 	if err != nil {
 		return err
 	}
@@ -370,11 +375,13 @@ func dropsOf(m *game.Match) []int {
 }
 
 // stopTest sends SIGTERM to the server in the middle of a load run, when
-// at least o.crashAfter moves have been acknowledged, and checks that it
-// exits 0 within 5 seconds, that every request in flight got its answer
-// (nothing stored that was not acknowledged, nothing acknowledged lost),
-// and that the store was closed (SQLite removes the -wal file when the
-// last connection closes cleanly).
+// at least o.crashAfter moves have been acknowledged, while every match
+// has a request in flight: a lock taken on the database by this process
+// holds the server's writes for 100 ms before the SIGTERM and 300 ms
+// after. It checks that the server answers every request it was handling
+// (each of them acknowledged and stored), takes no new one, exits 0 within
+// 5 seconds, and closes the store (SQLite removes the -wal file when the
+// last connection closes cleanly); nothing stored was left unanswered.
 func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	m := o.matches[0]
 	slots := e.newSlots(m, o)
@@ -383,59 +390,79 @@ func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 		s.keepHistory = true
 		s.ackTotal = &total
 	}
-	fmt.Fprintf(w, "stop test: %d matches, SIGTERM after %d acknowledged moves\n", m, o.crashAfter)
+	e.c.mu.Lock()
+	e.c.track, e.c.pending = true, map[int64]bool{}
+	e.c.mu.Unlock()
+	fmt.Fprintf(w, "stop test: %d matches, SIGTERM after %d acknowledged moves, with the database locked from 100 ms before to 300 ms after\n", m, o.crashAfter)
 	loadCtx, cancelLoad := context.WithCancel(ctx)
 	defer cancelLoad()
 	stop := make(chan struct{})
-	type exit struct {
-		code int
-		took time.Duration
-		err  error
+	type outcome struct {
+		code     int
+		took     time.Duration
+		inflight map[int64]bool
+		err      error
 	}
-	exited := make(chan exit, 1)
+	done := make(chan outcome, 1)
 	go func() {
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
-		for {
+		for total.Load() < int64(o.crashAfter) {
 			select {
 			case <-loadCtx.Done():
+				done <- outcome{err: errors.New("the load stopped before the SIGTERM")}
 				return
 			case <-tick.C:
 			}
-			if total.Load() >= int64(o.crashAfter) {
-				code, took, err := e.srv.stop(5 * time.Second)
-				exited <- exit{code, took, err}
-				close(stop)
-				cancelLoad()
-				return
-			}
 		}
+		unlock, err := lockDatabase(ctx, e.srv.db)
+		if err != nil {
+			done <- outcome{err: err}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+		inflight := e.c.unanswered()
+		exited := make(chan outcome, 1)
+		go func() {
+			code, took, err := e.srv.stop(5 * time.Second)
+			exited <- outcome{code: code, took: took, err: err}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		unlock()
+		x := <-exited
+		x.inflight = inflight
+		close(stop)
+		done <- x
 	}()
 	errs := runUntil(loadCtx, slots, stop, false)
-	var x exit
-	select {
-	case x = <-exited:
-	case <-time.After(30 * time.Second):
-		return errors.New("the load ended without the SIGTERM")
-	}
+	x := <-done
+	cancelLoad()
 	if x.err != nil {
 		return x.err
 	}
-	fmt.Fprintf(w, "SIGTERM: exit status %d after %v\n", x.code, x.took.Round(time.Millisecond))
+	fmt.Fprintf(w, "SIGTERM with %d requests in flight: exit status %d after %v\n", len(x.inflight), x.code, x.took.Round(time.Millisecond))
 	if x.code != 0 {
 		return fmt.Errorf("exit status %d, want 0", x.code)
 	}
+	if len(x.inflight) == 0 {
+		return errors.New("no request was in flight at the SIGTERM: the test proved nothing")
+	}
+	cut := 0
+	after := e.c.unanswered()
+	for n := range x.inflight {
+		if after[n] {
+			cut++
+		}
+	}
+	if cut > 0 {
+		return fmt.Errorf("%d of the %d requests in flight at the SIGTERM got no answer", cut, len(x.inflight))
+	}
+	fmt.Fprintf(w, "all %d requests in flight at the SIGTERM were answered\n", len(x.inflight))
 	refused := 0
 	for _, err := range errs {
 		var gone *errServerGone
 		if errors.As(err, &gone) {
 			refused++
-		}
-	}
-	inflight := 0
-	for _, s := range slots {
-		if s.inflight != nil {
-			inflight++
 		}
 	}
 	if _, err := os.Stat(e.srv.db + "-wal"); err == nil {
@@ -450,13 +477,38 @@ func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	for _, s := range slots {
 		acked += s.acknowledged()
 	}
-	fmt.Fprintf(w, "stored: %d of %d acknowledged moves; %d requests failed without an answer (sent as the server stopped), %d of them applied\n",
-		checked, acked, inflight, applied)
+	fmt.Fprintf(w, "stored: %d of %d acknowledged moves; %d requests sent after the SIGTERM found no server, %d of them applied\n",
+		checked, acked, refused, applied)
 	if applied > 0 {
-		return fmt.Errorf("%d requests were applied but never answered: requests in flight were cut off", applied)
+		return fmt.Errorf("%d requests were applied but never answered", applied)
 	}
 	if checked != acked {
 		return fmt.Errorf("%d acknowledged moves stored, want %d", checked, acked)
 	}
 	return nil
+}
+
+// lockDatabase takes SQLite's write lock on the database at path, as
+// another process writing to it would, and returns the function that
+// releases it.
+func lockDatabase(ctx context.Context, path string) (func(), error) {
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		conn.Close()
+		db.Close()
+		return nil, fmt.Errorf("lock the database: %w", err)
+	}
+	return func() {
+		conn.ExecContext(context.Background(), "ROLLBACK")
+		conn.Close()
+		db.Close()
+	}, nil
 }
