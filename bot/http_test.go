@@ -253,7 +253,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 func TestHTTPBodyLimit(t *testing.T) {
 	store, _ := mustOpenStore(t, fixedClock)
 	srv := newHTTPServer(t, store)
-	client := &http.Client{Timeout: 10 * time.Second}
+	client := &http.Client{Timeout: 5 * time.Second}
 
 	t.Run("1 MiB is accepted", func(t *testing.T) {
 		// A signed PING padded with spaces to exactly 1 MiB.
@@ -291,6 +291,23 @@ func TestHTTPBodyLimit(t *testing.T) {
 		}
 		if n := src.n.Load(); n > 8<<20 {
 			t.Fatalf("%d bytes sent before the answer, want the server to stop near 1 MiB", n)
+		}
+	})
+	t.Run("a terabyte declared, Expect: 100-continue", func(t *testing.T) {
+		// The client sends no byte of the body before the server says to
+		// go on, and it must not: the declared length is enough to refuse.
+		src := &countingReader{}
+		r := signed(t, srv.URL, nil)
+		r.Body, r.ContentLength = io.NopCloser(io.LimitReader(src, 1<<40)), 1<<40
+		r.Header.Set("Expect", "100-continue")
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{ExpectContinueTimeout: 5 * time.Second}}
+		res, err := c.Do(r)
+		if err != nil {
+			t.Fatalf("no answer (read %d bytes): %v", src.n.Load(), err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge || src.n.Load() != 0 {
+			t.Fatalf("got status %d after %d bytes of the body, want 413 before any", res.StatusCode, src.n.Load())
 		}
 	})
 	t.Run("a terabyte declared", func(t *testing.T) {
