@@ -150,6 +150,9 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	// A declared length keeps the flushed response from being chunked:
+	// one write to the connection instead of two.
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	if _, err := w.Write(out); err != nil {
 		h.Handler.Undelivered(i)
 		return

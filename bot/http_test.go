@@ -418,3 +418,23 @@ func TestHTTPAbsurdInteractions(t *testing.T) {
 		t.Errorf("after the absurd requests, Get: got %v, want ErrNotFound", err)
 	}
 }
+
+// TestHTTPResponseLength: the answer declares its length, so that the
+// flush that lets the work after a response start does not turn it into a
+// chunked response written in two pieces.
+func TestHTTPResponseLength(t *testing.T) {
+	store, _ := mustOpenStore(t, fixedClock)
+	srv := newHTTPServer(t, store)
+	res, err := http.DefaultClient.Do(signed(t, srv.URL, slash(alice, "help")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.TransferEncoding) != 0 || res.ContentLength != int64(len(body)) || !strings.Contains(string(body), "How to play") {
+		t.Fatalf("Transfer-Encoding %v, Content-Length %d for %d bytes: %.80s", res.TransferEncoding, res.ContentLength, len(body), body)
+	}
+}

@@ -44,6 +44,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -75,6 +76,7 @@ type options struct {
 	genkey, crash, stop                          bool
 	crashAfter                                   int
 	serverEnv                                    envList
+	cpuProfile                                   string
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -122,6 +124,7 @@ Flags:
 	fs.IntVar(&o.pid, "pid", 0, "process ID of the server, to read its CPU time from /proc (0: CPU not measured; -spawn knows it)")
 	fs.StringVar(&o.spawn, "spawn", "", "path of a connectn binary to start as `connectn serve` with a fresh key pair")
 	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
 	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
 	fs.StringVar(&matches, "matches", "1,50,500", "comma-separated numbers of concurrent matches, one pair of phases each")
@@ -184,6 +187,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		pub, priv := generateKey()
 		fmt.Fprintf(stdout, "DISCORD_PUBLIC_KEY=%s\nCONNECTN_LOADGEN_KEY=%s\n", hex.EncodeToString(pub), hex.EncodeToString(priv.Seed()))
 		return 0
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	env, err := setup(ctx, o, stderr)
 	if err != nil {
@@ -334,6 +350,7 @@ type phaseResult struct {
 	rec      *recorder
 	requests int
 	cpu      time.Duration // the server's, -1 when not measured
+	selfCPU  time.Duration // this program's, -1 when not measured
 	mix      string        // the requests of a moves phase by kind
 	hooks    map[string]int
 }
@@ -351,20 +368,25 @@ func (e *env) cpuNow() time.Duration {
 	return d
 }
 
-// measure runs body between two readings of the server's CPU time, after
-// a moment for earlier work to settle.
-func (e *env) measure(body func() int) (time.Duration, time.Duration, int) {
+// measure runs body between two readings of the server's CPU time (and
+// this program's), after a moment for earlier work to settle.
+func (e *env) measure(body func()) (elapsed, cpu, self time.Duration) {
 	time.Sleep(300 * time.Millisecond)
 	before := e.cpuNow()
+	selfBefore, selfErr := cpuTime(os.Getpid())
 	start := time.Now()
-	n := body()
-	elapsed := time.Since(start)
+	body()
+	elapsed = time.Since(start)
 	after := e.cpuNow()
-	cpu := time.Duration(-1)
+	selfAfter, selfErr2 := cpuTime(os.Getpid())
+	cpu, self = -1, -1
 	if before >= 0 && after >= 0 {
 		cpu = after - before
 	}
-	return elapsed, cpu, n
+	if selfErr == nil && selfErr2 == nil {
+		self = selfAfter - selfBefore
+	}
+	return elapsed, cpu, self
 }
 
 // pingPhase sends signed PINGs from m goroutines for o.duration (or until
@@ -373,7 +395,7 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 	var budget atomic.Int64
 	budget.Store(int64(o.moves))
 	recs := make([]*recorder, m)
-	elapsed, cpu, _ := e.measure(func() int {
+	elapsed, cpu, self := e.measure(func() {
 		// The phase ends new requests at its deadline; those in flight
 		// finish.
 		phaseCtx, cancel := context.WithTimeout(ctx, o.duration)
@@ -399,13 +421,12 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 			})
 		}
 		wg.Wait()
-		return 0
 	})
 	rec := newRecorder()
 	for _, r := range recs {
 		rec.merge(r)
 	}
-	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu}, nil
+	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self}, nil
 }
 
 // requests counts the requests a recorder saw (follow-ups are not
@@ -442,7 +463,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 	var budget atomic.Int64
 	budget.Store(int64(o.moves))
 	hooksBefore := e.h.count()
-	elapsed, cpu, _ := e.measure(func() int {
+	elapsed, cpu, self := e.measure(func() {
 		// The phase ends new requests at its deadline; those in flight
 		// finish (a cancelled request would be an error on the server's
 		// side too).
@@ -467,7 +488,6 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 			})
 		}
 		wg.Wait()
-		return 0
 	})
 	hooksAfter := e.h.count()
 	// Leave nothing active behind (not measured).
@@ -494,7 +514,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 			hooks[k] = d
 		}
 	}
-	return phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu,
+	return phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self,
 		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks}, nil
 }
 
@@ -503,7 +523,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 func report(w io.Writer, results []phaseResult, summary bool) {
 	if summary {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "matches\tphase\trequests\treq/s\tmoves/s\tp50\tp90\tp99\tmax\tserver CPU/request\terrors\t")
+		fmt.Fprintln(tw, "matches\tphase\trequests\treq/s\tmoves/s\tp50\tp90\tp99\tmax\tserver CPU/request\tloadgen CPU/request\terrors\t")
 		for _, r := range results {
 			kind := "move"
 			if r.kind == "ping" {
@@ -518,8 +538,8 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 			for _, v := range r.rec.errs {
 				errs += v
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", r.matches, r.kind, r.requests,
-				float64(r.requests)/r.elapsed.Seconds(), movesPerSec, ms(p50), ms(p90), ms(p99), ms(mx), cpuPer(r), errs)
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", r.matches, r.kind, r.requests,
+				float64(r.requests)/r.elapsed.Seconds(), movesPerSec, ms(p50), ms(p90), ms(p99), ms(mx), cpuPer(r.cpu, r.requests), cpuPer(r.selfCPU, r.requests), errs)
 		}
 		tw.Flush()
 		fmt.Fprintln(w, "(latencies of the moves phases are of the drop clicks; CPU per request counts every request of the phase,")
@@ -531,7 +551,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		if r.kind == "moves" {
 			fmt.Fprintf(w, ", %d moves acknowledged (%.0f moves/s)", r.rec.moves, float64(r.rec.moves)/r.elapsed.Seconds())
 		}
-		fmt.Fprintf(w, ", server CPU %s/request\n", cpuPer(r))
+		fmt.Fprintf(w, ", server CPU %s/request (load generator %s/request)\n", cpuPer(r.cpu, r.requests), cpuPer(r.selfCPU, r.requests))
 		if r.mix != "" {
 			fmt.Fprintf(w, "   requests: %s\n", r.mix)
 		}
@@ -572,9 +592,9 @@ func formatCounts(m map[string]int) string {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
 
-func cpuPer(r phaseResult) string {
-	if r.cpu < 0 || r.requests == 0 {
+func cpuPer(cpu time.Duration, requests int) string {
+	if cpu < 0 || requests == 0 {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.3fms", float64(r.cpu)/float64(time.Millisecond)/float64(r.requests))
+	return fmt.Sprintf("%.3fms", float64(cpu)/float64(time.Millisecond)/float64(requests))
 }

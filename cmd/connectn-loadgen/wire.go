@@ -145,6 +145,10 @@ type messageData struct {
 	AllowedMentions *struct {
 		Users []string `json:"users"`
 	} `json:"allowed_mentions"`
+
+	parsed  bool // buttons below are read from Components
+	btns    []button
+	btnsErr error
 }
 
 // button is one button of a message, as a player sees it.
@@ -154,11 +158,21 @@ type button struct {
 	Disabled bool
 }
 
-// buttons returns the buttons of d's action rows, in order.
+// buttons returns the buttons of d's action rows, in order. It reads them
+// once; d's Components must not change afterwards.
 func (d *messageData) buttons() ([]button, error) {
 	if d == nil || len(d.Components) == 0 {
 		return nil, nil
 	}
+	if !d.parsed {
+		d.btns, d.btnsErr = parseButtons(d.Components)
+		d.parsed = true
+	}
+	return d.btns, d.btnsErr
+}
+
+// parseButtons reads the buttons of a message's components.
+func parseButtons(components json.RawMessage) ([]button, error) {
 	var rows []struct {
 		Type       int `json:"type"`
 		Components []struct {
@@ -168,7 +182,7 @@ func (d *messageData) buttons() ([]button, error) {
 			Disabled bool   `json:"disabled"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(d.Components, &rows); err != nil {
+	if err := json.Unmarshal(components, &rows); err != nil {
 		return nil, err
 	}
 	var out []button
