@@ -237,6 +237,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	report(stdout, results, true)
+	if env.pid > 0 {
+		if rss, err := peakRSS(env.pid); err == nil {
+			fmt.Fprintf(stdout, "server's peak resident memory: %.1f MiB\n", float64(rss)/(1<<20))
+		}
+	}
 	return 0
 }
 
