@@ -58,9 +58,13 @@ func newHTTPServer(t *testing.T, store *sessions.Store) *httptest.Server {
 	return srv
 }
 
+// testClient gives up after 10 seconds, so that a server that never
+// answers fails the test instead of hanging the package.
+var testClient = &http.Client{Timeout: 10 * time.Second}
+
 func do(t *testing.T, req *http.Request) (int, []byte) {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	res, err := testClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
@@ -425,7 +429,7 @@ func TestHTTPAbsurdInteractions(t *testing.T) {
 func TestHTTPResponseLength(t *testing.T) {
 	store, _ := mustOpenStore(t, fixedClock)
 	srv := newHTTPServer(t, store)
-	res, err := http.DefaultClient.Do(signed(t, srv.URL, slash(alice, "help")))
+	res, err := testClient.Do(signed(t, srv.URL, slash(alice, "help")))
 	if err != nil {
 		t.Fatal(err)
 	}
