@@ -378,10 +378,13 @@ func dropsOf(m *game.Match) []int {
 // at least o.crashAfter moves have been acknowledged, while every match
 // has a request in flight: a lock taken on the database by this process
 // holds the server's writes for 100 ms before the SIGTERM and 300 ms
-// after. It checks that the server answers every request it was handling
-// (each of them acknowledged and stored), takes no new one, exits 0 within
-// 5 seconds, and closes the store (SQLite removes the -wal file when the
-// last connection closes cleanly); nothing stored was left unanswered.
+// after, and the fake webhooks answer follow-ups 300 ms late. It checks
+// that the server answers every request it was handling (each of them
+// acknowledged and stored), takes no new one, finishes the work that
+// follows its responses (every board owed as a follow-up posted and
+// recorded), exits 0 within 5 seconds, and closes the store (SQLite
+// removes the -wal file when the last connection closes cleanly); nothing
+// stored was left unanswered.
 func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	m := o.matches[0]
 	slots := e.newSlots(m, o)
@@ -415,6 +418,10 @@ func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 			case <-tick.C:
 			}
 		}
+		// Follow-ups slow from now on, so that the work after the last
+		// responses is still under way when the server stops serving.
+		e.h.delay.Store(int64(300 * time.Millisecond))
+		defer e.h.delay.Store(0)
 		unlock, err := lockDatabase(ctx, e.srv.db)
 		if err != nil {
 			done <- outcome{err: err}
@@ -484,6 +491,31 @@ func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	}
 	if checked != acked {
 		return fmt.Errorf("%d acknowledged moves stored, want %d", checked, acked)
+	}
+	return checkPosted(ctx, e.srv.db, slots, w)
+}
+
+// checkPosted checks the work that follows responses after a stop: every
+// board the server owed as a follow-up (a round that ended in an answered
+// click) was posted and recorded before the exit, so no board post is left
+// pending in the store. The server waits for that work before it closes
+// the store.
+func checkPosted(ctx context.Context, path string, slots []*slot, w io.Writer) error {
+	st, err := sessions.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	pending := 0
+	for _, s := range slots {
+		sess, err := st.Get(ctx, s.channel)
+		if err == nil && sess.Phase.Active() && !sess.PostDue.IsZero() {
+			pending++
+		}
+	}
+	fmt.Fprintf(w, "board posts left pending in the store: %d\n", pending)
+	if pending > 0 {
+		return fmt.Errorf("the work after responses was cut off by the exit: %d board posts pending", pending)
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type hooks struct {
 	counts map[string]int // requests by route, for the report
 
 	nextID atomic.Int64
+	// delay holds back each follow-up's answer by that many nanoseconds,
+	// as a slow Discord would.
+	delay atomic.Int64
 }
 
 // listenHooks serves the fake webhooks on addr ("127.0.0.1:0" picks a
@@ -138,6 +141,7 @@ func (h *hooks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(parts) == 2 && r.Method == http.MethodPost:
 		h.note("POST follow-up")
+		time.Sleep(time.Duration(h.delay.Load()))
 		var data messageData
 		if err := json.Unmarshal(body, &data); err != nil {
 			discordError(w, http.StatusBadRequest, 50109, "The request body contains invalid JSON.")

@@ -124,7 +124,8 @@ func TestCrash(t *testing.T) {
 // in every match.
 func TestStop(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-matches", "8", "-crash-after", "100", "-seed", "2")
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-matches", "30", "-crash-after", "100", "-seed", "2",
+		"-rows", "4", "-columns", "4", "-connect", "3", "-wins", "3")
 	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
 		t.Fatalf("exit %d, want 0 and PASS:\n%s", code, out)
 	}
@@ -133,6 +134,9 @@ func TestStop(t *testing.T) {
 	}
 	if !strings.Contains(out, "exit status 0") || !strings.Contains(out, "no -wal file left") {
 		t.Errorf("exit status or store closing not reported:\n%s", out)
+	}
+	if n := number(t, out, `board posts left pending in the store: (\d+)`); n != 0 {
+		t.Errorf("%d board posts left pending at the exit", n)
 	}
 }
 
