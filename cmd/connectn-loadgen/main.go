@@ -335,6 +335,11 @@ func (e *env) close() {
 		}
 	}
 	if e.h != nil {
+		if e.srv == nil {
+			// A server started elsewhere keeps running: let it finish the
+			// edits that follow the last forfeits before its webhooks go.
+			time.Sleep(time.Second)
+		}
 		e.h.close()
 	}
 	if e.logf != nil {
