@@ -146,7 +146,7 @@ func newHTTPWorld(t *testing.T, opts ...bot.Option) *fakeWorld {
 		rest.Client.Transport = fake.Transport()
 		w.h = bot.NewHandler(w.store, slog.New(slog.DiscardHandler),
 			append([]bot.Option{bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(rest)), bot.WithSeed(1)}, opts...)...)
-		srv = httptest.NewServer(&bot.HTTPServer{Handler: w.h, PublicKey: testPublic, Ready: w.store.Ping})
+		srv = httptest.NewServer(&bot.HTTPServer{Handler: w.h, PublicKey: testPublic, Ready: w.store.Ping, Now: c.Now})
 	}
 	start()
 	t.Cleanup(func() { srv.Close() })

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -406,16 +407,17 @@ func TestConcurrentClicks(t *testing.T) {
 	const clicks = 32
 	var wg sync.WaitGroup
 	resps := make([]*discordgo.InteractionResponse, clicks)
+	start := make(chan struct{})
 	for k := range clicks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var i discordgo.Interaction
 			json.Unmarshal(body, &i)
+			<-start
 			resps[k], _ = e.h.Handle(context.Background(), &i)
-		}()
+		})
 	}
-	wg.Wait()
+	close(start)
+	waitGroup(t, &wg, 20*time.Second)
 	updates := 0
 	for _, r := range resps {
 		if r.Type == discordgo.InteractionResponseUpdateMessage {

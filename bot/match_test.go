@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -160,5 +159,3 @@ func TestCompleteMatchDirect(t *testing.T) {
 		t.Errorf("Alice's stats = %+v, %v, want 1 win, rounds 2-1", a, err)
 	}
 }
-
-var tsRE = regexp.MustCompile(`<t:(\d+):R>`)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -236,7 +237,7 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help, _ := (&Handler{}).helpCommand(nil, nil, nil)
+	help, _ := (&Handler{}).helpCommand(context.Background(), nil, nil)
 	for name, msg := range map[string]*message{
 		"leaderboard": renderLeaderboard(top),
 		"stats":       renderStats("1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -78,13 +79,37 @@ func binaryCmd(t *testing.T, dir string, vars map[string]string, args ...string)
 	return cmd
 }
 
+// binaryLimit bounds every run of the binary: a run that should end but
+// does not (a check that no longer stops serve, say) is killed and fails
+// its test instead of hanging the package.
+const binaryLimit = 60 * time.Second
+
+// runBounded runs cmd to its end, killing it after limit; it reports
+// whether it had to.
+func runBounded(cmd *exec.Cmd, limit time.Duration) (killed bool, err error) {
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	var k atomic.Bool
+	timer := time.AfterFunc(limit, func() {
+		k.Store(true)
+		cmd.Process.Kill()
+	})
+	defer timer.Stop()
+	err = cmd.Wait()
+	return k.Load(), err
+}
+
 // runBinary runs the binary to its end and returns what it wrote.
 func runBinary(t *testing.T, dir string, vars map[string]string, args ...string) result {
 	t.Helper()
 	cmd := binaryCmd(t, dir, vars, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	killed, err := runBounded(cmd, binaryLimit)
+	if killed {
+		t.Fatalf("connectn %v still running after %v; stderr:\n%s", args, binaryLimit, stderr.String())
+	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("run connectn %v: %v", args, err)
@@ -230,9 +255,18 @@ func TestBinaryPlayBrokenPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
+	var killed atomic.Bool
+	timer := time.AfterFunc(binaryLimit, func() { // also ends ReadFull: the pipe closes
+		killed.Store(true)
+		cmd.Process.Kill()
+	})
+	defer timer.Stop()
 	io.ReadFull(r, make([]byte, 10))
 	r.Close()
 	err = cmd.Wait()
+	if killed.Load() {
+		t.Fatalf("connectn play still running after %v", binaryLimit)
+	}
 	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	quiet := (ws.Signaled() && ws.Signal() == syscall.SIGPIPE) || (ws.Exited() && ws.ExitStatus() == 0)
 	if !quiet {
@@ -270,7 +304,9 @@ func TestBinaryDatabaseNotWritable(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	cmd.Run()
+	if killed, _ := runBounded(cmd, binaryLimit); killed {
+		t.Fatalf("connectn serve still running after %v; stderr:\n%s", binaryLimit, stderr.String())
+	}
 	want := data + " is not writable by uid " + strconv.Itoa(uid) + " (owner uid " + strconv.Itoa(os.Getuid())
 	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 {
 		t.Fatalf("got exit %d, stderr %q; want 2 and one line containing %q", cmd.ProcessState.ExitCode(), stderr.String(), want)

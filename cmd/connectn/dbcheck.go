@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -143,15 +144,26 @@ func (e *dbError) Unwrap() error { return e.err }
 
 // explainDBError returns err wrapped with what it means and what to do when
 // it is one of SQLite's errors about the database file (full disk,
-// read-only, not a database, damaged, cannot open); any other err is
-// returned as is. path is the database file.
+// read-only, locked, failing writes, not a database, damaged, cannot open)
+// or the database not answering in time; any other err is returned as is.
+// path is the database file.
 func explainDBError(path string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &dbError{err: err, msg: fmt.Sprintf("the database %s did not answer in time: another program may hold a lock on it "+
+			"(another connectn on the same file, a backup tool), or its disk is slow", path)}
+	}
 	var se *msqlite.Error
 	if err == nil || !errors.As(err, &se) {
 		return err
 	}
 	var msg string
 	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		msg = fmt.Sprintf("the database %s is locked by another program (another connectn on the same file, or a tool holding a write lock): "+
+			"stop it, or give each bot a file of its own", path)
+	case sqlite3.SQLITE_IOERR:
+		msg = fmt.Sprintf("the database %s cannot be written (disk I/O error): its file or volume may have become read-only "+
+			"(mount options, chattr +i) or its disk may be failing", path)
 	case sqlite3.SQLITE_FULL:
 		msg = fmt.Sprintf("disk full: the database %s cannot grow: free some space on its volume", path)
 	case sqlite3.SQLITE_READONLY:

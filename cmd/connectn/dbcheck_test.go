@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,6 +19,34 @@ import (
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
+
+// sqliteBusy returns a real SQLITE_BUSY error: a write while another
+// connection holds the write lock, with no busy timeout.
+func sqliteBusy(t *testing.T) error {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "busy.db")
+	holder, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	holder.SetMaxOpenConns(1)
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "CREATE TABLE t (n INTEGER)", "BEGIN IMMEDIATE"} {
+		if _, err := holder.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer holder.Exec("ROLLBACK")
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err = other.Exec("INSERT INTO t VALUES (1)"); err == nil {
+		t.Fatal("a write went through another connection's write lock")
+	}
+	return err
+}
 
 // sqliteFull returns a real SQLITE_FULL error: a database whose page count
 // is capped runs out of room as a full disk does.
@@ -58,6 +87,15 @@ func TestExplainDBError(t *testing.T) {
 	}
 	if got, want := explainDBError(notDB, err).Error(), notDB+" is not a SQLite database: set CONNECTN_DB to the bot's database file"; !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start with %q", got, want)
+	}
+
+	locked := explainDBError("x.db", sqliteBusy(t))
+	if want := "the database x.db is locked by another program"; !strings.HasPrefix(locked.Error(), want) {
+		t.Errorf("got %q, want it to start with %q", locked, want)
+	}
+	late := explainDBError("x.db", fmt.Errorf("update session 1: %w", context.DeadlineExceeded))
+	if want := "the database x.db did not answer in time: another program may hold a lock"; !strings.HasPrefix(late.Error(), want) || !errors.Is(late, context.DeadlineExceeded) {
+		t.Errorf("got %q, want it to start with %q and wrap the deadline", late, want)
 	}
 
 	other := errors.New("database is locked")

@@ -46,6 +46,18 @@ func opsMux(m *metrics.Metrics, ready func(ctx context.Context) error) *http.Ser
 	return mux
 }
 
+// serverTimeouts bound what one client may take of a server started by
+// listenOps, so that slow or stalled clients cannot hold connections open:
+// readHeader for the request line and headers, read for the whole request
+// (headers and body), write for the response. An idle keep-alive
+// connection is closed after read too (http.Server's IdleTimeout default).
+// Tests shorten them.
+var serverTimeouts = struct{ readHeader, read, write time.Duration }{
+	readHeader: 5 * time.Second,
+	read:       10 * time.Second,
+	write:      10 * time.Second,
+}
+
 // listener is an HTTP server started by listenOps.
 type listener struct {
 	srv  *http.Server
@@ -63,9 +75,9 @@ func (a *app) listenOps(addr string, h http.Handler, what string) (*listener, er
 	l := &listener{
 		srv: &http.Server{
 			Handler:           h,
-			ReadHeaderTimeout: 5 * time.Second,
-			ReadTimeout:       10 * time.Second,
-			WriteTimeout:      10 * time.Second,
+			ReadHeaderTimeout: serverTimeouts.readHeader,
+			ReadTimeout:       serverTimeouts.read,
+			WriteTimeout:      serverTimeouts.write,
 			ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 		},
 		addr: ln.Addr().String(),

@@ -42,6 +42,10 @@ var (
 	testPublic  = hex.EncodeToString(testPrivate.Public().(ed25519.PublicKey))
 )
 
+// testClient gives up after 10 seconds, so that a server that never
+// answers fails the test instead of hanging the package.
+var testClient = &http.Client{Timeout: 10 * time.Second}
+
 func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
@@ -352,7 +356,7 @@ func signed(t *testing.T, base string, body []byte) *http.Request {
 // get returns the status and body of GET url.
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	res, err := http.Get(url)
+	res, err := testClient.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +401,7 @@ func TestServe(t *testing.T) {
 	}
 
 	post := func(body []byte) (int, string) {
-		res, err := http.DefaultClient.Do(signed(t, base, body))
+		res, err := testClient.Do(signed(t, base, body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -461,7 +465,7 @@ func TestOpsReadiness(t *testing.T) {
 	if code, _ := get(t, srv+"/healthz"); code != 200 {
 		t.Fatalf("healthz: got %d, want 200 while the process runs", code)
 	}
-	res, err := http.Post(srv+"/healthz", "text/plain", nil)
+	res, err := testClient.Post(srv+"/healthz", "text/plain", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,8 +191,8 @@ func testCreateActiveSession(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := mustOpen(t, b)
-			first := mustCreate(t, st, newSession(t, "chan-1"))
-			first = mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			mustCreate(t, st, newSession(t, "chan-1"))
+			first := mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 				s.Phase = tt.phase
 				switch tt.phase {
 				case sessions.PhaseFinished:

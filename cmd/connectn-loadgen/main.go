@@ -1,0 +1,610 @@
+// Command connectn-loadgen drives a running `connectn serve` the way Discord
+// does, and measures it.
+//
+// It holds the Ed25519 private key whose public half the server has as
+// DISCORD_PUBLIC_KEY and signs every request (X-Signature-Ed25519 over
+// X-Signature-Timestamp + body). For each figure of -matches it runs two
+// phases of -duration (or -moves requests) each:
+//
+//   - ping: that many goroutines sending signed PINGs, the baseline of what
+//     the endpoint costs before any game logic;
+//   - moves: that many matches at once, each in a channel of its own between
+//     two made-up members: /connectn challenge, Accept, then legal moves read
+//     from the buttons of each response (a random enabled column, clicked by
+//     the member the board names) until the match ends, then again.
+//
+// When a round ends, the response is the round's record and the next
+// round's board arrives as a follow-up through the interaction's webhook, so
+// the load generator also serves the webhook routes of Discord's REST API
+// (-hooks); the server must have CONNECTN_DISCORD_API pointing there.
+//
+// For each phase it prints throughput, latency percentiles (p50, p90, p99,
+// max) by kind of request, errors by kind, and the server's CPU time per
+// request: utime+stime of the server process, read from /proc/PID/stat
+// before and after the phase (10 ms resolution; -pid, or the process it
+// started with -spawn).
+//
+// Usage:
+//
+//	connectn-loadgen -genkey                       print a key pair and exit
+//	connectn-loadgen -spawn ./connectn [flags]     start `connectn serve` itself (fresh key, temporary database)
+//	connectn-loadgen -url http://127.0.0.1:8080/interactions -key HEX -pid PID -hooks 127.0.0.1:8090 [flags]
+//	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
+//	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// options are the command's flags.
+type options struct {
+	url, keyHex, hooksAddr, spawn, db, serverLog string
+	pid                                          int
+	matches                                      []int
+	duration                                     time.Duration
+	moves                                        int
+	settings                                     matchSettings
+	pings                                        bool
+	seed                                         uint64
+	genkey, crash, stop                          bool
+	crashAfter                                   int
+	serverEnv                                    envList
+	cpuProfile                                   string
+}
+
+// envList is a repeatable KEY=VALUE flag.
+type envList []string
+
+func (l *envList) String() string { return strings.Join(*l, " ") }
+
+func (l *envList) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+		return fmt.Errorf("%q is not KEY=VALUE", v)
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("connectn-loadgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: connectn-loadgen [flags]
+
+Drives a running `+"`connectn serve`"+` as Discord would (signed interactions, matches
+played from the buttons of each response, follow-ups received on fake webhook
+routes) and prints moves per second, latency percentiles, errors by kind and
+the server's CPU time per request, beside a signed-PING baseline.
+
+  connectn-loadgen -genkey
+  connectn-loadgen -spawn ./connectn -matches 1,50,500 -duration 10s
+  connectn-loadgen -url http://127.0.0.1:8080/interactions -key $CONNECTN_LOADGEN_KEY \
+      -pid $(pgrep -f 'connectn serve') -hooks 127.0.0.1:8090
+    (with the server started as CONNECTN_DISCORD_API=http://127.0.0.1:8090/api/v10
+     DISCORD_PUBLIC_KEY=<the public key -genkey printed> connectn serve)
+  connectn-loadgen -spawn ./connectn -crash     kill -9 mid-run, restart, verify; exit 0 on PASS
+  connectn-loadgen -spawn ./connectn -stop      SIGTERM mid-run, verify; exit 0 on PASS
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	var matches string
+	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080/interactions", "the server's interactions endpoint (ignored with -spawn)")
+	fs.StringVar(&o.keyHex, "key", os.Getenv("CONNECTN_LOADGEN_KEY"), "Ed25519 private key, hex: a 32-byte seed or a 64-byte key (default $CONNECTN_LOADGEN_KEY; ignored with -spawn)")
+	fs.StringVar(&o.hooksAddr, "hooks", "127.0.0.1:8090", "address to serve the fake webhook routes on (-spawn picks a free port)")
+	fs.IntVar(&o.pid, "pid", 0, "process ID of the server, to read its CPU time from /proc (0: CPU not measured; -spawn knows it)")
+	fs.StringVar(&o.spawn, "spawn", "", "path of a connectn binary to start as `connectn serve` with a fresh key pair")
+	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
+	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
+	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
+	fs.StringVar(&matches, "matches", "1,50,500", "comma-separated numbers of concurrent matches, one pair of phases each")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "length of each phase")
+	fs.IntVar(&o.moves, "moves", 0, "end each moves phase after this many acknowledged moves, and each ping phase after as many PINGs (0: use -duration)")
+	fs.IntVar(&o.settings.Rows, "rows", 6, "rows of every match")
+	fs.IntVar(&o.settings.Columns, "columns", 7, "columns of every match")
+	fs.IntVar(&o.settings.Connect, "connect", 4, "discs in a row to win a round")
+	fs.IntVar(&o.settings.Wins, "wins", 1, "round wins that take a match (more than 1: rounds end in follow-ups)")
+	fs.BoolVar(&o.pings, "pings", true, "run a ping phase before each moves phase, as the baseline")
+	fs.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "seed of the players' column choices")
+	fs.BoolVar(&o.genkey, "genkey", false, "print a new key pair (DISCORD_PUBLIC_KEY for the server, CONNECTN_LOADGEN_KEY for this program) and exit")
+	fs.BoolVar(&o.crash, "crash", false, "crash test (needs -spawn): kill -9 the server mid-run, restart it on the same database, verify every acknowledged move")
+	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
+	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, f := range strings.Split(matches, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-matches: %q is not a positive number", f)
+		}
+		o.matches = append(o.matches, n)
+	}
+	if (o.crash || o.stop) && o.spawn == "" {
+		return nil, errors.New("-crash and -stop need -spawn: the test starts, kills and restarts the server itself")
+	}
+	return o, nil
+}
+
+// parseKey reads a private key as -key takes it.
+func parseKey(s string) (ed25519.PrivateKey, error) {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, errors.New("-key: not hexadecimal")
+	}
+	switch len(b) {
+	case ed25519.SeedSize:
+		return ed25519.NewKeyFromSeed(b), nil
+	case ed25519.PrivateKeySize:
+		return ed25519.PrivateKey(b), nil
+	}
+	return nil, fmt.Errorf("-key: %d bytes, want %d (a seed) or %d", len(b), ed25519.SeedSize, ed25519.PrivateKeySize)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "connectn-loadgen:", err)
+		return 2
+	}
+	if o.genkey {
+		pub, priv := generateKey()
+		fmt.Fprintf(stdout, "DISCORD_PUBLIC_KEY=%s\nCONNECTN_LOADGEN_KEY=%s\n", hex.EncodeToString(pub), hex.EncodeToString(priv.Seed()))
+		return 0
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	env, err := setup(ctx, o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "connectn-loadgen:", err)
+		return 1
+	}
+	defer env.close()
+	switch {
+	case o.crash:
+		return verdict(stdout, crashTest(ctx, env, o, stdout))
+	case o.stop:
+		return verdict(stdout, stopTest(ctx, env, o, stdout))
+	}
+	var results []phaseResult
+	for _, m := range o.matches {
+		if o.pings {
+			r, err := env.pingPhase(ctx, m, o)
+			if err != nil {
+				fmt.Fprintln(stderr, "connectn-loadgen:", err)
+				return 1
+			}
+			results = append(results, r)
+			report(stdout, []phaseResult{r}, false)
+		}
+		r, err := env.movePhase(ctx, m, o)
+		if err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+		results = append(results, r)
+		report(stdout, []phaseResult{r}, false)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	fmt.Fprintln(stdout)
+	report(stdout, results, true)
+	if env.pid > 0 {
+		if rss, err := peakRSS(env.pid); err == nil {
+			fmt.Fprintf(stdout, "server's peak resident memory: %.1f MiB\n", float64(rss)/(1<<20))
+		}
+	}
+	return 0
+}
+
+// verdict prints PASS or FAIL and returns the exit status.
+func verdict(w io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintf(w, "FAIL: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(w, "PASS")
+	return 0
+}
+
+// env is what the phases share: the client, the fake webhooks and, with
+// -spawn, the server process.
+type env struct {
+	c      *client
+	h      *hooks
+	srv    *server // nil when driving a server started elsewhere
+	pid    int
+	tmp    string
+	logf   *os.File
+	seq    atomic.Int64 // phases run, for fresh channels
+	chBase int64
+}
+
+func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
+	e := &env{pid: o.pid}
+	// Channels of this run: numbers no earlier run on the same database used.
+	e.chBase = 1300000000000000000 + (time.Now().UnixMilli()%1_000_000_000)*1000
+	hooksAddr := o.hooksAddr
+	if o.spawn != "" {
+		hooksAddr = "127.0.0.1:0"
+	}
+	h, err := listenHooks(hooksAddr)
+	if err != nil {
+		return nil, err
+	}
+	e.h = h
+	if o.spawn == "" {
+		key, err := parseKey(o.keyHex)
+		if err != nil {
+			h.close()
+			return nil, err
+		}
+		e.c = newClient(o.url, key, maxInt(o.matches))
+		return e, nil
+	}
+	pub, priv := generateKey()
+	if e.tmp, err = os.MkdirTemp("", "connectn-loadgen-"); err != nil {
+		h.close()
+		return nil, err
+	}
+	db := o.db
+	if db == "" {
+		db = filepath.Join(e.tmp, "connectn.db")
+	}
+	var logw io.Writer = stderr
+	if o.serverLog != "" {
+		if e.logf, err = os.Create(o.serverLog); err != nil {
+			e.close()
+			return nil, err
+		}
+		logw = e.logf
+	}
+	bin, err := filepath.Abs(o.spawn)
+	if err != nil {
+		e.close()
+		return nil, err
+	}
+	if e.srv, err = newServer(bin, db, pub, h.apiBase(), logw, o.serverEnv...); err != nil {
+		e.close()
+		return nil, err
+	}
+	if err := e.srv.start(ctx); err != nil {
+		e.srv = nil
+		e.close()
+		return nil, err
+	}
+	e.pid = e.srv.pid()
+	e.c = newClient(e.srv.url(), priv, maxInt(o.matches))
+	return e, nil
+}
+
+func (e *env) close() {
+	if e.srv != nil && e.srv.cmd != nil {
+		select {
+		case <-e.srv.done:
+		default:
+			e.srv.stop(10 * time.Second)
+		}
+	}
+	if e.h != nil {
+		if e.srv == nil {
+			// A server started elsewhere keeps running: let it finish the
+			// edits that follow the last forfeits before its webhooks go.
+			time.Sleep(time.Second)
+		}
+		e.h.close()
+	}
+	if e.logf != nil {
+		e.logf.Close()
+	}
+	if e.tmp != "" {
+		os.RemoveAll(e.tmp)
+	}
+}
+
+func maxInt(l []int) int { return slices.Max(l) }
+
+// phaseResult is what one phase measured.
+type phaseResult struct {
+	kind     string // "ping" or "moves"
+	matches  int
+	elapsed  time.Duration
+	rec      *recorder
+	requests int
+	cpu      time.Duration // the server's, -1 when not measured
+	selfCPU  time.Duration // this program's, -1 when not measured
+	mix      string        // the requests of a moves phase by kind
+	hooks    map[string]int
+}
+
+// cpuNow returns the server's CPU time, or -1 when there is no process to
+// read.
+func (e *env) cpuNow() time.Duration {
+	if e.pid <= 0 {
+		return -1
+	}
+	d, err := cpuTime(e.pid)
+	if err != nil {
+		return -1
+	}
+	return d
+}
+
+// measure runs body between two readings of the server's CPU time (and
+// this program's), after a moment for earlier work to settle.
+func (e *env) measure(body func()) (elapsed, cpu, self time.Duration) {
+	time.Sleep(300 * time.Millisecond)
+	before := e.cpuNow()
+	selfBefore, selfErr := cpuTime(os.Getpid())
+	start := time.Now()
+	body()
+	elapsed = time.Since(start)
+	after := e.cpuNow()
+	selfAfter, selfErr2 := cpuTime(os.Getpid())
+	cpu, self = -1, -1
+	if before >= 0 && after >= 0 {
+		cpu = after - before
+	}
+	if selfErr == nil && selfErr2 == nil {
+		self = selfAfter - selfBefore
+	}
+	return elapsed, cpu, self
+}
+
+// pingPhase sends signed PINGs from m goroutines for o.duration (or until
+// o.moves PINGs).
+func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, error) {
+	var budget atomic.Int64
+	budget.Store(int64(o.moves))
+	recs := make([]*recorder, m)
+	elapsed, cpu, self := e.measure(func() {
+		// The phase ends new requests at its deadline; those in flight
+		// finish.
+		phaseCtx, cancel := context.WithTimeout(ctx, o.duration)
+		defer cancel()
+		var wg sync.WaitGroup
+		for g := range m {
+			recs[g] = newRecorder()
+			wg.Go(func() {
+				for phaseCtx.Err() == nil {
+					if o.moves > 0 && budget.Add(-1) < 0 {
+						return
+					}
+					ex := e.c.send(ctx, e.c.ping())
+					switch {
+					case ex.errKind == "" && ex.resp.Type == respPong:
+						recs[g].ok("ping", ex.took)
+					case ex.errKind == "":
+						recs[g].fail("ping", fmt.Sprintf("response type %d", ex.resp.Type))
+					case ctx.Err() == nil:
+						recs[g].fail("ping", ex.errKind)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	})
+	rec := newRecorder()
+	for _, r := range recs {
+		rec.merge(r)
+	}
+	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self}, nil
+}
+
+// requests counts the requests a recorder saw (follow-ups are not
+// requests to the server).
+func requests(r *recorder) int {
+	n := 0
+	for k, v := range r.lat {
+		if k != "follow-up" {
+			n += len(v)
+		}
+	}
+	for k, v := range r.errs {
+		if !strings.HasPrefix(k, "follow-up") {
+			n += v
+		}
+	}
+	return n
+}
+
+// newSlots returns m slots in channels no earlier phase used.
+func (e *env) newSlots(m int, o *options) []*slot {
+	base := e.chBase + e.seq.Add(1)*10_000
+	slots := make([]*slot, m)
+	for i := range m {
+		slots[i] = newSlot(i, e.c, e.h, base, o.settings, o.seed+uint64(base))
+	}
+	return slots
+}
+
+// movePhase plays m matches at once for o.duration (or until o.moves
+// acknowledged moves), then ends the matches left open.
+func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, error) {
+	slots := e.newSlots(m, o)
+	var budget atomic.Int64
+	budget.Store(int64(o.moves))
+	hooksBefore := e.h.count()
+	elapsed, cpu, self := e.measure(func() {
+		// The phase ends new requests at its deadline; those in flight
+		// finish (a cancelled request would be an error on the server's
+		// side too).
+		phaseCtx, cancel := context.WithTimeout(ctx, o.duration)
+		defer cancel()
+		var wg sync.WaitGroup
+		for _, s := range slots {
+			wg.Go(func() {
+				for phaseCtx.Err() == nil {
+					if o.moves > 0 && s.phase == phasePlaying && budget.Add(-1) < 0 {
+						return
+					}
+					if err := s.step(ctx); err != nil && ctx.Err() == nil {
+						var gone *errServerGone
+						if errors.As(err, &gone) {
+							s.rec.fail(s.inflight.kind, gone.kind)
+							s.inflight = nil
+						}
+						s.abandon(ctx)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	})
+	hooksAfter := e.h.count()
+	// Leave nothing active behind (not measured).
+	cleanCtx, cleanCancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cleanCancel()
+	var wg sync.WaitGroup
+	for _, s := range slots {
+		wg.Go(func() { s.abandon(cleanCtx) })
+	}
+	wg.Wait()
+	rec := newRecorder()
+	done := 0
+	for _, s := range slots {
+		rec.merge(s.rec)
+		done += s.matchesDone
+	}
+	var mix []string
+	for _, k := range []string{"challenge", "accept", "move"} {
+		mix = append(mix, fmt.Sprintf("%s %d", k, len(rec.lat[k])))
+	}
+	hooks := map[string]int{}
+	for k, v := range hooksAfter {
+		if d := v - hooksBefore[k]; d > 0 {
+			hooks[k] = d
+		}
+	}
+	return phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self,
+		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks}, nil
+}
+
+// report prints the results: one block per phase, or with summary the
+// table of all phases.
+func report(w io.Writer, results []phaseResult, summary bool) {
+	if summary {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "matches\tphase\trequests\treq/s\tmoves/s\tp50\tp90\tp99\tmax\tserver CPU/request\tloadgen CPU/request\terrors\t")
+		for _, r := range results {
+			kind := "move"
+			if r.kind == "ping" {
+				kind = "ping"
+			}
+			p50, p90, p99, mx := percentiles(r.rec.lat[kind])
+			movesPerSec := "-"
+			if r.kind == "moves" {
+				movesPerSec = fmt.Sprintf("%.0f", float64(r.rec.moves)/r.elapsed.Seconds())
+			}
+			errs := 0
+			for _, v := range r.rec.errs {
+				errs += v
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", r.matches, r.kind, r.requests,
+				float64(r.requests)/r.elapsed.Seconds(), movesPerSec, ms(p50), ms(p90), ms(p99), ms(mx), cpuPer(r.cpu, r.requests), cpuPer(r.selfCPU, r.requests), errs)
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "(latencies of the moves phases are of the drop clicks; CPU per request counts every request of the phase,")
+		fmt.Fprintln(w, " and the server's background work during it, from utime+stime in /proc/PID/stat)")
+		return
+	}
+	for _, r := range results {
+		fmt.Fprintf(w, "== %d %s: %d requests in %.1fs (%.0f/s)", r.matches, r.kind, r.requests, r.elapsed.Seconds(), float64(r.requests)/r.elapsed.Seconds())
+		if r.kind == "moves" {
+			fmt.Fprintf(w, ", %d moves acknowledged (%.0f moves/s)", r.rec.moves, float64(r.rec.moves)/r.elapsed.Seconds())
+		}
+		fmt.Fprintf(w, ", server CPU %s/request (load generator %s/request)\n", cpuPer(r.cpu, r.requests), cpuPer(r.selfCPU, r.requests))
+		if r.mix != "" {
+			fmt.Fprintf(w, "   requests: %s\n", r.mix)
+		}
+		if len(r.hooks) > 0 {
+			fmt.Fprintf(w, "   webhook calls from the server: %s\n", formatCounts(r.hooks))
+		}
+		kinds := make([]string, 0, len(r.rec.lat))
+		for k := range r.rec.lat {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			if k == "follow-up" {
+				fmt.Fprintf(w, "   %-10s %7d received\n", k, len(r.rec.lat[k]))
+				continue
+			}
+			p50, p90, p99, mx := percentiles(r.rec.lat[k])
+			fmt.Fprintf(w, "   %-10s %7d  p50 %s  p90 %s  p99 %s  max %s\n", k, len(r.rec.lat[k]), ms(p50), ms(p90), ms(p99), ms(mx))
+		}
+		if len(r.rec.errs) > 0 {
+			fmt.Fprintf(w, "   errors: %s\n", formatCounts(r.rec.errs))
+		}
+	}
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
+
+func cpuPer(cpu time.Duration, requests int) string {
+	if cpu < 0 || requests == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3fms", float64(cpu)/float64(time.Millisecond)/float64(requests))
+}

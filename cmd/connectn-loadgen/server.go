@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// clockTicks is the unit of utime and stime in /proc/<pid>/stat: USER_HZ,
+// which Linux fixes at 100 per second for user space whatever the kernel's
+// own tick rate (see proc(5)).
+const clockTicks = 100
+
+// cpuTime returns the CPU time (user + system) the process pid has used so
+// far, from fields 14 and 15 of /proc/<pid>/stat, to the nearest 10 ms.
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("read the server's CPU time: %w", err)
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// count the fields after its closing parenthesis.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, errors.New("read the server's CPU time: unexpected /proc/PID/stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, errors.New("read the server's CPU time: unexpected /proc/PID/stat")
+	}
+	// f[0] is field 3 (state), so utime (14) is f[11] and stime (15) f[12].
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, fmt.Errorf("read the server's CPU time: %w", err)
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// peakRSS returns the most resident memory the process pid has held, from
+// VmHWM in /proc/<pid>/status.
+func peakRSS(pid int) (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmHWM in /proc/PID/status")
+}
+
+// server is a `connectn serve` process this program started.
+type server struct {
+	bin, db string
+	addr    string // host:port of the interactions endpoint
+	env     []string
+	log     io.Writer
+	cmd     *exec.Cmd
+	done    chan struct{} // closed when the process has exited
+	exitErr error
+}
+
+// generateKey returns a fresh Ed25519 key pair.
+func generateKey() (ed25519.PublicKey, ed25519.PrivateKey) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return pub, priv
+}
+
+// freeAddr returns a loopback address with a port nobody listens on now.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// newServer prepares `bin serve` on a free loopback port with the database
+// db, verifying with pub and calling back the REST API at api. Its log
+// goes to logw.
+func newServer(bin, db string, pub ed25519.PublicKey, api string, logw io.Writer, extraEnv ...string) (*server, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "CONNECTN_DISCORD_API=" + api,
+		"CONNECTN_LOG_LEVEL=warn"}
+	return &server{bin: bin, db: db, addr: addr, env: append(env, extraEnv...), log: logw}, nil
+}
+
+// url returns the interactions endpoint.
+func (s *server) url() string { return "http://" + s.addr + "/interactions" }
+
+// pid returns the process ID of the running server.
+func (s *server) pid() int { return s.cmd.Process.Pid }
+
+// start starts the server and waits until GET /healthz answers 200.
+func (s *server) start(ctx context.Context) error {
+	cmd := exec.Command(s.bin, "serve", "-addr", s.addr, "-db", s.db)
+	cmd.Env = s.env
+	cmd.Stdout, cmd.Stderr = s.log, s.log
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", s.bin, err)
+	}
+	s.cmd, s.done, s.exitErr = cmd, make(chan struct{}), nil
+	go func() {
+		s.exitErr = cmd.Wait()
+		close(s.done)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.addr+"/healthz", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-s.done:
+			return fmt.Errorf("connectn serve exited at start: %v", s.exitErr)
+		case <-ctx.Done():
+			s.kill()
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			s.kill()
+			return errors.New("connectn serve did not answer /healthz within 20s")
+		}
+	}
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (s *server) kill() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+}
+
+// stop sends SIGTERM and waits up to limit for the exit; it returns the
+// exit status, how long the exit took, and an error if the process was
+// still running at limit (it is then killed).
+func (s *server) stop(limit time.Duration) (int, time.Duration, error) {
+	start := time.Now()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return -1, 0, err
+	}
+	select {
+	case <-s.done:
+		return s.cmd.ProcessState.ExitCode(), time.Since(start), nil
+	case <-time.After(limit):
+		s.kill()
+		return -1, time.Since(start), fmt.Errorf("still running %v after SIGTERM", limit)
+	}
+}
