@@ -72,7 +72,7 @@ var transcripts = []struct {
 	{name: "flag_wins_zero", args: []string{"-wins", "0"}, status: 2, says: []string{"invalid value \"0\" for flag -wins: must be at least 1"}},
 	{name: "flag_first_unknown", args: []string{"-first", "loser"}, status: 2, says: []string{"invalid value \"loser\" for flag -first: must be alternate or first"}},
 	{name: "flag_positional", args: []string{"-rows", "5", "extra"}, status: 2, says: []string{"unexpected argument \"extra\""}},
-	{name: "flag_unknown", args: []string{"-ai", "3"}, status: 2, says: []string{"flag provided but not defined: -ai"}},
+	{name: "flag_unknown", args: []string{"-speed", "3"}, status: 2, says: []string{"flag provided but not defined: -speed"}},
 	{name: "flag_p1_empty", args: []string{"-p1", " "}, status: 2, says: []string{"invalid value \" \" for flag -p1: a name must not be empty"}},
 	{name: "flag_same_names", args: []string{"-p1", "Bob", "-p2", "bob"}, status: 2, says: []string{"invalid value \"bob\" for flag -p2: player 1 already has that name"}},
 }
