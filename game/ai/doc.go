@@ -22,13 +22,17 @@
 // immediate win but blocks only half of the immediate threats. Medium
 // searches four plies and always takes a win and blocks a single threat.
 // Hard searches up to 400,000 positions (or the deadline) and solves exactly
-// when 20 or fewer cells are empty on boards of up to 64 bits. Perfect plays
-// perfectly on every board whose bitboard fits in 64 bits
-// ((rows+1) x columns <= 64, with any connect length): the opening book on
-// 7x6, then the exact solver; beyond 64 bits no exact solver answers within
-// a second, and perfect is the strongest time-bounded search: the whole
-// budget, no node limit. Easy and medium are deterministic for a given
-// Options.Seed; hard and perfect depend on how far the search gets in time.
+// when 20 or fewer cells are empty on boards of up to 64 bits. Perfect uses
+// the exact solver on every board whose bitboard fits in 64 bits
+// ((rows+1) x columns <= 64, any connect length), and every move it settles
+// keeps the position's value; on 7x6 the opening book answers where the
+// solver would need more than the deadline, so it plays perfectly from the
+// first move, while on other boards of up to 64 bits an opening position the
+// solver cannot settle in time gets the deepest search instead. Beyond 64
+// bits no exact solver answers within a second, and perfect is the strongest
+// time-bounded search: the whole budget, no node limit. Easy and medium are
+// deterministic for a given Options.Seed; hard and perfect depend on how far
+// the search gets in time.
 //
 // # The solver
 //

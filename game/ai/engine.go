@@ -30,11 +30,15 @@ const (
 	// deadline) allows, and solves exactly once the board has 20 or fewer
 	// empty cells on boards of up to 64 bits.
 	Hard
-	// Perfect plays perfectly on every board whose bitboard fits in 64 bits
-	// ((rows+1) x columns <= 64): the exact solver within the deadline, and
-	// on 7x6 an opening book where the solver would need longer. Beyond 64
-	// bits no exact solver is fast enough, and Perfect is the strongest
-	// search the deadline allows (both cores, the whole budget).
+	// Perfect uses the exact solver on every board whose bitboard fits in
+	// 64 bits ((rows+1) x columns <= 64): every move it settles within the
+	// deadline keeps the position's value (a win stays a win, a draw at
+	// least a draw). On 7x6 an opening book answers where the solver would
+	// need longer, so it plays perfectly from the first move; on the other
+	// boards of up to 64 bits, an opening position the solver cannot settle
+	// in time gets the deepest search instead. Beyond 64 bits no exact
+	// solver answers within a second, and Perfect is the strongest
+	// time-bounded search: the whole budget, no node limit.
 	Perfect
 )
 
