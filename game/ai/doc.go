@@ -21,11 +21,12 @@
 // Easy looks one move ahead with a lot of noise: it always takes an
 // immediate win but blocks only half of the immediate threats. Medium
 // searches four plies and always takes a win and blocks a single threat.
-// Hard searches up to 400,000 positions (or the deadline) and solves exactly
+// Hard searches up to 150,000 positions (or the deadline) and solves exactly
 // when 20 or fewer cells are empty on boards of up to 64 bits. Perfect uses
 // the exact solver on every board whose bitboard fits in 64 bits
-// ((rows+1) x columns <= 64, any connect length), and every move it settles
-// keeps the position's value; on 7x6 the opening book answers where the
+// ((rows+1) x columns <= 64, any connect length), after a short heuristic
+// search that gives it a move should the solver not finish, and every move
+// it settles keeps the position's value; on 7x6 the opening book answers where the
 // solver would need more than the deadline, so it plays perfectly from the
 // first move, while on other boards of up to 64 bits an opening position the
 // solver cannot settle in time gets the deepest search instead. Beyond 64
