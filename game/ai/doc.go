@@ -21,7 +21,7 @@
 // Easy looks one move ahead with a lot of noise: it always takes an
 // immediate win but blocks only half of the immediate threats. Medium
 // searches four plies and always takes a win and blocks a single threat.
-// Hard searches up to 150,000 positions (or the deadline) and solves exactly
+// Hard searches up to 50,000 positions (or the deadline) and solves exactly
 // when 20 or fewer cells are empty on boards of up to 64 bits. Perfect uses
 // the exact solver on every board whose bitboard fits in 64 bits
 // ((rows+1) x columns <= 64, any connect length), after a short heuristic

@@ -26,7 +26,7 @@ const (
 	// similar value; it always takes an immediate win and blocks every
 	// single immediate threat.
 	Medium
-	// Hard searches as deep as a budget of 150,000 positions (or the
+	// Hard searches as deep as a budget of 50,000 positions (or the
 	// deadline) allows, and solves exactly once the board has 20 or fewer
 	// empty cells on boards of up to 64 bits.
 	Hard
@@ -312,7 +312,7 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 
 // hardNodes is the most positions the hard level's heuristic search
 // explores for one move.
-const hardNodes = 150_000
+const hardNodes = 50_000
 
 // positionSeed mixes a position into the engine's seed, so that the same
 // position always draws the same random numbers.
