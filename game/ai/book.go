@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-//go:generate go run ./internal/bookgen -out book7x6.txt
+//go:generate go run ./internal/bookgen -out book7x6.txt -max-plies 16 -slow 250ms
 
 // book7x6 is the opening book of the perfect level on the standard board
 // (7 columns, 6 rows, connect 4), made by GenerateBook (go generate, see

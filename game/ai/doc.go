@@ -21,14 +21,19 @@
 // Easy looks one move ahead with a lot of noise: it always takes an
 // immediate win but blocks only half of the immediate threats. Medium
 // searches four plies and always takes a win and blocks a single threat.
-// Hard searches up to 400,000 positions (or the deadline) and solves exactly
-// when 20 or fewer cells are empty on boards of up to 64 bits. Perfect plays
-// perfectly on every board whose bitboard fits in 64 bits
-// ((rows+1) x columns <= 64, with any connect length): the opening book on
-// 7x6, then the exact solver; beyond 64 bits no exact solver answers within
-// a second, and perfect is the strongest time-bounded search: the whole
-// budget, no node limit. Easy and medium are deterministic for a given
-// Options.Seed; hard and perfect depend on how far the search gets in time.
+// Hard searches up to 50,000 positions (or the deadline) and solves exactly
+// when 20 or fewer cells are empty on boards of up to 64 bits. Perfect uses
+// the exact solver on every board whose bitboard fits in 64 bits
+// ((rows+1) x columns <= 64, any connect length), after a short heuristic
+// search that gives it a move should the solver not finish, and every move
+// it settles keeps the position's value; on 7x6 the opening book answers where the
+// solver would need more than the deadline, so it plays perfectly from the
+// first move, while on other boards of up to 64 bits an opening position the
+// solver cannot settle in time gets the deepest search instead. Beyond 64
+// bits no exact solver answers within a second, and perfect is the strongest
+// time-bounded search: the whole budget, no node limit. Easy and medium are
+// deterministic for a given Options.Seed; hard and perfect depend on how far
+// the search gets in time.
 //
 // # The solver
 //
@@ -59,8 +64,20 @@
 // the AI meets when it follows its own book moves is solved weakly (win,
 // draw or loss) with one worker and an empty table, as the live solver would
 // meet it; when that took longer than 250 ms, every reply to the book move
-// is queued, up to 16 discs. Positions the solver settles faster are left to
-// it. The run resumes from the lines already written. The current book took
-// the time recorded in the file's last column (the sum is the generation
-// time, about BOOKTIME on this project's 2-core machine).
+// is queued, up to 16 discs. Positions the solver settles faster are left
+// to it. The run resumes from the lines already written, and each line
+// records the seconds its position took.
+//
+// The embedded book was made with "go generate ./game/ai" (bookgen
+// -max-plies 16 -slow 250ms, one worker, a 64 MiB table emptied before each
+// position) in 57 minutes 35 seconds on this project's 2-core machine while
+// other work shared it. It holds 6,707 positions (146 KB of text): every
+// position of up to 16 discs the perfect level can meet by following its
+// book where the solver needed more than 250 ms; 1,226 positions took
+// longer than that, the slowest (the AI answering a centre opening) 137 s,
+// and none of 16 discs did. So every line out of the book passes through a
+// position settled in 250 ms or less (one worker, empty table); what follows
+// it is left to the live solver, which has about 800 ms per move, a table
+// warmed by the game's earlier moves and, when the pool has one free, a
+// second worker.
 package ai

@@ -26,15 +26,19 @@ const (
 	// similar value; it always takes an immediate win and blocks every
 	// single immediate threat.
 	Medium
-	// Hard searches as deep as a budget of 400,000 positions (or the
+	// Hard searches as deep as a budget of 50,000 positions (or the
 	// deadline) allows, and solves exactly once the board has 20 or fewer
 	// empty cells on boards of up to 64 bits.
 	Hard
-	// Perfect plays perfectly on every board whose bitboard fits in 64 bits
-	// ((rows+1) x columns <= 64): the exact solver within the deadline, and
-	// on 7x6 an opening book where the solver would need longer. Beyond 64
-	// bits no exact solver is fast enough, and Perfect is the strongest
-	// search the deadline allows (both cores, the whole budget).
+	// Perfect uses the exact solver on every board whose bitboard fits in
+	// 64 bits ((rows+1) x columns <= 64): every move it settles within the
+	// deadline keeps the position's value (a win stays a win, a draw at
+	// least a draw). On 7x6 an opening book answers where the solver would
+	// need longer, so it plays perfectly from the first move; on the other
+	// boards of up to 64 bits, an opening position the solver cannot settle
+	// in time gets the deepest search instead. Beyond 64 bits no exact
+	// solver answers within a second, and Perfect is the strongest
+	// time-bounded search: the whole budget, no node limit.
 	Perfect
 )
 
@@ -276,31 +280,39 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 		return h.search(4, rng, 3).column
 	}
 	// Hard and Perfect.
-	if s := e.solver(rows, columns, connect); s != nil {
-		empty := rows*columns - len(moves)
-		if level == Perfect {
-			if c, ok := e.bookMove(rows, columns, connect, moves); ok {
-				return c
-			}
+	h.tt = e.heuristicTable()
+	h.stop = ctxStop(ctx)
+	s := e.solver(rows, columns, connect)
+	empty := rows*columns - len(moves)
+	if s != nil && level == Perfect {
+		if c, ok := e.bookMove(rows, columns, connect, moves); ok {
+			return c
 		}
-		if level == Perfect || empty <= 20 {
-			if c, ok := e.solveMove(ctx, s, moves, deadline); ok {
-				return c
-			}
-			if time.Now().After(deadline.Add(-10 * time.Millisecond)) {
-				return quick
-			}
+		// A quick heuristic search first, so that a position the solver
+		// cannot settle in time still gets a searched move, then the
+		// solver with the rest of the time.
+		h.deadline = time.Now().Add(time.Until(deadline) / 4)
+		fallback := h.search(0, rng, 0).column
+		if c, ok := e.solveMove(ctx, s, moves, deadline); ok {
+			return c
+		}
+		return fallback
+	}
+	if s != nil && empty <= 20 {
+		if c, ok := e.solveMove(ctx, s, moves, time.Now().Add(time.Until(deadline)/2)); ok {
+			return c
 		}
 	}
-	h.tt = e.heuristicTable()
 	h.deadline = deadline
-	var stop = ctxStop(ctx)
-	h.stop = stop
 	if level == Hard {
-		h.nodeLimit = 400_000
+		h.nodeLimit = hardNodes
 	}
 	return h.search(0, rng, 0).column
 }
+
+// hardNodes is the most positions the hard level's heuristic search
+// explores for one move.
+const hardNodes = 50_000
 
 // positionSeed mixes a position into the engine's seed, so that the same
 // position always draws the same random numbers.

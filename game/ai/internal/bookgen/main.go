@@ -18,7 +18,7 @@ import (
 
 func main() {
 	out := flag.String("out", "book7x6.txt", "book file, extended in place")
-	maxPlies := flag.Int("max-plies", 12, "most discs of a book position")
+	maxPlies := flag.Int("max-plies", 16, "most discs of a book position")
 	minPlies := flag.Int("min-plies", 0, "positions with fewer discs are always expanded")
 	slow := flag.Duration("slow", 250*time.Millisecond, "expand positions the solver takes longer than this for")
 	tableMB := flag.Int("table", 64, "transposition table in MiB")
