@@ -127,21 +127,6 @@ func (g *geometry) winning4(p, mask uint64) uint64 {
 	return r & (g.board ^ mask)
 }
 
-// hasLine reports whether p holds a line of g.connect discs.
-func (g *geometry) hasLine(p uint64) bool {
-	n := g.connect
-	for _, d := range [4]uint{1, g.stride - 1, g.stride, g.stride + 1} {
-		m := p
-		for k := 1; k < n; k++ {
-			m &= p >> (uint(k) * d)
-		}
-		if m != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // mirrorMove returns the bit of the cell mirrored across the vertical axis
 // of the cell move (one bit) in column c.
 func (g *geometry) mirrorMove(move uint64, c int) uint64 {
@@ -201,11 +186,6 @@ func (g *geometry) canPlay(p *position, c int) bool {
 // column c (which must be playable).
 func (g *geometry) winsNow(p *position, c int) bool {
 	return g.winning(p.cur, p.mask)&g.possible(p)&g.column[c] != 0
-}
-
-// canWinNext reports whether the player to move can complete a line now.
-func (g *geometry) canWinNext(p *position) bool {
-	return g.winning(p.cur, p.mask)&g.possible(p) != 0
 }
 
 // nonLosing returns the cells the player to move may play without letting

@@ -58,9 +58,10 @@ func readPons(tb testing.TB, set string, limit int) []ponsCase {
 }
 
 // TestPons requires the exact score and a playable best column for the
-// first ponsLimit(set) positions of every set: 100 in a plain run, fewer
-// under the race detector (see pons_race_test.go); CONNECTN_PONS_FULL=1
-// checks all 6,000.
+// first ponsLimit(set) positions of every set: 100 in a plain run (10 of
+// the slowest set unless CONNECTN_PONS=100, as CI sets it; see
+// pons_norace_test.go), fewer under the race detector (see
+// pons_race_test.go); CONNECTN_PONS_FULL=1 checks all 6,000.
 func TestPons(t *testing.T) {
 	full := os.Getenv("CONNECTN_PONS_FULL") == "1"
 	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 64})
@@ -76,6 +77,8 @@ func TestPons(t *testing.T) {
 				t.Skipf("race detector on: %s is too slow under it; the plain run (go test ./game/ai, a step of .ci/run) checks its first 100 positions", set)
 			} else if raceEnabled {
 				t.Logf("race detector on: checking the first %d positions of %s (100 in the plain run)", limit, set)
+			} else if limit < 100 {
+				t.Logf("checking the first %d positions of %s; CONNECTN_PONS=100 checks 100 (CI does)", limit, set)
 			}
 			cases := readPons(t, set, limit)
 			start := time.Now()

@@ -114,23 +114,6 @@ func or(dst, a []uint64) {
 	}
 }
 
-func isZero(a []uint64) bool {
-	for _, v := range a {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func popcount(a []uint64) int {
-	n := 0
-	for _, v := range a {
-		n += bits.OnesCount64(v)
-	}
-	return n
-}
-
 // directions returns the bit distances of the four line directions:
 // vertical, anti-diagonal, horizontal, diagonal.
 func (w *wide) directions() [4]int { return [4]int{1, w.stride - 1, w.stride, w.stride + 1} }
