@@ -63,7 +63,11 @@ type Store interface {
 	// called more than once, each time on the latest state, and only the
 	// call whose result is committed counts: fn must reset whatever it
 	// records for its caller at each call, and must have no other side
-	// effect. A click that lost a race to another process thus meets the
+	// effect. The first call may start from the state this process cached
+	// for the channel, without reading the row, and a write from it is the
+	// same compare-and-swap; when fn refuses that state and the row has
+	// moved on, fn is called again on the row. A click that lost a race to
+	// another process thus meets the
 	// state the winner left, exactly as a click that waited for the
 	// per-channel lock does, and is never reported as an error. After
 	// MaxAttempts lost races in a row Update gives up with ErrConflict.
@@ -76,7 +80,7 @@ type Store interface {
 	//
 	// Besides fn's own error, Update returns an error wrapping ErrNotFound
 	// when the channel has no session, ErrCorrupt when the stored row
-	// cannot be rebuilt (fn is then not called), ErrInvalidSession when fn
+	// cannot be rebuilt (fn is not called on it), ErrInvalidSession when fn
 	// changed ID, ChannelID, GuildID, Config or CreatedAt or left the
 	// session breaking a rule (CheckChange), ErrActiveSession when fn made
 	// an old session active while another is active, ErrConflict as above,

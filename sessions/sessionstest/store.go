@@ -604,6 +604,44 @@ func testTwoStoresStaleClick(t *testing.T, b Backend) {
 	}
 }
 
+// testTwoStoresRefusalRechecked is the turn that moved on in another
+// process: this store holds the session in memory at the other player's
+// turn, and a click that the cached state would refuse ("not your turn")
+// is checked against the row, found to be the right turn, and played.
+func testTwoStoresRefusalRechecked(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	mustCreate(t, one, newSession(t, "chan-1"))
+	mustGet(t, one, "chan-1") // in one's memory: player 1 to move
+	mustUpdate(t, two, "chan-1", func(s *sessions.Session) error {
+		_, err := s.Match.Play(game.Player1, 3)
+		return err
+	})
+	errNotYourTurn := errors.New("not your turn")
+	got, err := one.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+		if s.Match.ToMove() != game.Player2 {
+			return errNotYourTurn
+		}
+		_, err := s.Match.Play(game.Player2, 3)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("player 2's click in the store that last saw player 1 to move: error = %v, want it played on the row's state", err)
+	}
+	if got.Match.Plies() != 2 || mustGet(t, two, "chan-1").Match.Plies() != 2 {
+		t.Errorf("Plies() = %d, want 2: both moves stored", got.Match.Plies())
+	}
+	// And a refusal that holds on the row is returned unchanged.
+	if _, err := one.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+		if s.Match.ToMove() != game.Player2 {
+			return errNotYourTurn
+		}
+		return nil
+	}); !errors.Is(err, errNotYourTurn) {
+		t.Errorf("player 2 clicking out of turn: error = %v, want %v", err, errNotYourTurn)
+	}
+}
+
 // testTwoStoresSeeEachOther checks that a store that has a session in
 // memory still sees what another process wrote: its cache is checked
 // against the row's revision at every load.

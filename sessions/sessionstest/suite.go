@@ -68,6 +68,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresRetry", testTwoStoresRetry},
 		{"TwoStoresStaleClick", testTwoStoresStaleClick},
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
+		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
 		{"ConcurrentAppends", testConcurrentAppends},

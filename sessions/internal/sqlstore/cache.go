@@ -22,14 +22,35 @@ type cached struct {
 // evicted or the process restarts. When full, an arbitrary entry makes
 // room (Go's map order), which keeps it simple and, for the sessions being
 // played, enough.
+//
+// It also knows, by channel, the newest session it holds, so that Update
+// can try its compare-and-swap on the cached state without reading the
+// row first (see Store.Update).
 type cache struct {
-	mu  sync.Mutex
-	max int
-	m   map[int64]*cached
+	mu       sync.Mutex
+	max      int
+	m        map[int64]*cached
+	channels map[string]int64 // channel ID -> the highest session ID cached in it
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max, m: make(map[int64]*cached)}
+	return &cache{max: max, m: make(map[int64]*cached), channels: make(map[string]int64)}
+}
+
+// newest returns the entry of the newest session cached in channel, or nil.
+// The row may have moved on since (another process wrote it, or created a
+// newer session in the channel): callers check with the revision.
+func (c *cache) newest(channel string) *cached {
+	if c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.channels[channel]
+	if !ok {
+		return nil
+	}
+	return c.m[id]
 }
 
 // get returns the entry of session id at revision, or nil.
@@ -54,18 +75,33 @@ func (c *cache) put(id int64, e *cached) {
 	defer c.mu.Unlock()
 	if _, ok := c.m[id]; !ok && len(c.m) >= c.max {
 		for k := range c.m {
-			delete(c.m, k)
+			c.remove(k)
 			break
 		}
 	}
 	c.m[id] = e
+	if ch := e.sess.ChannelID; id >= c.channels[ch] {
+		c.channels[ch] = id
+	}
 }
 
 // drop forgets session id.
 func (c *cache) drop(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.remove(id)
+}
+
+// remove forgets session id; c.mu is held.
+func (c *cache) remove(id int64) {
+	e := c.m[id]
+	if e == nil {
+		return
+	}
 	delete(c.m, id)
+	if ch := e.sess.ChannelID; c.channels[ch] == id {
+		delete(c.channels, ch)
+	}
 }
 
 // len returns the number of entries, for tests.

@@ -295,8 +295,23 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 		return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
 	}
 	defer unlock()
-	for try := range sessions.MaxAttempts {
-		sess, err := s.tryUpdate(ctx, channelID, fn)
+	// The first try starts from the state this process cached for the
+	// channel, without reading the row: when no other process wrote it
+	// since (by far the common case), the compare-and-swap succeeds and a
+	// move costs one statement. When fn refuses the cached state, the row
+	// is read to make sure the refusal is not of an old state.
+	first := 0
+	if e := s.cache.newest(channelID); e != nil {
+		sess, err := s.tryUpdate(ctx, channelID, fn, e)
+		if !errors.Is(err, errLost) && !errors.Is(err, errStale) {
+			return sess, err
+		}
+		if errors.Is(err, errLost) {
+			first = 1 // a lost try like any other
+		}
+	}
+	for try := first; try < sessions.MaxAttempts; try++ {
+		sess, err := s.tryUpdate(ctx, channelID, fn, nil)
 		if !errors.Is(err, errLost) {
 			return sess, err
 		}
@@ -316,15 +331,32 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	return nil, fmt.Errorf("update session in channel %s: %d tries lost to other writers: %w", channelID, sessions.MaxAttempts, sessions.ErrConflict)
 }
 
+// errStale means fn refused a cached state that may be older than the
+// row: Update reads the row and tries again.
+var errStale = errors.New("refused a cached state")
+
 // tryUpdate is one load, fn and compare-and-swap; it returns errLost when
-// another process wrote the session first.
-func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
-	sess, entry, err := s.newest(ctx, channelID)
-	if err != nil {
+// another process wrote the session first. With from, the session starts
+// from that cache entry instead of the row, and a refusal by fn returns
+// errStale unless the row is still at the entry's revision.
+func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error, from *cached) (*sessions.Session, error) {
+	var (
+		sess  *sessions.Session
+		entry = from
+		err   error
+	)
+	if from != nil {
+		sess = from.sess.Clone()
+	} else if sess, entry, err = s.newest(ctx, channelID); err != nil {
 		return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
 	}
 	before := *sess
 	if err := fn(sess); err != nil {
+		if from != nil {
+			if _, now, lerr := s.newest(ctx, channelID); lerr != nil || now != from {
+				return nil, errStale
+			}
+		}
 		return nil, err
 	}
 	if err := sessions.CheckChange(&before, sess); err != nil {
@@ -460,6 +492,7 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	}
 	sess, err := decode(&r)
 	if err != nil {
+		s.cache.drop(r.id) // no Update starts from an older state of it
 		return nil, nil, err
 	}
 	e := &cached{revision: r.revision, sess: sess, actions: string(r.actions)}

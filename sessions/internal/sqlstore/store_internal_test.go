@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/connectn/connectn/game"
@@ -66,20 +67,44 @@ func TestEncodeActionsAppends(t *testing.T) {
 }
 
 func TestCacheBounded(t *testing.T) {
+	in := func(channel string, revision int64) *cached {
+		return &cached{revision: revision, sess: &sessions.Session{ChannelID: channel}}
+	}
 	c := newCache(2)
 	for id := range int64(5) {
-		c.put(id, &cached{revision: id})
+		c.put(id, in(fmt.Sprint("chan-", id), id))
 	}
 	if got := c.len(); got != 2 {
 		t.Errorf("entries = %d, want at most 2", got)
 	}
-	c.put(9, &cached{revision: 3})
+	if got := len(c.channels); got != 2 {
+		t.Errorf("channels known = %d, want 2: an evicted session's channel is forgotten with it", got)
+	}
+	c.put(9, in("chan-9", 3))
 	if c.get(9, 4) != nil || c.get(9, 3) == nil {
 		t.Error("get() must return an entry at its own revision only")
 	}
 	off := newCache(0)
-	off.put(1, &cached{})
-	if off.get(1, 0) != nil || off.len() != 0 {
+	off.put(1, in("chan-1", 0))
+	if off.get(1, 0) != nil || off.len() != 0 || off.newest("chan-1") != nil {
 		t.Error("a cache of size 0 keeps nothing")
+	}
+}
+
+func TestCacheNewestOfChannel(t *testing.T) {
+	c := newCache(10)
+	old := &cached{sess: &sessions.Session{ChannelID: "chan-1"}}
+	newer := &cached{sess: &sessions.Session{ChannelID: "chan-1"}}
+	c.put(7, newer)
+	c.put(3, old) // History reads an older session of the channel later
+	if got := c.newest("chan-1"); got != newer {
+		t.Errorf("newest(chan-1) = %p, want the entry of session 7 (%p), not of the older session 3", got, newer)
+	}
+	c.drop(7)
+	if got := c.newest("chan-1"); got != nil {
+		t.Errorf("newest(chan-1) after dropping session 7 = %p, want nil: session 3 is not known to be the newest", got)
+	}
+	if c.newest("chan-2") != nil {
+		t.Error("newest(chan-2) of a channel never cached is not nil")
 	}
 }
