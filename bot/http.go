@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	gojson "github.com/segmentio/encoding/json"
 )
 
 // MaxBodyBytes bounds the body of one interaction request, in bytes.
@@ -142,7 +143,7 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	out, err := json.Marshal(resp)
+	out, err := encodeResponse(resp)
 	if err != nil {
 		h.log().Error("encode response", "interaction", i.ID, "err", err)
 		h.Handler.Undelivered(i)
@@ -220,7 +221,7 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		Data    json.RawMessage `json:"data"`
 		Message *messageRef     `json:"message"`
 	}
-	if err := json.Unmarshal(body, &raw); err != nil {
+	if err := gojson.Unmarshal(body, &raw); err != nil {
 		return nil, err
 	}
 	if raw.Type == 0 {
@@ -257,5 +258,5 @@ func unmarshalData(data json.RawMessage, v any) error {
 	if len(data) == 0 {
 		return nil
 	}
-	return json.Unmarshal(data, v)
+	return gojson.Unmarshal(data, v)
 }
