@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -77,5 +76,5 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 	if _, ok := toWire(responses[len(responses)-1]); ok {
 		t.Error("toWire took a select menu for a row of buttons")
 	}
-	t.Log(fmt.Sprintf("%d responses, %d rows of components", len(responses), rows))
+	t.Logf("%d responses, %d rows of components", len(responses), rows)
 }
