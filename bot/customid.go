@@ -63,10 +63,16 @@ type route struct {
 
 // String formats r as a custom_id that parseRoute reads back.
 func (r route) String() string {
+	// Built by hand: a board's buttons make seven or more of these per click.
+	b := make([]byte, 0, 48)
+	b = append(append(append(b, "cn:"...), r.Action...), ':')
+	b = strconv.AppendInt(b, r.Match, 10)
 	if r.Action == actDrop {
-		return fmt.Sprintf("cn:%s:%d:%d:%d:%d", r.Action, r.Match, r.Post, r.Ply, r.Column)
+		for _, n := range []int{r.Post, r.Ply, r.Column} {
+			b = strconv.AppendInt(append(b, ':'), int64(n), 10)
+		}
 	}
-	return fmt.Sprintf("cn:%s:%d", r.Action, r.Match)
+	return string(b)
 }
 
 // parseRoute reads a custom_id made by route.String. Anything else (another

@@ -63,10 +63,10 @@ func TestMigrateExportImport(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "old.db")
 	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 ||
-		r.stdout != src+": schema version 0, migrated to 2 (2 migrations applied)\n" {
+		r.stdout != src+": schema version 0, migrated to 3 (3 migrations applied)\n" {
 		t.Fatalf("migrate of a new file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 2, up to date\n" {
+	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 3, up to date\n" {
 		t.Fatalf("migrate again: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	seedStore(t, src)
@@ -77,7 +77,7 @@ func TestMigrateExportImport(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(exported.stdout), "\n")
 	var header map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 1.0 || header["schema"] != 2.0 {
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 1.0 || header["schema"] != 3.0 {
 		t.Errorf("export header = %s, %v", lines[0], err)
 	}
 	file := filepath.Join(dir, "export.jsonl")

@@ -20,7 +20,7 @@ const ExportVersion = 1
 // (every match, member record and pair record, as stored), then a trailer
 // with the counts, so that a file cut short is refused on import:
 //
-//	{"connectn_export":1,"schema":2,"backend":"sqlite","exported_at":"..."}
+//	{"connectn_export":1,"schema":3,"backend":"sqlite","exported_at":"..."}
 //	{"match":{"id":1,"revision":7,"channel_id":"...","config":{...},"actions":[...],...}}
 //	{"member_stats":{"guild_id":"...","user_id":"...","vs_ai":0,"matches":3,...}}
 //	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
