@@ -36,11 +36,13 @@ const (
 // client signs interactions as Discord does and POSTs them to the bot's
 // Interactions Endpoint URL.
 type client struct {
-	endpoint string
-	key      ed25519.PrivateKey
-	http     *http.Client
-	seq      atomic.Int64 // interaction sequence: IDs and tokens
-	now      func() time.Time
+	endpoints []string // one per replica; requests take them in turn
+	turn      atomic.Uint64
+	byReplica []atomic.Int64 // requests sent to each endpoint
+	key       ed25519.PrivateKey
+	http      *http.Client
+	seq       atomic.Int64 // interaction sequence: IDs and tokens
+	now       func() time.Time
 
 	// With track set, pending holds the requests sent and not answered
 	// (no HTTP response read), by send order.
@@ -62,9 +64,11 @@ func (c *client) unanswered() map[int64]bool {
 	return out
 }
 
-// newClient returns a client for endpoint that keeps up to conns
-// connections open, as Discord keeps connections to a busy endpoint.
-func newClient(endpoint string, key ed25519.PrivateKey, conns int) *client {
+// newClient returns a client for endpoints (one per replica of the
+// server; successive requests go to each in turn, so the two clicks of one
+// match meet different replicas) that keeps up to conns connections open
+// to each, as Discord keeps connections to a busy endpoint.
+func newClient(endpoints []string, key ed25519.PrivateKey, conns int) *client {
 	tr := &http.Transport{
 		Proxy:               nil,
 		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -72,7 +76,7 @@ func newClient(endpoint string, key ed25519.PrivateKey, conns int) *client {
 		MaxIdleConnsPerHost: conns + 16,
 		IdleConnTimeout:     90 * time.Second,
 	}
-	return &client{endpoint: endpoint, key: key, now: time.Now,
+	return &client{endpoints: endpoints, byReplica: make([]atomic.Int64, len(endpoints)), key: key, now: time.Now,
 		http: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
 }
 
@@ -101,7 +105,10 @@ func (c *client) send(ctx context.Context, body []byte) exchange {
 	msg := make([]byte, 0, len(ts)+len(body))
 	msg = append(append(msg, ts...), body...)
 	sig := ed25519.Sign(c.key, msg)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	k := (c.turn.Add(1) - 1) % uint64(len(c.endpoints))
+	c.byReplica[k].Add(1)
+	endpoint := c.endpoints[k]
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return exchange{err: err, errKind: "request: " + err.Error()}
 	}

@@ -29,6 +29,7 @@
 //	connectn-loadgen -genkey                       print a key pair and exit
 //	connectn-loadgen -spawn ./connectn [flags]     start `connectn serve` itself (fresh key, temporary database)
 //	connectn-loadgen -url http://127.0.0.1:8080/interactions -key HEX -pid PID -hooks 127.0.0.1:8090 [flags]
+//	connectn-loadgen -spawn ./connectn -replicas 2 -db postgres://...   two replicas on one database, requests in turn
 //	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
 //	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
 package main
@@ -66,7 +67,9 @@ func main() {
 // options are the command's flags.
 type options struct {
 	url, keyHex, hooksAddr, spawn, db, serverLog string
-	pid                                          int
+	pids                                         []int
+	urls                                         []string
+	replicas                                     int
 	matches                                      []int
 	duration                                     time.Duration
 	moves                                        int
@@ -110,6 +113,8 @@ the server's CPU time per request, beside a signed-PING baseline.
       -pid $(pgrep -f 'connectn serve') -hooks 127.0.0.1:8090
     (with the server started as CONNECTN_DISCORD_API=http://127.0.0.1:8090/api/v10
      DISCORD_PUBLIC_KEY=<the public key -genkey printed> connectn serve)
+  connectn-loadgen -spawn ./connectn -replicas 2 -db 'postgres://postgres@127.0.0.1:5432/bench?sslmode=disable'
+    (two replicas on one database; each request goes to the next replica in turn)
   connectn-loadgen -spawn ./connectn -crash     kill -9 mid-run, restart, verify; exit 0 on PASS
   connectn-loadgen -spawn ./connectn -stop      SIGTERM mid-run, verify; exit 0 on PASS
 
@@ -118,10 +123,12 @@ Flags:
 		fs.PrintDefaults()
 	}
 	var matches string
-	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080/interactions", "the server's interactions endpoint (ignored with -spawn)")
+	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080/interactions", "the server's interactions endpoint, or the comma-separated endpoints of its replicas, taken in turn (ignored with -spawn)")
 	fs.StringVar(&o.keyHex, "key", os.Getenv("CONNECTN_LOADGEN_KEY"), "Ed25519 private key, hex: a 32-byte seed or a 64-byte key (default $CONNECTN_LOADGEN_KEY; ignored with -spawn)")
 	fs.StringVar(&o.hooksAddr, "hooks", "127.0.0.1:8090", "address to serve the fake webhook routes on (-spawn picks a free port)")
-	fs.IntVar(&o.pid, "pid", 0, "process ID of the server, to read its CPU time from /proc (0: CPU not measured; -spawn knows it)")
+	var pids string
+	fs.StringVar(&pids, "pid", "", "process ID of the server, or comma-separated IDs of its replicas, to read their CPU time from /proc (none: CPU not measured; -spawn knows them)")
+	fs.IntVar(&o.replicas, "replicas", 1, "with -spawn: replicas of `connectn serve` to start on the same -db (more than 1 needs a PostgreSQL URL or a shared SQLite file), requests taken by each in turn")
 	fs.StringVar(&o.spawn, "spawn", "", "path of a connectn binary to start as `connectn serve` with a fresh key pair")
 	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
@@ -145,6 +152,29 @@ Flags:
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, f := range strings.Split(o.url, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			o.urls = append(o.urls, f)
+		}
+	}
+	if len(o.urls) == 0 {
+		return nil, errors.New("-url: no endpoint")
+	}
+	if pids != "" {
+		for _, f := range strings.Split(pids, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("-pid: %q is not a process ID", f)
+			}
+			o.pids = append(o.pids, n)
+		}
+	}
+	if o.replicas < 1 || o.replicas > 16 {
+		return nil, fmt.Errorf("-replicas: %d is not from 1 to 16", o.replicas)
+	}
+	if o.replicas > 1 && (o.spawn == "" || o.crash || o.stop) {
+		return nil, errors.New("-replicas needs -spawn, without -crash or -stop (give -url and -pid lists for replicas started elsewhere)")
 	}
 	for _, f := range strings.Split(matches, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -237,9 +267,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	report(stdout, results, true)
-	if env.pid > 0 {
-		if rss, err := peakRSS(env.pid); err == nil {
-			fmt.Fprintf(stdout, "server's peak resident memory: %.1f MiB\n", float64(rss)/(1<<20))
+	if len(env.c.byReplica) > 1 {
+		fmt.Fprint(stdout, "requests by replica:")
+		for k := range env.c.byReplica {
+			fmt.Fprintf(stdout, " %d: %d", k+1, env.c.byReplica[k].Load())
+		}
+		fmt.Fprintln(stdout)
+	}
+	for k, pid := range env.pids() {
+		if rss, err := peakRSS(pid); err == nil {
+			who := "server's"
+			if len(env.pids()) > 1 {
+				who = fmt.Sprintf("replica %d's", k+1)
+			}
+			fmt.Fprintf(stdout, "%s peak resident memory: %.1f MiB\n", who, float64(rss)/(1<<20))
 		}
 	}
 	return 0
@@ -260,8 +301,10 @@ func verdict(w io.Writer, err error) int {
 type env struct {
 	c      *client
 	h      *hooks
-	srv    *server // nil when driving a server started elsewhere
-	pid    int
+	srv    *server   // nil when driving a server started elsewhere
+	more   []*server // the other replicas of -replicas
+	pid    int       // srv's, or the first of -pid
+	others []int     // the rest of -pid
 	tmp    string
 	logf   *os.File
 	seq    atomic.Int64 // phases run, for fresh channels
@@ -269,7 +312,10 @@ type env struct {
 }
 
 func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
-	e := &env{pid: o.pid}
+	e := &env{}
+	if len(o.pids) > 0 {
+		e.pid, e.others = o.pids[0], o.pids[1:]
+	}
 	// Channels of this run: numbers no earlier run on the same database used.
 	e.chBase = 1300000000000000000 + (time.Now().UnixMilli()%1_000_000_000)*1000
 	hooksAddr := o.hooksAddr
@@ -287,7 +333,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 			h.close()
 			return nil, err
 		}
-		e.c = newClient(o.url, key, maxInt(o.matches))
+		e.c = newClient(o.urls, key, maxInt(o.matches))
 		return e, nil
 	}
 	pub, priv := generateKey()
@@ -322,11 +368,34 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		return nil, err
 	}
 	e.pid = e.srv.pid()
-	e.c = newClient(e.srv.url(), priv, maxInt(o.matches))
+	urls := []string{e.srv.url()}
+	for range o.replicas - 1 {
+		more, err := newServer(bin, db, pub, h.apiBase(), logw, o.serverEnv...)
+		if err == nil {
+			err = more.start(ctx)
+		}
+		if err != nil {
+			e.close()
+			return nil, fmt.Errorf("replica %d: %w", len(e.more)+2, err)
+		}
+		e.more = append(e.more, more)
+		e.others = append(e.others, more.pid())
+		urls = append(urls, more.url())
+	}
+	e.c = newClient(urls, priv, maxInt(o.matches))
 	return e, nil
 }
 
 func (e *env) close() {
+	for _, m := range e.more {
+		if m.cmd != nil {
+			select {
+			case <-m.done:
+			default:
+				m.stop(10 * time.Second)
+			}
+		}
+	}
 	if e.srv != nil && e.srv.cmd != nil {
 		select {
 		case <-e.srv.done:
@@ -365,17 +434,30 @@ type phaseResult struct {
 	hooks    map[string]int
 }
 
-// cpuNow returns the server's CPU time, or -1 when there is no process to
-// read.
-func (e *env) cpuNow() time.Duration {
+// pids returns the server's process IDs: one, or one per replica.
+func (e *env) pids() []int {
 	if e.pid <= 0 {
+		return nil
+	}
+	return append([]int{e.pid}, e.others...)
+}
+
+// cpuNow returns the server's CPU time (of all its replicas together), or
+// -1 when there is no process to read.
+func (e *env) cpuNow() time.Duration {
+	pids := e.pids()
+	if len(pids) == 0 {
 		return -1
 	}
-	d, err := cpuTime(e.pid)
-	if err != nil {
-		return -1
+	var sum time.Duration
+	for _, pid := range pids {
+		d, err := cpuTime(pid)
+		if err != nil {
+			return -1
+		}
+		sum += d
 	}
-	return d
+	return sum
 }
 
 // measure runs body between two readings of the server's CPU time (and

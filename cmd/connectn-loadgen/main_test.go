@@ -172,6 +172,32 @@ func TestLoadRun(t *testing.T) {
 	}
 }
 
+// TestReplicas runs two replicas of the server on one SQLite file, every
+// match's requests taken by each in turn, and reads both processes' CPU.
+func TestReplicas(t *testing.T) {
+	bin := connectnBinary(t)
+	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-replicas", "2", "-db", filepath.Join(t.TempDir(), "shared.db"),
+		"-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4", "-connect", "3", "-seed", "5")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if moves := number(t, out, `(\d+) moves acknowledged`); moves < 10 {
+		t.Errorf("%d moves acknowledged in a second, want at least 10", moves)
+	}
+	if strings.Contains(out, "errors:") || regexp.MustCompile(`n/a`).MatchString(out) {
+		t.Errorf("errors, or CPU not measured:\n%s", out)
+	}
+	one, two := number(t, out, `requests by replica: 1: (\d+)`), number(t, out, `requests by replica: 1: \d+ 2: (\d+)`)
+	if one < 10 || two < 10 || one-two > 1 || two-one > 1 {
+		t.Errorf("requests by replica: %d and %d, want them taken in turn", one, two)
+	}
+	for _, want := range []string{"replica 1's peak resident memory", "replica 2's peak resident memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestGenKeyAndFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"-genkey"}, &stdout, &stderr); code != 0 {
@@ -188,7 +214,8 @@ func TestGenKeyAndFlags(t *testing.T) {
 	if got := strings.ToLower(hexOf(key.Public().(ed25519.PublicKey))); got != m[1] {
 		t.Errorf("the private key's public half is %s, printed %s", got, m[1])
 	}
-	for _, args := range [][]string{{"-crash"}, {"-matches", "0"}, {"-matches", "x"}, {"extra"}} {
+	for _, args := range [][]string{{"-crash"}, {"-matches", "0"}, {"-matches", "x"}, {"extra"},
+		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "}} {
 		stderr.Reset()
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, stderr.String())
