@@ -253,6 +253,67 @@ func testChannelsIndependent(t *testing.T, b Backend) {
 	}
 }
 
+// testSecondUpdateWaits proves the per-channel lock without timing luck:
+// while one Update of a channel holds it (its fn blocked), a second Update
+// of the same channel is seen waiting for the lock (LockWaiters), and its
+// fn, once the first is done, sees the first's write. Without the lock the
+// second fn runs at once on the old state and the test fails.
+func testSecondUpdateWaits(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
+	w, ok := st.(interface{ LockWaiters(string) int })
+	if !ok {
+		t.Fatalf("%T does not report LockWaiters", st)
+	}
+	mustCreate(t, st, newSession(t, "chan-1"))
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() {
+		_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+			once.Do(func() { close(entered); <-release })
+			s.MessageID = "first"
+			return nil
+		})
+		first <- err
+	}()
+	<-entered
+	seen := make(chan string, 8)
+	go func() {
+		_, err := st.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
+			seen <- s.MessageID
+			s.MessageID = "second"
+			return nil
+		})
+		second <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for w.LockWaiters("chan-1") != 1 {
+		select {
+		case id := <-seen:
+			close(release)
+			t.Fatalf("the second Update ran its fn (on MessageID %q) while the first held the channel", id)
+		default:
+		}
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatal("the second Update never waited for the channel's lock")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	for _, ch := range []chan error{first, second} {
+		if err := <-ch; err != nil {
+			t.Fatalf("Update() error = %v", err)
+		}
+	}
+	if got := <-seen; got != "first" {
+		t.Errorf("the second fn saw MessageID %q, want %q: it ran before the first was written", got, "first")
+	}
+	if got := mustGet(t, st, "chan-1").MessageID; got != "second" {
+		t.Errorf("MessageID = %q, want %q", got, "second")
+	}
+}
+
 // testProcessesRaceOneClick is two processes (two Stores on one database),
 // several goroutines in each, all clicking the button of the same ply at
 // the same instant, turn after turn: exactly one click applies per turn,

@@ -69,6 +69,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresStaleClick", testTwoStoresStaleClick},
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
 		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
+		{"SecondUpdateWaits", testSecondUpdateWaits},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
 		{"ConcurrentAppends", testConcurrentAppends},

@@ -152,6 +152,18 @@ func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err e
 	}
 }
 
+// waiters returns how many callers wait for key now, not counting the one
+// holding it.
+func (k *keyedMutex) waiters(key string) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e := k.m[key]
+	if e == nil {
+		return 0
+	}
+	return e.refs - len(e.sem)
+}
+
 func (k *keyedMutex) release(key string, e *keyedEntry) {
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -285,6 +285,11 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// LockWaiters returns how many calls of this Store (Update, Create,
+// Abandon) wait now for the per-channel lock of channelID, not counting the
+// one that holds it: for tests that prove a call waited.
+func (s *Store) LockWaiters(channelID string) int { return s.locks.waiters(channelID) }
+
 // errLost means the compare-and-swap of Update found the row changed.
 var errLost = errors.New("lost the race")
 
