@@ -57,7 +57,6 @@ func cmd(body []byte) func(*env) []byte { return func(*env) []byte { return body
 var recordedSession = []replayStep{
 	{"alice-challenge", cmd(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 4, "connect", 3, "wins", 1, "first", "challenger", "theme", "colorblind")),
 		discordgo.InteractionResponseChannelMessageWithSource, "challenges you to a match of Connect 3"},
-	{"carol-accept", on(carol, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
 	{"bob-accept", on(bob, "Accept", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
 	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
 	{"alice-out-of-turn", on(alice, "2", false), discordgo.InteractionResponseChannelMessageWithSource, "not your turn"},
@@ -78,6 +77,7 @@ var recordedSession = []replayStep{
 	{"carol-leaderboard", cmd(slash(carol, "leaderboard")), discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> · **Wins:** 2"},
 	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
 	{"carol-challenge", cmd(slashChallenge(carol, alice, nil)), discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
+	{"bob-accepts-carols-challenge", on(bob, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
 	{"alice-decline", on(alice, "Decline", false), discordgo.InteractionResponseUpdateMessage, "declined the challenge"},
 	{"carol-plays-the-bot", cmd(slash(carol, "challenge", "rows", 4, "columns", 5, "connect", 3, "wins", 1, "level", "medium")),
 		discordgo.InteractionResponseChannelMessageWithSource, "against the bot (medium)"},
