@@ -353,6 +353,8 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		}
 		logw = e.logf
 	}
+	// The replicas' logs copy into logw from goroutines of their own.
+	logw = &lockedWriter{w: logw}
 	bin, err := filepath.Abs(o.spawn)
 	if err != nil {
 		e.close()
@@ -432,6 +434,18 @@ type phaseResult struct {
 	selfCPU  time.Duration // this program's, -1 when not measured
 	mix      string        // the requests of a moves phase by kind
 	hooks    map[string]int
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // pids returns the server's process IDs: one, or one per replica.
