@@ -31,10 +31,46 @@ type cache struct {
 	max      int
 	m        map[int64]*cached
 	channels map[string]int64 // channel ID -> the highest session ID cached in it
+	// contended holds the channels whose last write from the cached state
+	// lost to another process, and that have not been seen calm since:
+	// their Updates read the row first (two replicas taking turns at a
+	// match's clicks would otherwise pay for a lost try every time).
+	contended map[string]bool
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max, m: make(map[int64]*cached), channels: make(map[string]int64)}
+	return &cache{max: max, m: make(map[int64]*cached), channels: make(map[string]int64), contended: make(map[string]bool)}
+}
+
+// setContended records whether channel's writes meet another process's:
+// true when a write from the cached state lost, false when a read found
+// the row at the revision cached.
+func (c *cache) setContended(channel string, on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !on {
+		delete(c.contended, channel)
+		return
+	}
+	if _, ok := c.channels[channel]; ok {
+		c.contended[channel] = true
+	}
+}
+
+// optimistic returns the entry of the newest session cached in channel
+// when an Update may start from it without reading the row: there is one
+// and the channel is not contended.
+func (c *cache) optimistic(channel string) *cached {
+	if c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.channels[channel]
+	if !ok || c.contended[channel] {
+		return nil
+	}
+	return c.m[id]
 }
 
 // newest returns the entry of the newest session cached in channel, or nil.
@@ -101,6 +137,7 @@ func (c *cache) remove(id int64) {
 	delete(c.m, id)
 	if ch := e.sess.ChannelID; c.channels[ch] == id {
 		delete(c.channels, ch)
+		delete(c.contended, ch)
 	}
 }
 

@@ -305,13 +305,16 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	// since (by far the common case), the compare-and-swap succeeds and a
 	// move costs one statement. When fn refuses the cached state, the row
 	// is read to make sure the refusal is not of an old state.
+	// A channel whose cached state lost to another process reads the row
+	// first until a read finds it at the revision cached again.
 	first := 0
-	if e := s.cache.newest(channelID); e != nil {
+	if e := s.cache.optimistic(channelID); e != nil {
 		sess, err := s.tryUpdate(ctx, channelID, fn, e)
 		if !errors.Is(err, errLost) && !errors.Is(err, errStale) {
 			return sess, err
 		}
 		if errors.Is(err, errLost) {
+			s.cache.setContended(channelID, true)
 			first = 1 // a lost try like any other
 		}
 	}
@@ -352,8 +355,14 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	)
 	if from != nil {
 		sess = from.sess.Clone()
-	} else if sess, entry, err = s.newest(ctx, channelID); err != nil {
-		return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
+	} else {
+		known := s.cache.newest(channelID)
+		if sess, entry, err = s.newest(ctx, channelID); err != nil {
+			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
+		}
+		if known != nil && entry == known {
+			s.cache.setContended(channelID, false) // nobody else wrote since
+		}
 	}
 	before := *sess
 	if err := fn(sess); err != nil {

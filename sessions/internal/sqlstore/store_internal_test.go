@@ -108,3 +108,29 @@ func TestCacheNewestOfChannel(t *testing.T) {
 		t.Error("newest(chan-2) of a channel never cached is not nil")
 	}
 }
+
+func TestCacheContended(t *testing.T) {
+	c := newCache(10)
+	e := &cached{sess: &sessions.Session{ChannelID: "chan-1"}}
+	c.setContended("chan-1", true) // no session cached there: nothing to record
+	if len(c.contended) != 0 {
+		t.Error("a channel without a cached session was recorded as contended")
+	}
+	c.put(4, e)
+	if c.optimistic("chan-1") != e {
+		t.Fatal("optimistic(chan-1) = nil, want the cached entry of a calm channel")
+	}
+	c.setContended("chan-1", true)
+	if c.optimistic("chan-1") != nil || c.newest("chan-1") != e {
+		t.Error("a contended channel must read the row first, and still know its newest entry")
+	}
+	c.setContended("chan-1", false)
+	if c.optimistic("chan-1") != e {
+		t.Error("a channel seen calm again is not optimistic again")
+	}
+	c.setContended("chan-1", true)
+	c.drop(4)
+	if len(c.contended) != 0 {
+		t.Error("dropping the channel's session left it recorded as contended")
+	}
+}
