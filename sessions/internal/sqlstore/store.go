@@ -27,6 +27,8 @@ import (
 	"sync"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
@@ -541,17 +543,17 @@ func decode(r *row) (*sessions.Session, error) {
 	if sess.PostDue, err = parseOptionalTime(string(r.postDue)); err != nil {
 		return nil, corrupt("post_due", err)
 	}
-	if err := json.Unmarshal(r.webhook, &sess.Webhook); err != nil {
+	if err := fastjson.Unmarshal(r.webhook, &sess.Webhook); err != nil {
 		return nil, corrupt("webhook", err)
 	}
 	if !sess.End.Valid() {
 		return nil, corrupt("end_reason", fmt.Errorf("unknown end %q", r.end))
 	}
-	if err := json.Unmarshal(r.config, &sess.Config); err != nil {
+	if err := fastjson.Unmarshal(r.config, &sess.Config); err != nil {
 		return nil, corrupt("config", err)
 	}
 	var list []game.Action
-	if err := json.Unmarshal(r.actions, &list); err != nil {
+	if err := fastjson.Unmarshal(r.actions, &list); err != nil {
 		return nil, corrupt("actions", err)
 	}
 	if sess.Match, err = game.Replay(sess.Config, list); err != nil {
