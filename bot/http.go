@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	gojson "github.com/segmentio/encoding/json"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // MaxBodyBytes bounds the body of one interaction request, in bytes.
@@ -221,7 +221,7 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		Data    json.RawMessage `json:"data"`
 		Message *messageRef     `json:"message"`
 	}
-	if err := gojson.Unmarshal(body, &raw); err != nil {
+	if err := fastjson.Unmarshal(body, &raw); err != nil {
 		return nil, err
 	}
 	if raw.Type == 0 {
@@ -258,5 +258,5 @@ func unmarshalData(data json.RawMessage, v any) error {
 	if len(data) == 0 {
 		return nil
 	}
-	return gojson.Unmarshal(data, v)
+	return fastjson.Unmarshal(data, v)
 }
