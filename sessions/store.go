@@ -67,10 +67,10 @@ type Store interface {
 	// for the channel, without reading the row, and a write from it is the
 	// same compare-and-swap; when fn refuses that state and the row has
 	// moved on, fn is called again on the row. A click that lost a race to
-	// another process thus meets the
-	// state the winner left, exactly as a click that waited for the
-	// per-channel lock does, and is never reported as an error. After
-	// MaxAttempts lost races in a row Update gives up with ErrConflict.
+	// another process thus meets the state the winner left, exactly as a
+	// click that waited for the per-channel lock does, and is never
+	// reported as an error. After MaxAttempts lost races in a row Update
+	// gives up with ErrConflict.
 	//
 	// fn must be non-nil and must not call Update, Create or Abandon for
 	// the same channel (that would deadlock). It runs outside any database

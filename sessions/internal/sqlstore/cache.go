@@ -57,36 +57,21 @@ func (c *cache) setContended(channel string, on bool) {
 	}
 }
 
-// optimistic returns the entry of the newest session cached in channel
-// when an Update may start from it without reading the row: there is one
-// and the channel is not contended.
-func (c *cache) optimistic(channel string) *cached {
+// newest returns the entry of the newest session cached in channel, or nil,
+// and whether the channel is contended (see setContended). The row may have
+// moved on since (another process wrote it, or created a newer session in
+// the channel): callers check with the revision.
+func (c *cache) newest(channel string) (e *cached, contended bool) {
 	if c.max <= 0 {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	id, ok := c.channels[channel]
-	if !ok || c.contended[channel] {
-		return nil
-	}
-	return c.m[id]
-}
-
-// newest returns the entry of the newest session cached in channel, or nil.
-// The row may have moved on since (another process wrote it, or created a
-// newer session in the channel): callers check with the revision.
-func (c *cache) newest(channel string) *cached {
-	if c.max <= 0 {
-		return nil
+		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id, ok := c.channels[channel]
 	if !ok {
-		return nil
+		return nil, false
 	}
-	return c.m[id]
+	return c.m[id], c.contended[channel]
 }
 
 // get returns the entry of session id at revision, or nil.

@@ -306,11 +306,11 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	// channel, without reading the row: when no other process wrote it
 	// since (by far the common case), the compare-and-swap succeeds and a
 	// move costs one statement. When fn refuses the cached state, the row
-	// is read to make sure the refusal is not of an old state.
-	// A channel whose cached state lost to another process reads the row
+	// is read to make sure the refusal is not of an old state. A channel
+	// whose cached state lost to another process (contended) reads the row
 	// first until a read finds it at the revision cached again.
 	first := 0
-	if e := s.cache.optimistic(channelID); e != nil {
+	if e, contended := s.cache.newest(channelID); e != nil && !contended {
 		sess, err := s.tryUpdate(ctx, channelID, fn, e)
 		if !errors.Is(err, errLost) && !errors.Is(err, errStale) {
 			return sess, err
@@ -358,11 +358,11 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	if from != nil {
 		sess = from.sess.Clone()
 	} else {
-		known := s.cache.newest(channelID)
+		known, contended := s.cache.newest(channelID)
 		if sess, entry, err = s.newest(ctx, channelID); err != nil {
 			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
 		}
-		if known != nil && entry == known {
+		if contended && entry == known {
 			s.cache.setContended(channelID, false) // nobody else wrote since
 		}
 	}
