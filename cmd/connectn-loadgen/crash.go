@@ -146,7 +146,7 @@ func crashTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 	if err := e.srv.start(ctx); err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}
-	e.pid = e.srv.pid()
+	e.pids[0] = e.srv.pid()
 	accepted, resumed := 0, 0
 	for _, s := range slots {
 		switch {

@@ -274,10 +274,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	for k, pid := range env.pids() {
+	for k, pid := range env.pids {
 		if rss, err := peakRSS(pid); err == nil {
 			who := "server's"
-			if len(env.pids()) > 1 {
+			if len(env.pids) > 1 {
 				who = fmt.Sprintf("replica %d's", k+1)
 			}
 			fmt.Fprintf(stdout, "%s peak resident memory: %.1f MiB\n", who, float64(rss)/(1<<20))
@@ -303,8 +303,7 @@ type env struct {
 	h      *hooks
 	srv    *server   // nil when driving a server started elsewhere
 	more   []*server // the other replicas of -replicas
-	pid    int       // srv's, or the first of -pid
-	others []int     // the rest of -pid
+	pids   []int     // the server's processes: srv's and more's, or -pid
 	tmp    string
 	logf   *os.File
 	seq    atomic.Int64 // phases run, for fresh channels
@@ -312,10 +311,7 @@ type env struct {
 }
 
 func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
-	e := &env{}
-	if len(o.pids) > 0 {
-		e.pid, e.others = o.pids[0], o.pids[1:]
-	}
+	e := &env{pids: o.pids}
 	// Channels of this run: numbers no earlier run on the same database used.
 	e.chBase = 1300000000000000000 + (time.Now().UnixMilli()%1_000_000_000)*1000
 	hooksAddr := o.hooksAddr
@@ -369,7 +365,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.close()
 		return nil, err
 	}
-	e.pid = e.srv.pid()
+	e.pids = []int{e.srv.pid()}
 	urls := []string{e.srv.url()}
 	for range o.replicas - 1 {
 		more, err := newServer(bin, db, pub, h.apiBase(), logw, o.serverEnv...)
@@ -381,7 +377,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 			return nil, fmt.Errorf("replica %d: %w", len(e.more)+2, err)
 		}
 		e.more = append(e.more, more)
-		e.others = append(e.others, more.pid())
+		e.pids = append(e.pids, more.pid())
 		urls = append(urls, more.url())
 	}
 	e.c = newClient(urls, priv, maxInt(o.matches))
@@ -448,23 +444,14 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// pids returns the server's process IDs: one, or one per replica.
-func (e *env) pids() []int {
-	if e.pid <= 0 {
-		return nil
-	}
-	return append([]int{e.pid}, e.others...)
-}
-
 // cpuNow returns the server's CPU time (of all its replicas together), or
 // -1 when there is no process to read.
 func (e *env) cpuNow() time.Duration {
-	pids := e.pids()
-	if len(pids) == 0 {
+	if len(e.pids) == 0 {
 		return -1
 	}
 	var sum time.Duration
-	for _, pid := range pids {
+	for _, pid := range e.pids {
 		d, err := cpuTime(pid)
 		if err != nil {
 			return -1
