@@ -242,12 +242,16 @@ func TestRunGateway(t *testing.T) {
 	_, before := get(t, "http://"+ops+"/metrics")
 	playMatch(t, viaGateway(t, fake))
 	// The fake has the last callback before the bot's transport has its
-	// answer and counts it: wait for the count.
+	// answer and counts it, in two metrics one after the other: wait for
+	// both counts.
 	const callback = `connectn_discord_requests_total{method="POST",route="/interactions/{id}/{token}/callback",status="204"}`
+	const callbackTime = `connectn_discord_request_duration_seconds_count{method="POST",route="/interactions/{id}/{token}/callback"}`
 	var after string
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		_, after = get(t, "http://"+ops+"/metrics")
-		if n, _ := metricValue(after, callback); n >= 10 || time.Now().After(deadline) {
+		n, _ := metricValue(after, callback)
+		d, _ := metricValue(after, callbackTime)
+		if n >= 10 && d >= 10 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -262,7 +266,7 @@ func TestRunGateway(t *testing.T) {
 		{`connectn_interactions_total{kind="button/drop",outcome="refused"}`, 1},
 		{`connectn_interaction_duration_seconds_count{kind="button/drop"}`, 8},
 		{callback, 10},
-		{`connectn_discord_request_duration_seconds_count{method="POST",route="/interactions/{id}/{token}/callback"}`, 10},
+		{callbackTime, 10},
 	} {
 		was, _ := metricValue(before, c.sample)
 		now, ok := metricValue(after, c.sample)
