@@ -188,3 +188,74 @@ func TestConnectionPragmas(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveWritesOnePage checks what a move costs the database file: a
+// move, which changes the match but not its phase, writes one page to the
+// write-ahead log (the row's), and the moves that start and end a match,
+// which change the phase, also rewrite the page of the partial index of
+// active sessions. It fails if the move's statement sets the phase again
+// (two pages a move) or never does (the index would keep a finished match
+// active: the next challenge in the channel is refused).
+func TestMoveWritesOnePage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "connectn.db")
+	st, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// Other matches around it, so that the row, the table and the index
+	// are not all on one page.
+	for i := range 100 {
+		s := &sessions.Session{ChannelID: fmt.Sprintf("other-%03d", i), Players: [2]sessions.Member{{ID: "1"}, {ID: "2"}}, Config: game.DefaultConfig()}
+		if _, err := st.Create(t.Context(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &sessions.Session{ChannelID: "chan-1", Players: [2]sessions.Member{{ID: "1"}, {ID: "2"}}, Config: game.DefaultConfig()}
+	if _, err := st.Create(t.Context(), s); err != nil {
+		t.Fatal(err)
+	}
+	update := func(fn func(*sessions.Session) error) {
+		t.Helper()
+		if _, err := st.Update(t.Context(), "chan-1", fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// frames returns the pages fn's writes appended to the log.
+	frames := func(fn func()) int64 {
+		t.Helper()
+		if _, err := st.DB().ExecContext(t.Context(), "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			t.Fatal(err)
+		}
+		fn()
+		info, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const header, frameHeader, page = 32, 24, 4096
+		return (info.Size() - header) / (frameHeader + page)
+	}
+	if got := frames(func() { update(func(s *sessions.Session) error { s.Phase = sessions.PhasePlaying; return nil }) }); got != 2 {
+		t.Errorf("accepting the challenge (phase changes) wrote %d pages, want 2 (the row and the index of active sessions)", got)
+	}
+	moves := []int{3, 3, 2, 4, 2, 4, 1, 5}
+	got := frames(func() {
+		for _, c := range moves {
+			update(func(s *sessions.Session) error { _, err := s.Match.Play(s.Match.ToMove(), c); return err })
+		}
+	})
+	if want := int64(len(moves)); got != want {
+		t.Errorf("%d moves wrote %d pages, want %d (one each: the row)", len(moves), got, want)
+	}
+	if got := frames(func() {
+		update(func(s *sessions.Session) error {
+			s.Phase = sessions.PhaseFinished
+			return s.Match.Forfeit(game.Player1)
+		})
+	}); got < 2 {
+		t.Errorf("finishing the match (phase changes) wrote %d pages, want at least 2 (the row and the index of active sessions)", got)
+	}
+	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: "chan-1", Players: [2]sessions.Member{{ID: "1"}, {ID: "2"}}, Config: game.DefaultConfig()}); err != nil {
+		t.Errorf("a new challenge after the finished match: %v, want it created", err)
+	}
+}

@@ -93,8 +93,9 @@ type Store struct {
 
 // statements are the prepared statements of the hot paths.
 type statements struct {
-	newest, insert, update, abandon *sql.Stmt
-	addStats, addPair               *sql.Stmt
+	newest, insert, abandon *sql.Stmt
+	update, updateSamePhase *sql.Stmt // updateSQL with and without the phase
+	addStats, addPair       *sql.Stmt
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -113,7 +114,8 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 	}{
 		{&s.st.newest, selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 1`},
 		{&s.st.insert, insertSQL},
-		{&s.st.update, updateSQL},
+		{&s.st.update, updateSQL(true)},
+		{&s.st.updateSamePhase, updateSQL(false)},
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addPair, addPairSQL},
@@ -261,13 +263,24 @@ const insertSQL = `INSERT INTO matches
 
 // updateSQL writes a session back if it is still at the revision loaded
 // and still its channel's newest: a compare-and-swap that fails (no row
-// changed) when another process wrote first.
-const updateSQL = `UPDATE matches SET
-	player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
-	actions = ?, phase = ?, message_id = ?, revision = revision + 1, updated_at = ?,
+// changed) when another process wrote first. With the phase it sets the
+// phase too; without, it leaves the phase column out of the statement, so
+// that the partial index matches_one_active_per_channel, whose condition
+// reads the phase, is not rewritten: in SQLite a move then writes one page
+// (one WAL frame) instead of two. Its arguments: the phase (only with
+// it), the columns in the order set, then the row's id and revision, the
+// channel and the id again.
+func updateSQL(phase bool) string {
+	set := ""
+	if phase {
+		set = "phase = ?, "
+	}
+	return `UPDATE matches SET ` + set + `player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
+	actions = ?, message_id = ?, revision = revision + 1, updated_at = ?,
 	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?
 	WHERE id = ? AND revision = ?
 	AND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = ? AND newer.id > ?)`
+}
 
 const abandonSQL = `UPDATE matches SET phase = 'cancelled', end_reason = 'abandoned',
 	deadline_at = '', post_due = '', revision = revision + 1, updated_at = ?
@@ -387,22 +400,26 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
 	now := s.clock()
-	args := []any{sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
-		actions, string(sess.Phase), sess.MessageID, formatTime(now),
+	args := []any{string(sess.Phase), sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
+		actions, sess.MessageID, formatTime(now),
 		sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
 		sess.ID, entry.revision, sess.ChannelID, sess.ID}
+	update := s.st.update
+	if sess.Phase == before.Phase {
+		update, args = s.st.updateSamePhase, args[1:]
+	}
 
 	done := s.lockWrites()
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
 		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			if err := swapped(tx.StmtContext(ctx, s.st.update).ExecContext(ctx, args...)); err != nil {
+			if err := swapped(tx.StmtContext(ctx, update).ExecContext(ctx, args...)); err != nil {
 				return err // the revision check failed: no stats either
 			}
 			return s.recordResult(ctx, tx, sess, now)
 		})
 	} else {
-		err = swapped(s.st.update.ExecContext(ctx, args...))
+		err = swapped(update.ExecContext(ctx, args...))
 	}
 	done()
 	switch {
