@@ -74,8 +74,17 @@ func TestChallengeExpires(t *testing.T) {
 	if got := rec.fired(); got != "challenge" {
 		t.Errorf("deadlines fired %q, want challenge", got)
 	}
-	// The old Accept button no longer starts anything; the channel is free.
-	mustPrivate(t, e.clickID(bob, got, findButton(t, challenge.Components, "Accept").CustomID), "moved on")
+	// The old Accept button (a client that still shows it) starts
+	// nothing: it shows how the challenge ended. The channel is free.
+	late := e.clickID(bob, got, findButton(t, challenge.Components, "Accept").CustomID)
+	mustUpdate(t, late)
+	mustContain(t, "a click on the expired challenge", text(late), "expired")
+	if n := len(buttons(late.Data.Components)); n != 0 {
+		t.Errorf("the click on the expired challenge shows %d buttons, want none", n)
+	}
+	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.Match.Plies() != 0 {
+		t.Errorf("after the late Accept: phase %q, %d plies, want cancelled and none", s.Phase, s.Match.Plies())
+	}
 	if resp := e.send(slashChallenge(carol, bob, nil)); resp.Data.Flags != 0 {
 		t.Fatalf("a new challenge after the expiry was refused: %q", text(resp))
 	}
@@ -336,3 +345,4 @@ func TestRESTErrorsEndTheChannelsWorkCleanly(t *testing.T) {
 		})
 	}
 }
+
