@@ -84,7 +84,14 @@ func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction
 	}
 	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID,
 		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID, "ai", s.AI)
-	h.afterResponse(i, func(ctx context.Context) { h.learnMessageID(ctx, i, s.ID, s.PostSeq) })
+	if h.messenger != nil && h.messenger.HasBotToken() {
+		// The ID serves only to edit the message with the bot token once
+		// the interaction's webhook has expired (a challenge or a game
+		// against the bot left longer than 15 minutes). Without a bot
+		// token it is never used, and the opponent's Accept carries it
+		// anyway: no request to Discord, no second write.
+		h.afterResponse(i, func(ctx context.Context) { h.learnMessageID(ctx, i, s.ID, s.PostSeq) })
+	}
 	if vsBot {
 		return newMessage(renderBoard(s)), nil
 	}

@@ -346,3 +346,36 @@ func TestRESTErrorsEndTheChannelsWorkCleanly(t *testing.T) {
 	}
 }
 
+// TestChallengeMessageIDWithBotToken: a challenge's message ID is asked of
+// Discord only when a bot token can use it, to edit the challenge as
+// expired once its interaction webhook has expired; without a bot token
+// nothing could use it (the opponent's Accept carries it), so no request
+// is made and the expired challenge is shown by the next click on it.
+func TestChallengeMessageIDWithBotToken(t *testing.T) {
+	for _, botToken := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bot token %t", botToken), func(t *testing.T) {
+			e := newEnv(t, bot.WithTimeouts(time.Hour, time.Hour))
+			e.d.botToken = botToken
+			e.send(slashChallenge(alice, bob, nil))
+			challenge := e.board()
+			wantCalls := 0
+			if botToken {
+				wantCalls = 1
+			}
+			if got := e.d.callCount("OriginalMessageID"); got != wantCalls {
+				t.Errorf("%d requests for the challenge's message ID, want %d", got, wantCalls)
+			}
+			e.clock.Advance(time.Hour)
+			e.runDue()
+			expired := strings.Contains(messageText(e.d.message(challenge.ID)), "expired")
+			if expired != botToken {
+				t.Fatalf("challenge edited as expired %t, want %t; it reads %q", expired, botToken, messageText(e.d.message(challenge.ID)))
+			}
+			if !botToken {
+				resp := e.click(bob, challenge, "Accept")
+				mustUpdate(t, resp)
+				mustContain(t, "the click on the expired challenge", text(resp), "expired")
+			}
+		})
+	}
+}
