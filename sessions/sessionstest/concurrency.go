@@ -470,3 +470,63 @@ func testDeadlineFiresOnce(t *testing.T, b Backend) {
 		t.Errorf("Due() after it fired = %v, want none", due)
 	}
 }
+
+// testManyChannelsAtOnce plays and finishes matches in many channels at
+// once, as a busy server does (and as the SQLite store writes them: many
+// moves to one commit): every move of every match is stored, every match
+// ends finished, and every result is counted once in the players' stats.
+func testManyChannelsAtOnce(t *testing.T, b Backend) {
+	st := mustOpen(t, b)
+	const channels, moves = 40, 12
+	line := quietLine(t, moves)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make(chan error, channels)
+	for c := range channels {
+		ch := fmt.Sprintf("chan-%d", c)
+		sess := newSession(t, ch)
+		sess.Players = [2]sessions.Member{alice, {ID: fmt.Sprintf("2000000000000%05d", c), Name: "Opponent"}}
+		mustCreate(t, st, sess)
+		wg.Go(func() {
+			<-start
+			update := func(fn func(*sessions.Session) error) bool {
+				if _, err := st.Update(t.Context(), ch, fn); err != nil {
+					errs <- fmt.Errorf("%s: %w", ch, err)
+					return false
+				}
+				return true
+			}
+			if !update(func(s *sessions.Session) error { s.Phase = sessions.PhasePlaying; return nil }) {
+				return
+			}
+			for _, col := range line {
+				if !update(func(s *sessions.Session) error { _, err := s.Match.Play(s.Match.ToMove(), col); return err }) {
+					return
+				}
+			}
+			update(func(s *sessions.Session) error {
+				s.Phase = sessions.PhaseFinished
+				return s.Match.Forfeit(game.Player2) // Alice wins
+			})
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("Update() error = %v", err)
+	}
+	for c := range channels {
+		got := mustGet(t, st, fmt.Sprintf("chan-%d", c))
+		if n := len(got.Match.Actions()); got.Phase != sessions.PhaseFinished || n != moves+1 {
+			t.Errorf("chan-%d: phase %q with %d actions, want finished with %d (the moves and the forfeit)", c, got.Phase, n, moves+1)
+		}
+	}
+	stats, err := st.Stats(t.Context(), "guild-1", alice.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Matches != channels || stats.Wins != channels {
+		t.Errorf("Alice's stats: %d matches, %d wins, want %d and %d", stats.Matches, stats.Wins, channels, channels)
+	}
+}

@@ -76,6 +76,7 @@ func Run(t *testing.T, b Backend) {
 		{"ConcurrentTurns", testConcurrentTurns},
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ChannelsIndependent", testChannelsIndependent},
+		{"ManyChannelsAtOnce", testManyChannelsAtOnce},
 		{"ProcessesRaceOneClick", testProcessesRaceOneClick},
 		{"ProcessesPlayInTurn", testProcessesPlayInTurn},
 		{"DeadlineFiresOnce", testDeadlineFiresOnce},

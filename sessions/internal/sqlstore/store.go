@@ -48,7 +48,8 @@ type Dialect struct {
 	// row that breaks a UNIQUE index.
 	IsUniqueViolation func(error) bool
 	// SerialWrites queues the process's writes in Go so that they never
-	// meet on a database-wide write lock (SQLite).
+	// meet on a database-wide write lock, and writes the moves that queue
+	// together in one transaction (group commit, see batcher) (SQLite).
 	SerialWrites bool
 	// SnapshotTx are the options of the transaction Export reads in, one
 	// that sees a single consistent state of the database.
@@ -87,6 +88,7 @@ type Store struct {
 	locks keyedMutex
 	// writeMu queues this Store's writes when d.SerialWrites.
 	writeMu sync.Mutex
+	batch   batcher // group commits of Update's writes when d.SerialWrites
 	cache   *cache
 	st      statements
 }
@@ -409,19 +411,12 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		update, args = s.st.updateSamePhase, args[1:]
 	}
 
-	done := s.lockWrites()
+	w := &swap{ctx: ctx, stmt: update, args: args}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
-		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			if err := swapped(tx.StmtContext(ctx, update).ExecContext(ctx, args...)); err != nil {
-				return err // the revision check failed: no stats either
-			}
-			return s.recordResult(ctx, tx, sess, now)
-		})
-	} else {
-		err = swapped(update.ExecContext(ctx, args...))
+		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }
 	}
-	done()
+	err = s.writeSwap(w)
 	switch {
 	case errors.Is(err, errLost):
 		s.cache.drop(sess.ID)

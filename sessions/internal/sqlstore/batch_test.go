@@ -1,0 +1,92 @@
+package sqlstore_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/connectn/connectn/sessions/internal/sqlstore"
+	"github.com/connectn/connectn/sessions/sqlite"
+)
+
+// TestBatchOutcomesAreEach: a group commit gives every swap the outcome it
+// would have had alone. One swap's failure after its compare-and-swap
+// succeeded (its stats refused, say) leaves nothing of it in the database
+// and costs the others nothing; a lost compare-and-swap and a swap whose
+// caller gave up are not written; the rest are.
+func TestBatchOutcomesAreEach(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "connectn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	db := st.DB()
+	for _, q := range []string{
+		`CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)`,
+		`INSERT INTO t (id, v) VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)`,
+	} {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cas, err := db.PrepareContext(t.Context(), `UPDATE t SET v = ? WHERE id = ? AND v = ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cas.Close()
+	refused := errors.New("stats refused")
+	gone, cancel := context.WithCancel(t.Context())
+	cancel()
+	ctx := t.Context()
+	errs := st.WriteBatch([]sqlstore.TestSwap{
+		{Ctx: ctx, Stmt: cas, Args: []any{1, 1, 0}},
+		{Ctx: ctx, Stmt: cas, Args: []any{1, 2, 7}}, // row 2 is not at 7: lost
+		{Ctx: ctx, Stmt: cas, Args: []any{1, 3, 0}, Then: func(ctx context.Context, tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO t (id, v) VALUES (99, 1)`); err != nil {
+				return err
+			}
+			return refused
+		}},
+		{Ctx: ctx, Stmt: cas, Args: []any{1, 4, 0}},
+		{Ctx: gone, Stmt: cas, Args: []any{1, 5, 0}},
+	})
+	want := []error{nil, sqlstore.ErrLost, refused, nil, context.Canceled}
+	for i := range want {
+		if !errors.Is(errs[i], want[i]) || (want[i] == nil && errs[i] != nil) {
+			t.Errorf("swap %d: error %v, want %v", i+1, errs[i], want[i])
+		}
+	}
+	// A batch that commits: the swap whose caller gave up is still left
+	// out.
+	errs = st.WriteBatch([]sqlstore.TestSwap{
+		{Ctx: ctx, Stmt: cas, Args: []any{2, 1, 1}},
+		{Ctx: gone, Stmt: cas, Args: []any{1, 5, 0}},
+	})
+	if errs[0] != nil || !errors.Is(errs[1], context.Canceled) {
+		t.Errorf("second batch: errors %v, want nil and %v", errs, context.Canceled)
+	}
+	rows, err := db.QueryContext(t.Context(), `SELECT id, v FROM t ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[int]int{}
+	for rows.Next() {
+		var id, v int
+		if err := rows.Scan(&id, &v); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = v
+	}
+	wantRows := map[int]int{1: 2, 2: 0, 3: 0, 4: 1, 5: 0}
+	if len(got) != len(wantRows) {
+		t.Errorf("rows %v, want %v (nothing of the refused swap, no row 99)", got, wantRows)
+	}
+	for id, v := range wantRows {
+		if got[id] != v {
+			t.Errorf("row %d = %d, want %d; rows %v", id, got[id], v, got)
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+)
+
+// TestSwap is a swap for tests of the batcher: Stmt must change one row;
+// Then, when set, runs after it in the same transaction.
+type TestSwap struct {
+	Ctx  context.Context
+	Stmt *sql.Stmt
+	Args []any
+	Then func(ctx context.Context, tx *sql.Tx) error
+}
+
+// WriteBatch writes swaps as one batch, as the leader of a group commit
+// does, and returns each swap's error.
+func (s *Store) WriteBatch(swaps []TestSwap) []error {
+	batch := make([]*swap, len(swaps))
+	for i, t := range swaps {
+		batch[i] = &swap{ctx: t.Ctx, stmt: t.Stmt, args: t.Args, then: t.Then}
+	}
+	s.writeBatch(batch)
+	errs := make([]error, len(batch))
+	for i, w := range batch {
+		errs[i] = w.err
+	}
+	return errs
+}
+
+// ErrLost is errLost, for tests.
+var ErrLost = errLost
