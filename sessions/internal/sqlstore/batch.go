@@ -51,7 +51,7 @@ type batcher struct {
 // knowing.
 func (s *Store) writeSwap(w *swap) error {
 	if !s.d.SerialWrites {
-		return s.writeAlone(w, w.ctx)
+		return s.writeAlone(w)
 	}
 	w.done = make(chan bool, 1)
 	b := &s.batch
@@ -101,7 +101,7 @@ func (s *Store) writeBatch(batch []*swap) {
 	done := s.lockWrites()
 	defer done()
 	if len(batch) == 1 {
-		batch[0].err = s.writeAlone(batch[0], batch[0].ctx)
+		batch[0].err = s.writeAlone(batch[0])
 		return
 	}
 	// The batch's statements run under a context no single caller can
@@ -112,7 +112,7 @@ func (s *Store) writeBatch(batch []*swap) {
 		return
 	}
 	for _, w := range batch {
-		w.err = s.writeAlone(w, w.ctx)
+		w.err = s.writeAlone(w)
 	}
 }
 
@@ -147,8 +147,19 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 }
 
 // writeAlone writes w in a transaction of its own (or as one statement
-// when nothing follows the swap), with ctx.
-func (s *Store) writeAlone(w *swap, ctx context.Context) error {
+// when nothing follows the swap). A swap whose context has ended is not
+// written. In SQLite (SerialWrites), one that starts runs to its end, as in
+// a batch: waits there are bounded by the busy timeout, its outcome is
+// known, and no goroutine per statement watches the context. Elsewhere
+// (PostgreSQL, over a network) the context still cancels the statement.
+func (s *Store) writeAlone(w *swap) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	ctx := w.ctx
+	if s.d.SerialWrites {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if w.then == nil {
 		return swapped(w.stmt.ExecContext(ctx, w.args...))
 	}
