@@ -103,6 +103,11 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 		wg     sync.WaitGroup
 		ackedN atomic.Int64
 		failed atomic.Int64 // clicks lost with the killed replica (no answer)
+		// playing counts the matches past their challenge. The kill waits
+		// for all: a challenge the killed replica stored but never
+		// answered has no message to accept (in Discord too), and its
+		// channel is taken until the challenge expires, minutes later.
+		playing atomic.Int64
 	)
 	// endpoint spreads requests over the replicas alive, as a load
 	// balancer that has not yet noticed the kill would: in turn, the dead
@@ -143,6 +148,7 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 				}
 				break
 			}
+			playing.Add(1)
 			for time.Now().Before(deadline) {
 				s, err := st.Get(context.Background(), ch)
 				if err != nil {
@@ -190,7 +196,7 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 		})
 	}
 	// Kill one replica once a good part of the moves are acknowledged.
-	for ackedN.Load() < 40 && time.Now().Before(deadline) {
+	for (ackedN.Load() < 40 || playing.Load() < matches) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if err := procs[0].kill(); err != nil {
