@@ -105,8 +105,7 @@ func (s *Store) Stats(ctx context.Context, guildID, userID string, vsAI bool) (s
 // Pair implements sessions.Store.
 func (s *Store) Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error) {
 	var r sessions.PairRecord
-	err := s.db.QueryRowContext(ctx, s.d.Rebind(`SELECT wins, losses FROM pair_records
-		WHERE guild_id = ? AND user_id = ? AND opponent_id = ?`), guildID, userID, opponentID).Scan(&r.Wins, &r.Losses)
+	err := s.st.pair.QueryRowContext(ctx, guildID, userID, opponentID).Scan(&r.Wins, &r.Losses)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sessions.PairRecord{}, nil
 	}
@@ -115,6 +114,11 @@ func (s *Store) Pair(ctx context.Context, guildID, userID, opponentID string) (s
 	}
 	return r, nil
 }
+
+// selectPairSQL reads the record of a member against an opponent (Pair,
+// shown under every finished match).
+const selectPairSQL = `SELECT wins, losses FROM pair_records
+	WHERE guild_id = ? AND user_id = ? AND opponent_id = ?`
 
 // Leaderboard implements sessions.Store.
 func (s *Store) Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error) {

@@ -98,6 +98,7 @@ type statements struct {
 	newest, insert, abandon *sql.Stmt
 	update, updateSamePhase *sql.Stmt // updateSQL with and without the phase
 	addStats, addPair       *sql.Stmt
+	pair                    *sql.Stmt // selectPairSQL
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -121,6 +122,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addPair, addPairSQL},
+		{&s.st.pair, selectPairSQL},
 	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
