@@ -112,6 +112,14 @@ func boardNotes(s *sessions.Session, r *game.Round) string {
 // line breaks, trims it to maxNameLength runes and escapes markdown
 // characters.
 func escapeName(name string) string {
+	if plainName(name) {
+		return name // most names: nothing to change, nothing to allocate
+	}
+	return escapeAnyName(name)
+}
+
+// escapeAnyName is escapeName for any name, without the shortcut.
+func escapeAnyName(name string) string {
 	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > maxNameLength {
 		name = string(r[:maxNameLength]) + "…"
@@ -127,6 +135,24 @@ func escapeName(name string) string {
 		sb.WriteRune(c)
 	}
 	return sb.String()
+}
+
+// plainName reports whether escapeName leaves name as it is: ASCII
+// letters, digits, '.' and '-', with single spaces between words, at most
+// maxNameLength bytes.
+func plainName(name string) bool {
+	if name == "" || len(name) > maxNameLength {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-':
+		case c == ' ' && i > 0 && i < len(name)-1 && name[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func mention(userID string) string { return "<@" + userID + ">" }

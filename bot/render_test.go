@@ -470,3 +470,35 @@ func TestRenderGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainNameNeedsNoEscape: every name plainName lets through unchanged
+// is one escapeName's full path would also leave unchanged, and the names
+// it refuses include every kind the full path changes.
+func TestPlainNameNeedsNoEscape(t *testing.T) {
+	full := escapeAnyName
+	names := []string{"Alice", "Bob 2", "J.-P. Sartre", "x", strings.Repeat("a", maxNameLength),
+		"", " Alice", "Alice ", "Al  ice", "Al\nice", "Al\tice", "*bold*", "a_b", "back`tick", "<@1>", "Zoë", "名前",
+		strings.Repeat("a", maxNameLength+1), "a|b", "[x](y)", "~~s~~", "\\"}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("aZ09 .-_*\\\n\t`<>|~@()[]")
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		names = append(names, string(b))
+	}
+	for _, name := range names {
+		if got, want := escapeName(name), full(name); got != want {
+			t.Errorf("escapeName(%q) = %q, want %q", name, got, want)
+		}
+		if plainName(name) && full(name) != name {
+			t.Errorf("plainName(%q) = true, but escaping changes it to %q", name, full(name))
+		}
+	}
+	for _, name := range []string{"Alice", "Bob 2", "J.-P. Sartre"} {
+		if !plainName(name) {
+			t.Errorf("plainName(%q) = false, want true (a plain name)", name)
+		}
+	}
+}
