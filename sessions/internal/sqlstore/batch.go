@@ -7,18 +7,29 @@ import (
 	"sync"
 )
 
-// A swap is one compare-and-swap write of Update: stmt must change exactly
-// one row (else nothing was written and the result is errLost), and then,
-// when set, writes more in the same transaction (the stats of a finished
-// match).
+// A swap is one write of Update or Create: Update's compare-and-swap,
+// whose stmt must change exactly one row (else nothing was written and the
+// result is errLost), or, with scan, Create's insert, whose stmt returns
+// one row scanned into scan. then, when set, writes more in the same
+// transaction (the stats of a finished match).
 type swap struct {
 	ctx  context.Context
 	stmt *sql.Stmt
 	args []any
+	scan []any
 	then func(ctx context.Context, tx *sql.Tx) error
 
 	err  error
 	done chan bool // receives true: lead the next batch; false: err is set
+}
+
+// apply runs w's statement as stmt (w.stmt itself, or w.stmt within a
+// transaction).
+func (w *swap) apply(ctx context.Context, stmt *sql.Stmt) error {
+	if w.scan != nil {
+		return stmt.QueryRowContext(ctx, w.args...).Scan(w.scan...)
+	}
+	return swapped(stmt.ExecContext(ctx, w.args...))
 }
 
 // batcher gathers the swaps of a process whose writes queue in Go
@@ -128,7 +139,7 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 		if w.err = w.ctx.Err(); w.err != nil {
 			continue
 		}
-		w.err = swapped(tx.StmtContext(ctx, w.stmt).ExecContext(ctx, w.args...))
+		w.err = w.apply(ctx, tx.StmtContext(ctx, w.stmt))
 		if w.err == errLost {
 			continue // nothing written
 		}
@@ -147,7 +158,7 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 }
 
 // writeAlone writes w in a transaction of its own (or as one statement
-// when nothing follows the swap). A swap whose context has ended is not
+// when nothing follows it). A swap whose context has ended is not
 // written. In SQLite (SerialWrites), one that starts runs to its end, as in
 // a batch: waits there are bounded by the busy timeout, its outcome is
 // known, and no goroutine per statement watches the context. Elsewhere
@@ -161,10 +172,10 @@ func (s *Store) writeAlone(w *swap) error {
 		ctx = context.WithoutCancel(ctx)
 	}
 	if w.then == nil {
-		return swapped(w.stmt.ExecContext(ctx, w.args...))
+		return w.apply(ctx, w.stmt)
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := swapped(tx.StmtContext(ctx, w.stmt).ExecContext(ctx, w.args...)); err != nil {
+		if err := w.apply(ctx, tx.StmtContext(ctx, w.stmt)); err != nil {
 			return err // the revision check failed: nothing follows
 		}
 		return w.then(ctx, tx)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/connectn/connectn/sessions/internal/sqlstore"
@@ -36,6 +37,12 @@ func TestBatchOutcomesAreEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cas.Close()
+	insert, err := db.PrepareContext(t.Context(), `INSERT INTO t (id, v) VALUES (?, 0) RETURNING id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer insert.Close()
+	var dup, six int
 	refused := errors.New("stats refused")
 	gone, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -51,21 +58,26 @@ func TestBatchOutcomesAreEach(t *testing.T) {
 		}},
 		{Ctx: ctx, Stmt: cas, Args: []any{1, 4, 0}},
 		{Ctx: gone, Stmt: cas, Args: []any{1, 5, 0}},
+		{Ctx: ctx, Stmt: insert, Args: []any{1}, Scan: []any{&dup}}, // row 1 exists
 	})
-	want := []error{nil, sqlstore.ErrLost, refused, nil, context.Canceled}
-	for i := range want {
+	want := []error{nil, sqlstore.ErrLost, refused, nil, context.Canceled, nil}
+	for i := range want[:5] {
 		if !errors.Is(errs[i], want[i]) || (want[i] == nil && errs[i] != nil) {
 			t.Errorf("swap %d: error %v, want %v", i+1, errs[i], want[i])
 		}
+	}
+	if errs[5] == nil || !strings.Contains(errs[5].Error(), "UNIQUE") {
+		t.Errorf("insert of an existing row: error %v, want the database's refusal", errs[5])
 	}
 	// A batch that commits: the swap whose caller gave up is still left
 	// out.
 	errs = st.WriteBatch([]sqlstore.TestSwap{
 		{Ctx: ctx, Stmt: cas, Args: []any{2, 1, 1}},
 		{Ctx: gone, Stmt: cas, Args: []any{1, 5, 0}},
+		{Ctx: ctx, Stmt: insert, Args: []any{6}, Scan: []any{&six}},
 	})
-	if errs[0] != nil || !errors.Is(errs[1], context.Canceled) {
-		t.Errorf("second batch: errors %v, want nil and %v", errs, context.Canceled)
+	if errs[0] != nil || !errors.Is(errs[1], context.Canceled) || errs[2] != nil || six != 6 {
+		t.Errorf("second batch: errors %v, inserted %d, want nil, %v, nil and row 6", errs, context.Canceled, six)
 	}
 	rows, err := db.QueryContext(t.Context(), `SELECT id, v FROM t ORDER BY id`)
 	if err != nil {
@@ -80,7 +92,7 @@ func TestBatchOutcomesAreEach(t *testing.T) {
 		}
 		got[id] = v
 	}
-	wantRows := map[int]int{1: 2, 2: 0, 3: 0, 4: 1, 5: 0}
+	wantRows := map[int]int{1: 2, 2: 0, 3: 0, 4: 1, 5: 0, 6: 0}
 	if len(got) != len(wantRows) {
 		t.Errorf("rows %v, want %v (nothing of the refused swap, no row 99)", got, wantRows)
 	}

@@ -5,12 +5,14 @@ import (
 	"database/sql"
 )
 
-// TestSwap is a swap for tests of the batcher: Stmt must change one row;
-// Then, when set, runs after it in the same transaction.
+// TestSwap is a swap for tests of the batcher: Stmt must change one row,
+// or with Scan return one; Then, when set, runs after it in the same
+// transaction.
 type TestSwap struct {
 	Ctx  context.Context
 	Stmt *sql.Stmt
 	Args []any
+	Scan []any
 	Then func(ctx context.Context, tx *sql.Tx) error
 }
 
@@ -19,7 +21,7 @@ type TestSwap struct {
 func (s *Store) WriteBatch(swaps []TestSwap) []error {
 	batch := make([]*swap, len(swaps))
 	for i, t := range swaps {
-		batch[i] = &swap{ctx: t.Ctx, stmt: t.Stmt, args: t.Args, then: t.Then}
+		batch[i] = &swap{ctx: t.Ctx, stmt: t.Stmt, args: t.Args, scan: t.Scan, then: t.Then}
 	}
 	s.writeBatch(batch)
 	errs := make([]error, len(batch))

@@ -236,19 +236,12 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
 		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook}
 
-	done := s.lockWrites()
+	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
 		// A match stored already over (a replay, say) counts like any other.
-		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			if err := tx.StmtContext(ctx, s.st.insert).QueryRowContext(ctx, args...).Scan(&c.ID); err != nil {
-				return err
-			}
-			return s.recordResult(ctx, tx, c, now)
-		})
-	} else {
-		err = s.st.insert.QueryRowContext(ctx, args...).Scan(&c.ID)
+		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, c, now) }
 	}
-	done()
+	err = s.writeSwap(w)
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, sessions.ErrActiveSession)
