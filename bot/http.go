@@ -116,7 +116,12 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	// The signed message is the timestamp followed by the body: the body
+	// is read in after the timestamp, into one buffer of the declared
+	// length, so that verifying copies nothing.
+	ts := r.Header.Get("X-Signature-Timestamp")
+	signed, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodyBytes), ts, r.ContentLength)
+	body := signed[len(ts):]
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -126,7 +131,7 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
 		return
 	}
-	if !h.verify(r.Header, body) {
+	if !h.verify(r.Header, ts, signed) {
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
@@ -164,15 +169,39 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	h.Handler.Delivered(i)
 }
 
+// readBody returns prefix followed by everything r reads, in one buffer
+// of prefix's length and size (the declared Content-Length; -1 when
+// unknown) when the size is right, growing it otherwise, as io.ReadAll
+// does.
+func readBody(r io.Reader, prefix string, size int64) ([]byte, error) {
+	n := 512
+	if size >= 0 && size <= MaxBodyBytes {
+		n = int(size) + 1 // the read that meets the end needs room
+	}
+	b := append(make([]byte, 0, len(prefix)+n), prefix...)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
 // verify reports whether header's X-Signature-Ed25519 is PublicKey's
-// signature of X-Signature-Timestamp followed by body, as Discord signs
-// (the check discordgo.VerifyInteraction makes, on the body already read),
-// and the timestamp is within Window of Now.
-func (h *HTTPServer) verify(header http.Header, body []byte) bool {
+// signature of signed, the X-Signature-Timestamp ts followed by the body,
+// as Discord signs (the check discordgo.VerifyInteraction makes, on the
+// body already read), and the timestamp is within Window of Now.
+func (h *HTTPServer) verify(header http.Header, ts string, signed []byte) bool {
 	if len(h.PublicKey) != ed25519.PublicKeySize {
 		return false
 	}
-	ts := header.Get("X-Signature-Timestamp")
 	sent, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
 		return false
@@ -191,9 +220,7 @@ func (h *HTTPServer) verify(header http.Header, body []byte) bool {
 	if err != nil || len(sig) != ed25519.SignatureSize {
 		return false
 	}
-	msg := make([]byte, 0, len(ts)+len(body))
-	msg = append(append(msg, ts...), body...)
-	return ed25519.Verify(h.PublicKey, msg, sig)
+	return ed25519.Verify(h.PublicKey, signed, sig)
 }
 
 // interactionFields is discordgo.Interaction without its methods, to

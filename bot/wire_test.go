@@ -78,3 +78,30 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 	}
 	t.Logf("%d responses, %d rows of components", len(responses), rows)
 }
+
+// TestReadBody: the signed message is the timestamp followed by the whole
+// body, whatever length was declared, and a body of the declared length
+// takes one allocation (the buffer).
+func TestReadBody(t *testing.T) {
+	const ts = "1700000000"
+	for _, n := range []int{0, 1, 511, 512, 513, 5000} {
+		body := bytes.Repeat([]byte("x"), n)
+		for _, declared := range []int64{int64(n), -1, 0, int64(n) + 100, int64(n) / 2} {
+			got, err := readBody(bytes.NewReader(body), ts, declared)
+			if err != nil || string(got) != ts+string(body) {
+				t.Errorf("body of %d bytes, %d declared: got %d bytes (%v), want %d", n, declared, len(got), err, len(ts)+n)
+			}
+		}
+	}
+	body := bytes.Repeat([]byte("x"), 5000)
+	r := bytes.NewReader(body)
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(body)
+		if _, err := readBody(r, ts, int64(len(body))); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("reading a body of the declared length: %.0f allocations, want 1", allocs)
+	}
+}
