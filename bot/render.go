@@ -95,15 +95,16 @@ func drawGrid(t Theme, r *game.Round) string {
 // where the last disc went.
 func boardNotes(s *sessions.Session, r *game.Round) string {
 	t := themeNamed(s.Theme)
-	notes := fmt.Sprintf("Longest run: %s **%d** · %s **%d**",
-		t.Disc[game.Player1], r.LongestRun(game.Player1), t.Disc[game.Player2], r.LongestRun(game.Player2))
+	// Built without fmt: this runs at every move.
+	notes := "Longest run: " + t.Disc[game.Player1] + " **" + strconv.Itoa(r.LongestRun(game.Player1)) + "** · " +
+		t.Disc[game.Player2] + " **" + strconv.Itoa(r.LongestRun(game.Player2)) + "**"
 	if last, ok := r.LastMove(); ok {
 		p := r.At(last.Row, last.Column)
 		mark := t.Last[p]
 		if r.InLine(last) {
 			mark = t.Win[p]
 		}
-		notes += fmt.Sprintf(" · Last disc: %s column %s", mark, columnLabel(last.Column, r.Board().Columns()))
+		notes += " · Last disc: " + mark + " column " + columnLabel(last.Column, r.Board().Columns())
 	}
 	return notes
 }
@@ -159,7 +160,7 @@ func mention(userID string) string { return "<@" + userID + ">" }
 
 // timestamp formats t as a Discord timestamp that every client shows in its
 // own time zone, relative ("in 5 minutes").
-func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
 
 // name returns the escaped display name of player p of s in bold, after
 // their disc.
@@ -171,8 +172,8 @@ func name(s *sessions.Session, p game.Player) string {
 // with the drawn rounds after it.
 func scoreLine(s *sessions.Session) string {
 	t, m := themeNamed(s.Theme), s.Match
-	line := fmt.Sprintf("%s **%s** %d – %d **%s** %s", t.Disc[game.Player1], escapeName(s.Players[0].Name),
-		m.Score(game.Player1), m.Score(game.Player2), escapeName(s.Players[1].Name), t.Disc[game.Player2])
+	line := t.Disc[game.Player1] + " **" + escapeName(s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
+		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + escapeName(s.Players[1].Name) + "** " + t.Disc[game.Player2]
 	if d := m.Draws(); d > 0 {
 		line += fmt.Sprintf(" · %d %s", d, plural(d, "draw", "draws"))
 	}
@@ -181,8 +182,8 @@ func scoreLine(s *sessions.Session) string {
 
 // settingsLine describes a match's configuration in one line.
 func settingsLine(cfg game.Config) string {
-	return fmt.Sprintf("Connect %d · %d rows × %d columns · first to win %d %s",
-		cfg.Connect, cfg.Rows, cfg.Columns, cfg.Wins, plural(cfg.Wins, "round", "rounds"))
+	return "Connect " + strconv.Itoa(cfg.Connect) + " · " + strconv.Itoa(cfg.Rows) + " rows × " + strconv.Itoa(cfg.Columns) +
+		" columns · first to win " + strconv.Itoa(cfg.Wins) + " " + plural(cfg.Wins, "round", "rounds")
 }
 
 // footer is the settings line of s, and the bot's level when s is a match
@@ -305,21 +306,23 @@ func renderBoard(s *sessions.Session) *message {
 	m := s.Match
 	r := m.Round()
 	toMove := m.ToMove()
-	status := fmt.Sprintf("**Round %d** · %s to play.", r.Number(), name(s, toMove))
+	// Built without fmt: this runs at every move.
+	round := strconv.Itoa(r.Number())
+	status := "**Round " + round + "** · " + name(s, toMove) + " to play."
 	switch {
 	case aiToMove(s):
-		status = fmt.Sprintf("**Round %d** · %s is thinking…", r.Number(), name(s, toMove))
+		status = "**Round " + round + "** · " + name(s, toMove) + " is thinking…"
 	case r.Plies() == 0 && r.Number() > 1:
-		status = fmt.Sprintf("**Round %d** · %s opens: pick a column.", r.Number(), name(s, toMove))
+		status = "**Round " + round + "** · " + name(s, toMove) + " opens: pick a column."
 	}
 	if !s.Deadline.IsZero() && !aiToMove(s) {
-		status += fmt.Sprintf(" The turn runs out %s.", timestamp(s.Deadline))
+		status += " The turn runs out " + timestamp(s.Deadline) + "."
 	}
 	return &message{
-		Content:         fmt.Sprintf("%s, your move.", mention(s.Member(toMove).ID)),
+		Content:         mention(s.Member(toMove).ID) + ", your move.",
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, r,
-			fmt.Sprintf("Connect %d · Round %d", s.Config.Connect, r.Number()),
+			"Connect "+strconv.Itoa(s.Config.Connect)+" · Round "+round,
 			themeNamed(s.Theme).color(toMove), status)},
 		Components: boardButtons(s),
 	}
