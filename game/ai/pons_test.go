@@ -3,11 +3,13 @@ package ai
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -64,9 +66,14 @@ func readPons(tb testing.TB, set string, limit int) []ponsCase {
 // pons_race_test.go); CONNECTN_PONS_FULL=1 checks all 6,000.
 func TestPons(t *testing.T) {
 	full := os.Getenv("CONNECTN_PONS_FULL") == "1"
-	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 64})
-	if err != nil {
-		t.Fatal(err)
+	workers := ponsWorkers(t)
+	solvers := make([]*Solver, workers)
+	for w := range solvers {
+		s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		solvers[w] = s
 	}
 	for _, set := range ponsSets {
 		t.Run(set, func(t *testing.T) {
@@ -82,27 +89,70 @@ func TestPons(t *testing.T) {
 			}
 			cases := readPons(t, set, limit)
 			start := time.Now()
-			var nodes uint64
-			for _, c := range cases {
-				pos, err := s.Play(c.moves)
-				if err != nil {
-					t.Fatalf("line %d %s: %v", c.line, c.text, err)
-				}
-				got, err := s.Solve(context.Background(), pos, false)
-				if err != nil {
-					t.Fatalf("line %d %s: %v", c.line, c.text, err)
-				}
-				if got.Score != c.score {
-					t.Errorf("line %d %s: score %d, want %d", c.line, c.text, got.Score, c.score)
-				}
-				if got.Column < 0 || !s.g.canPlay(&pos.p, got.Column) {
-					t.Errorf("line %d %s: best column %d is not playable", c.line, c.text, got.Column)
-				}
-				nodes += got.Nodes
+			// The positions are shared out among the workers, each with a
+			// solver (and transposition table) of its own; every
+			// position's outcome is checked here, in the file's order.
+			type result struct {
+				got  Result
+				err  error
+				took time.Duration
 			}
-			t.Logf("%d positions in %v, %d nodes (%s)", len(cases), time.Since(start).Round(time.Millisecond), nodes, runtime.Version())
+			results := make([]result, len(cases))
+			next := make(chan int)
+			var wg sync.WaitGroup
+			for _, s := range solvers {
+				wg.Go(func() {
+					for k := range next {
+						c := cases[k]
+						began := time.Now()
+						pos, err := s.Play(c.moves)
+						if err == nil {
+							results[k].got, err = s.Solve(context.Background(), pos, false)
+							if err == nil && (results[k].got.Column < 0 || !s.g.canPlay(&pos.p, results[k].got.Column)) {
+								err = fmt.Errorf("best column %d is not playable", results[k].got.Column)
+							}
+						}
+						results[k].err, results[k].took = err, time.Since(began)
+					}
+				})
+			}
+			for k := range cases {
+				next <- k
+			}
+			close(next)
+			wg.Wait()
+			var nodes uint64
+			var solving time.Duration
+			for k, c := range cases {
+				r := results[k]
+				if r.err != nil {
+					t.Fatalf("line %d %s: %v", c.line, c.text, r.err)
+				}
+				if r.got.Score != c.score {
+					t.Errorf("line %d %s: score %d, want %d", c.line, c.text, r.got.Score, c.score)
+				}
+				nodes += r.got.Nodes
+				solving += r.took
+			}
+			t.Logf("%d positions in %v on %d workers (%v of solving in all), %d nodes (%s)", len(cases),
+				time.Since(start).Round(time.Millisecond), workers, solving.Round(time.Millisecond), nodes, runtime.Version())
 		})
 	}
+}
+
+// ponsWorkers is how many positions TestPons solves at once: the
+// CONNECTN_PONS_WORKERS environment variable (1 measures one solver alone,
+// as the figures in the closing notes were taken), else one per processor.
+func ponsWorkers(t *testing.T) int {
+	v := os.Getenv("CONNECTN_PONS_WORKERS")
+	if v == "" {
+		return runtime.GOMAXPROCS(0)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 64 {
+		t.Fatalf("CONNECTN_PONS_WORKERS=%q: want a number of workers from 1 to 64", v)
+	}
+	return n
 }
 
 // TestPonsWeak checks the weak solver (win, draw or loss) on the first
