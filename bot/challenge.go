@@ -239,9 +239,6 @@ func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*di
 func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
 	me := userID(i)
 	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
-		if !s.Phase.Active() {
-			return errSettled
-		}
 		if s.Phase != sessions.PhaseChallenge {
 			return errStale
 		}
@@ -257,11 +254,6 @@ func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r 
 		s.Deadline = now.Add(h.turnTimeout)
 		return nil
 	})
-	if errors.Is(err, errSettled) {
-		// Expired (or ended) while its message could not be edited:
-		// the click shows how it ended.
-		return h.showSettled(ctx, i, r.Match)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -277,9 +269,6 @@ func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r 
 func (h *Handler) declineButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
 	me := userID(i)
 	s, _, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, _ time.Time) error {
-		if !s.Phase.Active() {
-			return errSettled
-		}
 		if s.Phase != sessions.PhaseChallenge {
 			return errStale
 		}
@@ -294,11 +283,6 @@ func (h *Handler) declineButton(ctx context.Context, i *discordgo.Interaction, r
 		s.Phase = sessions.PhaseCancelled
 		return nil
 	})
-	if errors.Is(err, errSettled) {
-		// Expired (or ended) while its message could not be edited:
-		// the click shows how it ended.
-		return h.showSettled(ctx, i, r.Match)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -255,7 +255,14 @@ func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*dis
 	if userID(i) == "" {
 		return nil, fmt.Errorf("component without a user: %w", errMalformed)
 	}
-	return buttonRoutes[r.Action](h, ctx, i, r)
+	resp, err := buttonRoutes[r.Action](h, ctx, i, r)
+	if errors.Is(err, errSettled) {
+		// A button of a session that has ended (expired while its message
+		// could not be edited, or a client still showing old buttons):
+		// the message shows how it ended.
+		return h.showSettled(ctx, i, r.Match)
+	}
+	return resp, err
 }
 
 // userID returns the ID of the user who caused i, from the guild member or,
@@ -308,12 +315,16 @@ func (h *Handler) update(ctx context.Context, i *discordgo.Interaction, fn func(
 // updateMatch runs fn on the channel's session when it is match, at the
 // handler's time now, after settling a deadline that has passed: then fn is
 // not called and expired is true. Another session in the channel is
-// errStale.
+// errStale; the session over already is errSettled (which component turns
+// into the message showing how it ended).
 func (h *Handler) updateMatch(ctx context.Context, i *discordgo.Interaction, match int64, fn func(s *sessions.Session, now time.Time) error) (s *sessions.Session, expired bool, err error) {
 	now := h.now()
 	s, err = h.update(ctx, i, func(s *sessions.Session) error {
 		if s.ID != match {
 			return errStale
+		}
+		if !s.Phase.Active() {
+			return errSettled
 		}
 		if expired = h.expire(s, now) != ""; expired {
 			return nil

@@ -32,11 +32,8 @@ func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r ro
 	)
 	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
 		roundEnded, aiLate = false, false
-		switch s.Phase {
-		case sessions.PhaseChallenge:
+		if s.Phase == sessions.PhaseChallenge {
 			return errStale
-		case sessions.PhaseFinished, sessions.PhaseCancelled:
-			return errSettled
 		}
 		p := s.PlayerOf(me)
 		if p == game.NoPlayer {
@@ -62,9 +59,6 @@ func (h *Handler) dropButton(ctx context.Context, i *discordgo.Interaction, r ro
 		roundEnded = h.afterMoves(s, round, now)
 		return nil
 	})
-	if errors.Is(err, errSettled) {
-		return h.showSettled(ctx, i, r.Match)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +182,11 @@ func (h *Handler) forfeitConfirmButton(ctx context.Context, i *discordgo.Interac
 		s.Phase, s.End = sessions.PhaseFinished, sessions.EndForfeit
 		return nil
 	})
+	if errors.Is(err, errSettled) {
+		// The confirmation is a private message: it says so, and the
+		// board stays as it is.
+		err = errMatchEnded
+	}
 	if err != nil {
 		return nil, err
 	}
