@@ -385,20 +385,13 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 }
 
 func (e *env) close() {
-	for _, m := range e.more {
-		if m.cmd != nil {
+	for _, m := range append([]*server{e.srv}, e.more...) {
+		if m != nil && m.cmd != nil {
 			select {
 			case <-m.done:
 			default:
 				m.stop(10 * time.Second)
 			}
-		}
-	}
-	if e.srv != nil && e.srv.cmd != nil {
-		select {
-		case <-e.srv.done:
-		default:
-			e.srv.stop(10 * time.Second)
 		}
 	}
 	if e.h != nil {
