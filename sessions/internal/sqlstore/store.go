@@ -88,7 +88,7 @@ type Store struct {
 	locks keyedMutex
 	// writeMu queues this Store's writes when d.SerialWrites.
 	writeMu sync.Mutex
-	batch   batcher // group commits of Update's writes when d.SerialWrites
+	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
 	cache   *cache
 	st      statements
 }
