@@ -11,10 +11,13 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
 )
 
 // MaxBodyBytes bounds the body of one interaction request, in bytes.
@@ -256,26 +259,43 @@ func (u *userRef) user() *discordgo.User {
 	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
 }
 
+// wireInteraction is an interaction as decodeInteraction reads it.
+type wireInteraction struct {
+	interactionFields
+	Data    json.RawMessage `json:"data"`
+	Message *messageRef     `json:"message"`
+	Member  *memberRef      `json:"member"`
+	User    *userRef        `json:"user"`
+}
+
 // decodeInteraction reads an interaction as Discord sends it to the
 // endpoint, as discordgo's Interaction.UnmarshalJSON does (data decoded by
 // the interaction's type) but with the message a component was clicked on
 // reduced to its ID and channel, and the member or user who used it to
 // their ID and names: the handler works from the store, never from what a
-// message shows, and decoding the whole message (embeds, components) was a
-// fifth of the server's time per click; a member's roles, permissions and
-// dates are never read. It returns an
-// error for a body that is not a JSON object of the interaction's shape,
-// or that has no type.
+// message shows, and a member's roles, permissions and dates are never
+// read. The message is skimmed (skimMessage), not decoded: its emoji and
+// escaped lines were most of the time a click took to decode. It returns
+// an error for a body that is not a JSON object of the interaction's
+// shape, or that has no type.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
-	var raw struct {
-		interactionFields
-		Data    json.RawMessage `json:"data"`
-		Message *messageRef     `json:"message"`
-		Member  *memberRef      `json:"member"`
-		User    *userRef        `json:"user"`
+	var raw wireInteraction
+	rest, msg, skimmed := skimMessage(body)
+	if skimmed {
+		if err := fastjson.Unmarshal(rest, &raw); err != nil {
+			return nil, err
+		}
+		if raw.Message != nil {
+			// A message the skim did not see: read the body whole.
+			raw, skimmed = wireInteraction{}, false
+		} else {
+			raw.Message = msg
+		}
 	}
-	if err := fastjson.Unmarshal(body, &raw); err != nil {
-		return nil, err
+	if !skimmed {
+		if err := fastjson.Unmarshal(body, &raw); err != nil {
+			return nil, err
+		}
 	}
 	if raw.Type == 0 {
 		return nil, errors.New("no type")
@@ -307,6 +327,83 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		return nil, fmt.Errorf("data: %w", err)
 	}
 	return &i, nil
+}
+
+// skimMessage finds the members named "message" (as encoding/json matches
+// names: without regard to case) at the top level of the JSON object body,
+// without decoding their values, and returns body with each of their values
+// replaced by null, and the message the last of them names (discordgo's
+// Message.UnmarshalJSON replaces a message whole): nil for null, else its
+// "id" and "channel_id". It reports false, for the body to be decoded whole, when body
+// is not an object or has no message, when a name in it is escaped (the
+// skim compares names as they are written), when a message is not an
+// object or null, or when an ID does not decode as a string.
+//
+// The skim is gjson's iteration, which passes over a value by finding its
+// end (strings by their closing quote) where a decoder reads every byte of
+// every string; it assumes the JSON is valid, which the decoding of what
+// is left of the body then checks but for the inside of the message.
+func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
+	if len(body) == 0 {
+		return nil, nil, false
+	}
+	// A view of body, not a copy: body is not changed while the results,
+	// which point into it, are read.
+	top := gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body)))
+	if !top.IsObject() {
+		return nil, nil, false
+	}
+	type span struct{ start, end int }
+	var spans []span
+	ok = true
+	top.ForEach(func(k, v gjson.Result) bool {
+		if strings.IndexByte(k.Raw, '\\') >= 0 {
+			ok = false
+			return false
+		}
+		if !strings.EqualFold(k.Str, "message") {
+			return true
+		}
+		if v.Index <= 0 || v.Index+len(v.Raw) > len(body) {
+			ok = false
+			return false
+		}
+		spans = append(spans, span{v.Index, v.Index + len(v.Raw)})
+		switch {
+		case v.Type == gjson.Null:
+			msg = nil
+		case v.IsObject():
+			msg = new(messageRef)
+			v.ForEach(func(k, v gjson.Result) bool {
+				var into *string
+				switch {
+				case strings.IndexByte(k.Raw, '\\') >= 0:
+					ok = false
+				case strings.EqualFold(k.Str, "id"):
+					into = &msg.ID
+				case strings.EqualFold(k.Str, "channel_id"):
+					into = &msg.ChannelID
+				}
+				if into != nil && fastjson.Unmarshal([]byte(v.Raw), into) != nil {
+					ok = false
+				}
+				return ok
+			})
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok || len(spans) == 0 {
+		return nil, nil, false
+	}
+	rest = make([]byte, 0, len(body))
+	at := 0
+	for _, s := range spans {
+		rest = append(append(rest, body[at:s.start]...), "null"...)
+		at = s.end
+	}
+	return append(rest, body[at:]...), msg, true
 }
 
 // unmarshalData decodes an interaction's data into v; absent data leaves v
