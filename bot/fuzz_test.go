@@ -61,6 +61,9 @@ func FuzzDecodeInteraction(f *testing.F) {
 		`{"type":3,"data":{},"message":{"id":"\\u0037"}}`, `{"type":3,"data":{},"message":{"id":"1","id":null}}`,
 		`{"type":3,"data":{},"message":{"id":null,"components":[{"custom_id":"\\"}{"}],"id":"8"}}`, `{"type":3,"data":{},"message":[]}`,
 		`{"type":3,"data":{},"message":{"id":"9"}`, `{"type":3,"data":{},"message":{"id":"1"}} {}`, `{"type":3,"data":{},"message":"x"}`,
+		`{"type":3,"data":{},"message":{"content":"\\\\","id":"1","embeds":[{"title":"}\\\"]"}],"channel_id":"2"}}`,
+		" { \"type\" : 3 ,\n\"data\" : { } , \"message\"\t: { \"id\" : \"1\" , \"channel_id\":\"2\" } } ",
+		`{"type":3,"data":{},"message":nul}`, `{"type":3,"data":{},"message":{"id":"1",}}`, `{"type":3,"data":{},"message":{"id":"\u00e9"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -191,6 +194,23 @@ func TestSkimMessage(t *testing.T) {
 	}
 	if !bytes.Contains(rest, []byte(`"message":null`)) || bytes.Contains(rest, []byte("embeds")) || len(rest) > len(body)/2 {
 		t.Fatalf("the message is left in what is decoded (%d of %d bytes): %s", len(rest), len(body), rest)
+	}
+	// Strings that end in escaped backslashes or hold escaped quotes and
+	// brackets, and whitespace everywhere, are skimmed right.
+	for _, s := range []string{
+		`{"type":3,"message":{"content":"\\\\","id":"1","embeds":[{"title":"}\\\"]\\\\"}],"channel_id":"2"},"data":{}}`,
+		" { \"type\" : 3 ,\n\"message\"\t: { \"id\" : \"1\" , \"x\": [ 1 , { } ], \"channel_id\":\"2\" } , \"data\":{} } ",
+		`{"type":3,"Message":{"id":"7"},"message":{"channel_id":"2","ID":"1"},"data":{"custom_id":"\"message\":{}"}}`,
+	} {
+		rest, msg, ok := skimMessage([]byte(s))
+		if !ok || msg == nil || msg.ID != "1" || msg.ChannelID != "2" {
+			t.Errorf("skimMessage(%s) = %+v, %v; want ID 1 in channel 2", s, msg, ok)
+			continue
+		}
+		var back map[string]any
+		if err := json.Unmarshal(rest, &back); err != nil || back["message"] != nil || back["type"] != 3.0 || back["data"] == nil {
+			t.Errorf("skimMessage(%s) left %s (%v)", s, rest, err)
+		}
 	}
 	for _, s := range []string{`[]`, `{"type":3}`, `{"type":3,"m\u0065ssage":{"id":"5"}}`, `{"type":3,"message":[]}`, `{"type":3,"message":{"id":7}}`} {
 		if _, _, ok := skimMessage([]byte(s)); ok {

@@ -370,7 +370,7 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 		}
 		spans = append(spans, span{v.Index, v.Index + len(v.Raw)})
 		switch {
-		case v.Type == gjson.Null:
+		case v.Raw == "null":
 			msg = nil
 		case v.IsObject():
 			msg = new(messageRef)
