@@ -172,6 +172,14 @@ func (r *Round) Opener() Player { return r.opener }
 // the match. It costs O(rows x columns).
 func (r *Round) Board() *Board { return r.board.Clone() }
 
+// Rows returns the number of rows of the round's board, without the copy
+// Board makes.
+func (r *Round) Rows() int { return r.board.Rows() }
+
+// Columns returns the number of columns of the round's board, without the
+// copy Board makes.
+func (r *Round) Columns() int { return r.board.Columns() }
+
 // At returns the disc at (row, column) of the round's board, row 0 being the
 // bottom row, or NoPlayer when the cell is empty or outside the board. It
 // reads the board without copying it.
@@ -281,20 +289,21 @@ func (m *Match) startRound() {
 	m.rounds = append(m.rounds, &Round{number: n, opener: m.cfg.OpenerOf(n), board: b})
 }
 
-// Clone returns an independent deep copy of m: playing on one changes
-// nothing in the other. It costs O(rounds x rows x columns + actions),
-// without replaying any move, which is what makes it cheaper than Replay.
+// Clone returns an independent copy of m: playing on one changes nothing
+// in the other. It costs O(rows x columns + rounds + actions), without
+// replaying any move, which is what makes it cheaper than Replay.
 func (m *Match) Clone() *Match {
 	c := *m
 	c.actions = append([]Action(nil), m.actions...)
-	c.rounds = make([]*Round, len(m.rounds))
-	for i, r := range m.rounds {
-		rc := *r
-		rc.board = r.board.Clone()
-		rc.moves = append([]int(nil), r.moves...)
-		rc.line = append([]Cell(nil), r.line...)
-		c.rounds[i] = &rc
-	}
+	// The rounds before the current one are over, and a round that is
+	// over never changes: the copy shares them.
+	c.rounds = append([]*Round(nil), m.rounds...)
+	r := m.Round()
+	rc := *r
+	rc.board = r.board.Clone()
+	rc.moves = append([]int(nil), r.moves...)
+	rc.line = append([]Cell(nil), r.line...)
+	c.rounds[len(c.rounds)-1] = &rc
 	return &c
 }
 
