@@ -62,9 +62,11 @@ type route struct {
 }
 
 // String formats r as a custom_id that parseRoute reads back.
-func (r route) String() string {
-	// Built by hand: a board's buttons make seven or more of these per click.
-	b := make([]byte, 0, 48)
+func (r route) String() string { return string(r.append(make([]byte, 0, 48))) }
+
+// append appends the custom_id of r to b, built by hand: a board's buttons
+// make seven or more of these per click.
+func (r route) append(b []byte) []byte {
 	b = append(append(append(b, "cn:"...), r.Action...), ':')
 	b = strconv.AppendInt(b, r.Match, 10)
 	if r.Action == actDrop {
@@ -72,7 +74,7 @@ func (r route) String() string {
 			b = strconv.AppendInt(append(b, ':'), int64(n), 10)
 		}
 	}
-	return string(b)
+	return b
 }
 
 // parseRoute reads a custom_id made by route.String. Anything else (another

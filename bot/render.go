@@ -62,7 +62,7 @@ func headerRow(columns int) string {
 // are drawn with the theme's winning marks, and the last disc played with
 // its last-disc mark unless it is on the line.
 func drawGrid(t Theme, r *game.Round) string {
-	rows, columns := r.Board().Rows(), r.Board().Columns()
+	rows, columns := r.Rows(), r.Columns()
 	last, hasLast := r.LastMove()
 	var sb strings.Builder
 	sb.WriteString(headerRow(columns))
@@ -104,7 +104,7 @@ func boardNotes(s *sessions.Session, r *game.Round) string {
 		if r.InLine(last) {
 			mark = t.Win[p]
 		}
-		notes += " · Last disc: " + mark + " column " + columnLabel(last.Column, r.Board().Columns())
+		notes += " · Last disc: " + mark + " column " + columnLabel(last.Column, r.Columns())
 	}
 	return notes
 }
@@ -411,19 +411,28 @@ func renderSession(s *sessions.Session) *message {
 func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
 	r := m.Round()
-	columns := r.Board().Columns()
-	var rows []discordgo.MessageComponent
-	var row []discordgo.MessageComponent
-	for c := 0; c < columns; c++ {
-		row = append(row, discordgo.Button{
+	columns := r.Columns()
+	// Built in as few allocations as it takes: this runs at every move.
+	// The drop buttons' custom_ids are cut from one string.
+	ids := make([]byte, 0, 32*columns)
+	ends := make([]int, columns)
+	for c := range columns {
+		ids = route{Action: actDrop, Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
+		ends[c] = len(ids)
+	}
+	all := string(ids)
+	rows := make([]discordgo.MessageComponent, 0, (columns+4)/5+1)
+	cells := make([]discordgo.MessageComponent, columns)
+	for c, start := 0, 0; c < columns; c++ {
+		cells[c] = discordgo.Button{
 			Label:    columnLabel(c, columns),
 			Style:    discordgo.SecondaryButton,
-			CustomID: route{Action: actDrop, Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.String(),
+			CustomID: all[start:ends[c]],
 			Disabled: !r.CanDrop(c),
-		})
-		if len(row) == 5 || c == columns-1 {
-			rows = append(rows, discordgo.ActionsRow{Components: row})
-			row = nil
+		}
+		start = ends[c]
+		if c%5 == 4 || c == columns-1 {
+			rows = append(rows, discordgo.ActionsRow{Components: cells[c-c%5 : c+1 : c+1]})
 		}
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
@@ -460,7 +469,7 @@ func messageLink(guildID, channelID, messageID string) string {
 
 // renderAnalysis draws the review of round r of s, move by move.
 func renderAnalysis(s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
-	columns := r.Board().Columns()
+	columns := r.Columns()
 	var d strings.Builder
 	if len(a.Moves) > 0 && a.Moves[0].Settled {
 		fmt.Fprintf(&d, "From the empty board, %s (who opens) %s with perfect play.\n", name(s, a.Moves[0].Player), outlook(a.Moves[0].Before))
