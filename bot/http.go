@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -151,7 +152,10 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	out, err := encodeResponse(resp)
+	buf := responseBuffers.Get().(*[]byte)
+	defer responseBuffers.Put(buf)
+	out, err := appendResponse((*buf)[:0], resp)
+	*buf = out
 	if err != nil {
 		h.log().Error("encode response", "interaction", i.ID, "err", err)
 		h.Handler.Undelivered(i)
@@ -171,6 +175,10 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Handler.Delivered(i)
 }
+
+// responseBuffers holds the buffers responses are encoded into, kept for
+// the next request once written (a board's response is 2–6 KB).
+var responseBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // readBody returns prefix followed by everything r reads, in one buffer
 // of prefix's length and size (the declared Content-Length; -1 when
@@ -397,7 +405,11 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 	if !ok || len(spans) == 0 {
 		return nil, nil, false
 	}
-	rest = make([]byte, 0, len(body))
+	size := len(body)
+	for _, s := range spans {
+		size -= s.end - s.start - len("null")
+	}
+	rest = make([]byte, 0, size)
 	at := 0
 	for _, s := range spans {
 		rest = append(append(rest, body[at:s.start]...), "null"...)

@@ -11,7 +11,7 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// TestEncodeResponseIsEncodingJSON holds encodeResponse to its promise: for
+// TestEncodeResponseIsEncodingJSON holds appendResponse to its promise: for
 // every message the bot renders (boards of several sizes and themes, in
 // every phase, challenge, round record, match over, analysis, help, stats,
 // leaderboard, private answers), the bytes encoding/json writes through
@@ -55,16 +55,20 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 	)
 	rows := 0
 	for k, resp := range responses {
-		got, err := encodeResponse(resp)
+		got, err := appendResponse([]byte("x"), resp)
 		if err != nil {
-			t.Fatalf("response %d: encodeResponse error = %v", k, err)
+			t.Fatalf("response %d: appendResponse error = %v", k, err)
 		}
+		if got[0] != 'x' {
+			t.Fatalf("response %d: appendResponse did not append: %s", k, got)
+		}
+		got = got[1:]
 		want, err := json.Marshal(resp)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("response %d:\nencodeResponse = %s\nencoding/json  = %s", k, got, want)
+			t.Fatalf("response %d:\nappendResponse = %s\nencoding/json  = %s", k, got, want)
 		}
 		if resp.Data != nil {
 			rows += len(resp.Data.Components)
