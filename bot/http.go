@@ -283,14 +283,15 @@ type wireInteraction struct {
 // their ID and names: the handler works from the store, never from what a
 // message shows, and a member's roles, permissions and dates are never
 // read. The message is skimmed (skimMessage), not decoded: its emoji and
-// escaped lines were most of the time a click took to decode. It returns
-// an error for a body that is not a JSON object of the interaction's
-// shape, or that has no type.
+// escaped lines were most of the time a click took to decode. The
+// interaction's strings point into body (or into a copy of it), which must
+// not change afterwards. It returns an error for a body that is not a JSON
+// object of the interaction's shape, or that has no type.
 func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	var raw wireInteraction
 	rest, msg, skimmed := skimMessage(body)
 	if skimmed {
-		if err := fastjson.Unmarshal(rest, &raw); err != nil {
+		if err := unmarshal(rest, &raw); err != nil {
 			return nil, err
 		}
 		if raw.Message != nil {
@@ -301,7 +302,7 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		}
 	}
 	if !skimmed {
-		if err := fastjson.Unmarshal(body, &raw); err != nil {
+		if err := unmarshal(body, &raw); err != nil {
 			return nil, err
 		}
 	}
@@ -424,5 +425,17 @@ func unmarshalData(data json.RawMessage, v any) error {
 	if len(data) == 0 {
 		return nil
 	}
-	return fastjson.Unmarshal(data, v)
+	return unmarshal(data, v)
+}
+
+// unmarshal decodes the JSON value b into v as fastjson.Unmarshal does but
+// without copying: the strings decoded point into b, which must not change
+// while they are in use. decodeInteraction decodes a request's own buffer,
+// or its copy of it, and nothing writes to either afterwards.
+func unmarshal(b []byte, v any) error {
+	r, err := fastjson.Parse(b, v, fastjson.ZeroCopy)
+	if err == nil && len(r) != 0 {
+		return fmt.Errorf("invalid character %q after the JSON value", r[0])
+	}
+	return err
 }
