@@ -393,7 +393,7 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 				case strings.EqualFold(k.Str, "channel_id"):
 					into = &msg.ChannelID
 				}
-				if into != nil && fastjson.Unmarshal([]byte(v.Raw), into) != nil {
+				if into != nil && !decodeString(v.Raw, into) {
 					ok = false
 				}
 				return ok
@@ -417,6 +417,17 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 		at = s.end
 	}
 	return append(rest, body[at:]...), msg, true
+}
+
+// decodeString decodes the JSON value v into *into as encoding/json decodes
+// into a string (null leaves it as it was), and reports whether it could:
+// an ID (digits in quotes) directly, anything else through the decoder.
+func decodeString(v string, into *string) bool {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && strings.Trim(v[1:len(v)-1], "0123456789") == "" {
+		*into = strings.Clone(v[1 : len(v)-1])
+		return true
+	}
+	return fastjson.Unmarshal([]byte(v), into) == nil
 }
 
 // unmarshalData decodes an interaction's data into v; absent data leaves v
