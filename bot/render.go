@@ -421,25 +421,35 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 		ends[c] = len(ids)
 	}
 	all := string(ids)
-	rows := make([]discordgo.MessageComponent, 0, (columns+4)/5+1)
-	cells := make([]discordgo.MessageComponent, columns)
+	// Pointers into one slice of buttons and one of rows: a value in an
+	// interface would be a copy on the heap each.
+	buttons := make([]discordgo.Button, columns+1)
+	cells := make([]discordgo.MessageComponent, columns+1)
+	lines := make([]discordgo.ActionsRow, (columns+4)/5+1)
+	rows := make([]discordgo.MessageComponent, len(lines))
 	for c, start := 0, 0; c < columns; c++ {
-		cells[c] = discordgo.Button{
+		buttons[c] = discordgo.Button{
 			Label:    columnLabel(c, columns),
 			Style:    discordgo.SecondaryButton,
 			CustomID: all[start:ends[c]],
 			Disabled: !r.CanDrop(c),
 		}
+		cells[c] = &buttons[c]
 		start = ends[c]
 		if c%5 == 4 || c == columns-1 {
-			rows = append(rows, discordgo.ActionsRow{Components: cells[c-c%5 : c+1 : c+1]})
+			lines[c/5].Components = cells[c-c%5 : c+1 : c+1]
+			rows[c/5] = &lines[c/5]
 		}
 	}
-	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+	buttons[columns] = discordgo.Button{
 		Label:    "Forfeit match",
 		Style:    discordgo.DangerButton,
 		CustomID: route{Action: actForfeit, Match: s.ID}.String(),
-	}}})
+	}
+	cells[columns] = &buttons[columns]
+	last := len(lines) - 1
+	lines[last].Components = cells[columns:]
+	rows[last] = &lines[last]
 	return rows
 }
 

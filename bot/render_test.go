@@ -76,7 +76,7 @@ func checkLimits(msg *message) []string {
 	}
 	seen := map[string]bool{}
 	for _, row := range msg.Components {
-		r, ok := row.(discordgo.ActionsRow)
+		r, ok := component[discordgo.ActionsRow](row)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("a top-level %T", row))
 			continue
@@ -85,7 +85,7 @@ func checkLimits(msg *message) []string {
 			bad = append(bad, fmt.Sprintf("a row of %d components", len(r.Components)))
 		}
 		for _, c := range r.Components {
-			b, ok := c.(discordgo.Button)
+			b, ok := component[discordgo.Button](c)
 			if !ok {
 				bad = append(bad, fmt.Sprintf("a %T in a row", c))
 				continue
@@ -314,8 +314,9 @@ func TestHeadersMatchButtons(t *testing.T) {
 		}
 		var got []string
 		for _, b := range boardButtons(s) {
-			for _, c := range b.(discordgo.ActionsRow).Components {
-				if btn := c.(discordgo.Button); btn.Label != "Forfeit match" {
+			row, _ := component[discordgo.ActionsRow](b)
+			for _, c := range row.Components {
+				if btn, _ := component[discordgo.Button](c); btn.Label != "Forfeit match" {
 					got = append(got, btn.Label)
 				}
 			}
@@ -442,7 +443,8 @@ func TestRenderGolden(t *testing.T) {
 			}
 			n := 0
 			for _, row := range tc.msg.Components {
-				n += len(row.(discordgo.ActionsRow).Components)
+				r, _ := component[discordgo.ActionsRow](row)
+				n += len(r.Components)
 			}
 			if n != tc.buttons {
 				t.Errorf("%d buttons, want %d", n, tc.buttons)
