@@ -36,10 +36,13 @@ const (
 )
 
 // routeParts is how many colon-separated parts each action's custom_id has.
-var routeParts = map[action]int{
+var routeParts = map[action]int{ // at most maxRouteParts
 	actAccept: 3, actDecline: 3, actForfeit: 3, actForfeitYes: 3, actForfeitNo: 3, actRematch: 3, actPicture: 3, actAnalysis: 3,
 	actDrop: 6,
 }
+
+// maxRouteParts is the most parts a custom_id has (a drop's).
+const maxRouteParts = 6
 
 // route is a parsed button custom_id. Every button names the match (the
 // session ID) it belongs to; a column button also names the board message
@@ -89,8 +92,18 @@ func parseRoute(customID string) (route, error) {
 	if len(customID) > maxCustomIDLength {
 		return bad("too long")
 	}
-	parts := strings.Split(customID, ":")
-	if len(parts) < 3 || parts[0] != "cn" {
+	// The parts, split without allocating: n counts them all, parts keeps
+	// as many as a route has.
+	var parts [maxRouteParts]string
+	n := 0
+	for rest, more := customID, true; more; n++ {
+		var part string
+		part, rest, more = strings.Cut(rest, ":")
+		if n < len(parts) {
+			parts[n] = part
+		}
+	}
+	if n < 3 || parts[0] != "cn" {
 		return bad("not ours")
 	}
 	r := route{Action: action(parts[1])}
@@ -98,7 +111,7 @@ func parseRoute(customID string) (route, error) {
 	if !known {
 		return bad("unknown action")
 	}
-	if len(parts) != want {
+	if n != want {
 		return bad("wrong number of parts")
 	}
 	id, ok := parseNatural(parts[2], maxMatchID)

@@ -219,6 +219,21 @@ func TestSkimMessage(t *testing.T) {
 	}
 }
 
+// TestRoutesParseBack checks that the custom_id of every action, with its
+// numbers at their largest, reads back as the route it was made from.
+func TestRoutesParseBack(t *testing.T) {
+	for a := range routeParts {
+		r := route{Action: a, Match: maxMatchID}
+		if a == actDrop {
+			r.Post, r.Ply, r.Column = maxPostSequence, maxPly, maxColumnNumber
+		}
+		got, err := parseRoute(r.String())
+		if err != nil || got != r {
+			t.Errorf("parseRoute(%q) = %+v, %v; want %+v", r.String(), got, err, r)
+		}
+	}
+}
+
 // BenchmarkDecodeInteraction compares decodeInteraction with discordgo's
 // decoding on a recorded click, which carries the whole board message.
 func BenchmarkDecodeInteraction(b *testing.B) {
