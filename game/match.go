@@ -368,6 +368,10 @@ func (m *Match) ToMove() Player {
 // Actions returns a copy of every action applied so far, in order.
 func (m *Match) Actions() []Action { return append([]Action(nil), m.actions...) }
 
+// Action returns action i (from 0) of those applied so far, as Actions()[i]
+// does without the copy; i must be less than Plies().
+func (m *Match) Action(i int) Action { return m.actions[i] }
+
 // Plies returns the number of actions applied so far. It grows by one with
 // every successful Play, ForfeitRound or Forfeit, so it identifies a state of
 // the match.

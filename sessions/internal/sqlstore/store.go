@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,7 +215,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	if err != nil {
 		return nil, fmt.Errorf("create session in channel %s: encode config: %w", c.ChannelID, err)
 	}
-	actions, err := encodeActions(nil, c.Match.Actions())
+	actions, err := encodeActions(nil, c.Match)
 	if err != nil {
 		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
 	}
@@ -388,7 +387,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	if err := sessions.CheckChange(&before, sess); err != nil {
 		return nil, fmt.Errorf("update session %d in channel %s: %w", before.ID, channelID, err)
 	}
-	actions, err := encodeActions(entry, sess.Match.Actions())
+	actions, err := encodeActions(entry, sess.Match)
 	if err != nil {
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
@@ -572,28 +571,39 @@ func decode(r *row) (*sessions.Session, error) {
 	return sess, nil
 }
 
-// encodeActions returns actions as the JSON list stored in the actions
-// column. When prev (the cache entry the session was loaded from) holds a
-// prefix of actions, only the new actions are encoded and appended to the
-// text prev holds.
-func encodeActions(prev *cached, actions []game.Action) (string, error) {
+// encodeActions returns the actions of m as the JSON list stored in the
+// actions column. When prev (the cache entry the session was loaded from)
+// holds a prefix of them, only the new actions are encoded and appended to
+// the text prev holds.
+func encodeActions(prev *cached, m *game.Match) (string, error) {
+	n := m.Plies()
 	if prev != nil && prev.actions != "" {
-		old := prev.sess.Match.Actions()
-		if len(old) <= len(actions) && slices.Equal(old, actions[:len(old)]) {
-			if len(old) == len(actions) {
+		old := prev.sess.Match
+		k := old.Plies()
+		same := k <= n
+		for i := 0; same && i < k; i++ {
+			same = old.Action(i) == m.Action(i)
+		}
+		if same {
+			if k == n {
 				return prev.actions, nil
 			}
-			tail, err := json.Marshal(actions[len(old):])
+			tail := make([]game.Action, 0, n-k)
+			for i := k; i < n; i++ {
+				tail = append(tail, m.Action(i))
+			}
+			b, err := json.Marshal(tail)
 			if err != nil {
 				return "", fmt.Errorf("encode actions: %w", err)
 			}
-			head := strings.TrimSuffix(strings.TrimRight(prev.actions, " \n\t"), "]")
-			if len(old) > 0 {
-				head += ","
+			head, sep := strings.TrimSuffix(strings.TrimRight(prev.actions, " \n\t"), "]"), ","
+			if k == 0 {
+				sep = ""
 			}
-			return head + string(tail[1:]), nil
+			return head + sep + string(b[1:]), nil
 		}
 	}
+	actions := m.Actions()
 	if actions == nil {
 		actions = []game.Action{}
 	}

@@ -37,7 +37,7 @@ func TestEncodeActionsAppends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	empty, err := encodeActions(nil, m.Actions())
+	empty, err := encodeActions(nil, m)
 	if err != nil || empty != "[]" {
 		t.Fatalf("encodeActions(no actions) = %q, %v, want []", empty, err)
 	}
@@ -46,23 +46,31 @@ func TestEncodeActionsAppends(t *testing.T) {
 		if _, err := m.Play(m.ToMove(), c); err != nil {
 			t.Fatal(err)
 		}
-		got, err := encodeActions(prev, m.Actions())
+		got, err := encodeActions(prev, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole, _ := encodeActions(nil, m.Actions())
+		whole, _ := encodeActions(nil, m)
 		if got != whole {
 			t.Fatalf("appended encoding = %s, want %s", got, whole)
 		}
 		prev = &cached{sess: &sessions.Session{Match: m.Clone()}, actions: got}
 	}
-	if got, _ := encodeActions(prev, m.Actions()); got != prev.actions {
+	if got, _ := encodeActions(prev, m); got != prev.actions {
 		t.Errorf("encodeActions(unchanged) = %s, want the stored text %s", got, prev.actions)
 	}
 	other, _ := game.NewMatch(game.DefaultConfig())
 	other.Play(game.Player1, 0)
-	if got, _ := encodeActions(prev, other.Actions()); got != `[{"kind":"drop","player":1}]` {
+	if got, _ := encodeActions(prev, other); got != `[{"kind":"drop","player":1}]` {
 		t.Errorf("encodeActions(not a continuation) = %s, want the list encoded whole", got)
+	}
+	longer, _ := game.NewMatch(game.DefaultConfig())
+	for _, c := range []int{3, 4, 2, 1} { // as long as prev and more, but not after it
+		longer.Play(longer.ToMove(), c)
+	}
+	whole, _ := encodeActions(nil, longer)
+	if got, _ := encodeActions(prev, longer); got != whole {
+		t.Errorf("encodeActions(longer, not a continuation) = %s, want %s", got, whole)
 	}
 }
 
