@@ -424,7 +424,7 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 // an ID (digits in quotes) directly, anything else through the decoder.
 func decodeString(v string, into *string) bool {
 	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && strings.Trim(v[1:len(v)-1], "0123456789") == "" {
-		*into = strings.Clone(v[1 : len(v)-1])
+		*into = v[1 : len(v)-1] // points into the body, as unmarshal's strings do
 		return true
 	}
 	return fastjson.Unmarshal([]byte(v), into) == nil

@@ -413,13 +413,16 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	r := m.Round()
 	columns := r.Columns()
 	// Built in as few allocations as it takes: this runs at every move.
-	// The drop buttons' custom_ids are cut from one string.
-	ids := make([]byte, 0, 32*columns)
-	ends := make([]int, columns)
+	// The custom_ids (the columns', then Forfeit's) are cut from one
+	// string, between offsets off[k] and off[k+1].
+	ids := make([]byte, 0, 32*(columns+1))
+	off := make([]int, 1, columns+2)
 	for c := range columns {
 		ids = route{Action: actDrop, Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
-		ends[c] = len(ids)
+		off = append(off, len(ids))
 	}
+	ids = route{Action: actForfeit, Match: s.ID}.append(ids)
+	off = append(off, len(ids))
 	all := string(ids)
 	// Pointers into one slice of buttons and one of rows: a value in an
 	// interface would be a copy on the heap each.
@@ -427,15 +430,14 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	cells := make([]discordgo.MessageComponent, columns+1)
 	lines := make([]discordgo.ActionsRow, (columns+4)/5+1)
 	rows := make([]discordgo.MessageComponent, len(lines))
-	for c, start := 0, 0; c < columns; c++ {
+	for c := range columns {
 		buttons[c] = discordgo.Button{
 			Label:    columnLabel(c, columns),
 			Style:    discordgo.SecondaryButton,
-			CustomID: all[start:ends[c]],
+			CustomID: all[off[c]:off[c+1]],
 			Disabled: !r.CanDrop(c),
 		}
 		cells[c] = &buttons[c]
-		start = ends[c]
 		if c%5 == 4 || c == columns-1 {
 			lines[c/5].Components = cells[c-c%5 : c+1 : c+1]
 			rows[c/5] = &lines[c/5]
@@ -444,7 +446,7 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	buttons[columns] = discordgo.Button{
 		Label:    "Forfeit match",
 		Style:    discordgo.DangerButton,
-		CustomID: route{Action: actForfeit, Match: s.ID}.String(),
+		CustomID: all[off[columns]:],
 	}
 	cells[columns] = &buttons[columns]
 	last := len(lines) - 1
