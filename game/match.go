@@ -290,19 +290,24 @@ func (m *Match) startRound() {
 }
 
 // Clone returns an independent copy of m: playing on one changes nothing
-// in the other. It costs O(rows x columns + rounds + actions), without
-// replaying any move, which is what makes it cheaper than Replay.
+// in the other. It costs O(rows x columns + rounds), without replaying any
+// move, which is what makes it cheaper than Replay.
+//
+// What never changes is shared, not copied: the rounds before the current
+// one (a round that is over never changes), and the actions, moves and
+// winning line played so far, which are only ever appended to or replaced
+// whole. The copy's slices of those are capped at their length: an append
+// on the copy moves it to an array of its own, and one on the original
+// writes past the end of what the copy reads.
 func (m *Match) Clone() *Match {
 	c := *m
-	c.actions = append([]Action(nil), m.actions...)
-	// The rounds before the current one are over, and a round that is
-	// over never changes: the copy shares them.
+	c.actions = m.actions[:len(m.actions):len(m.actions)]
 	c.rounds = append([]*Round(nil), m.rounds...)
 	r := m.Round()
 	rc := *r
 	rc.board = r.board.Clone()
-	rc.moves = append([]int(nil), r.moves...)
-	rc.line = append([]Cell(nil), r.line...)
+	rc.moves = r.moves[:len(r.moves):len(r.moves)]
+	rc.line = r.line[:len(r.line):len(r.line)]
 	c.rounds[len(c.rounds)-1] = &rc
 	return &c
 }

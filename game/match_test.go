@@ -664,3 +664,46 @@ func TestClone(t *testing.T) {
 		t.Errorf("clone after a move on the original: %d plies, column 7 holds %v", c.Plies(), c.Round().At(0, 6))
 	}
 }
+
+// TestCloneSharesNoAppends clones one match twice and plays a different
+// move on each clone and on the original: each keeps its own last action
+// and move, though Clone shares the history played before (it fails when
+// a clone's slices may grow into the array they share).
+func TestCloneSharesNoAppends(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []int{0, 1, 0, 1, 0, 1, 0, 3, 3, 4} { // round 1 won, round 2 at its third move
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			t.Fatalf("Play(%d) error = %v", c, err)
+		}
+	}
+	matches := []*game.Match{m.Clone(), m.Clone(), m}
+	for i, c := range matches {
+		if _, err := c.Play(c.ToMove(), i); err != nil {
+			t.Fatalf("match %d: Play(%d) error = %v", i, i, err)
+		}
+	}
+	for i, c := range matches {
+		if c.Plies() != 11 || c.Action(10).Column != i {
+			t.Errorf("match %d: %d plies, last action %v, want 11 plies, a drop in column %d", i, c.Plies(), c.Action(10), i+1)
+		}
+		moves := c.Round().Moves()
+		if len(moves) != 4 || moves[3] != i {
+			t.Errorf("match %d: round moves %v, want the fourth in column index %d", i, moves, i)
+		}
+		if want := []int{0, 1, 0, 1, 0, 1, 0, 3, 3, 4}; !slices.Equal(columnsOf(c.Actions()[:10]), want) {
+			t.Errorf("match %d: history %v, want %v", i, columnsOf(c.Actions()[:10]), want)
+		}
+	}
+}
+
+func columnsOf(actions []game.Action) []int {
+	var cs []int
+	for _, a := range actions {
+		cs = append(cs, a.Column)
+	}
+	return cs
+}
