@@ -670,40 +670,22 @@ func TestClone(t *testing.T) {
 // and move, though Clone shares the history played before (it fails when
 // a clone's slices may grow into the array they share).
 func TestCloneSharesNoAppends(t *testing.T) {
-	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
-	m, err := game.NewMatch(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []int{0, 1, 0, 1, 0, 1, 0, 3, 3, 4} { // round 1 won, round 2 at its third move
-		if _, err := m.Play(m.ToMove(), c); err != nil {
-			t.Fatalf("Play(%d) error = %v", c, err)
-		}
-	}
+	m := mustMatch(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2})
+	play(t, m, 0, 1, 0, 1, 0, 1, 0, 3, 3, 4) // round 1 won, round 2 at its third move
+	history := m.Actions()
 	matches := []*game.Match{m.Clone(), m.Clone(), m}
 	for i, c := range matches {
-		if _, err := c.Play(c.ToMove(), i); err != nil {
-			t.Fatalf("match %d: Play(%d) error = %v", i, i, err)
-		}
+		play(t, c, i)
 	}
 	for i, c := range matches {
 		if c.Plies() != 11 || c.Action(10).Column != i {
-			t.Errorf("match %d: %d plies, last action %v, want 11 plies, a drop in column %d", i, c.Plies(), c.Action(10), i+1)
+			t.Errorf("match %d: %d plies, last action %v, want 11 plies, a drop in column index %d", i, c.Plies(), c.Action(10), i)
 		}
-		moves := c.Round().Moves()
-		if len(moves) != 4 || moves[3] != i {
+		if moves := c.Round().Moves(); len(moves) != 4 || moves[3] != i {
 			t.Errorf("match %d: round moves %v, want the fourth in column index %d", i, moves, i)
 		}
-		if want := []int{0, 1, 0, 1, 0, 1, 0, 3, 3, 4}; !slices.Equal(columnsOf(c.Actions()[:10]), want) {
-			t.Errorf("match %d: history %v, want %v", i, columnsOf(c.Actions()[:10]), want)
+		if got := c.Actions()[:10]; !slices.Equal(got, history) {
+			t.Errorf("match %d: history %v, want %v", i, got, history)
 		}
 	}
-}
-
-func columnsOf(actions []game.Action) []int {
-	var cs []int
-	for _, a := range actions {
-		cs = append(cs, a.Column)
-	}
-	return cs
 }
