@@ -1,0 +1,391 @@
+package locale
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
+	"golang.org/x/text/language"
+)
+
+//go:embed messages/*.toml
+var embedded embed.FS
+
+// Base is the language every message exists in, and the last fallback.
+const Base = "en"
+
+// Catalog is a set of messages in one or more languages. It is safe for
+// concurrent use.
+type Catalog struct {
+	bundle  *i18n.Bundle
+	ids     []string                            // the message IDs of the base language, sorted
+	files   map[string][]string                 // the message IDs of each file, by its base name
+	sources map[string]map[string]*i18n.Message // language tag → ID → message
+
+	mu         sync.Mutex
+	localizers map[string]*Localizer
+}
+
+var (
+	defaultOnce    sync.Once
+	defaultCatalog *Catalog
+)
+
+// Default returns the catalog embedded in the program. It panics if the
+// embedded files do not load, which TestDefaultLoads rules out.
+func Default() *Catalog {
+	defaultOnce.Do(func() {
+		c, err := Load(embedded, "messages")
+		if err != nil {
+			panic(fmt.Sprintf("locale: the embedded catalog does not load: %v", err))
+		}
+		defaultCatalog = c
+	})
+	return defaultCatalog
+}
+
+// English returns the localizer of the base language of the default
+// catalog.
+func English() *Localizer { return Default().Localizer() }
+
+// Load reads every *.toml file in folder dir of fsys as the messages of
+// the language the last dot-separated part of its name gives (bot.en.toml,
+// console.de.toml, bot.pt-BR.toml: a language may have several files),
+// checks that the base language has a file, that no message ID is given
+// twice in one language, and that every message of every file is a
+// template of fields only ({{.Name}}). It returns an error naming the file
+// and message that break a rule.
+func Load(fsys fs.FS, dir string) (*Catalog, error) {
+	bundle := i18n.NewBundle(language.English)
+	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	names, err := fs.Glob(fsys, path.Join(dir, "*.toml"))
+	if err != nil {
+		return nil, err
+	}
+	c := &Catalog{bundle: bundle, localizers: map[string]*Localizer{}, files: map[string][]string{},
+		sources: map[string]map[string]*i18n.Message{}}
+	base := false
+	for _, name := range names {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := bundle.ParseMessageFileBytes(b, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		lang := f.Tag.String()
+		if c.sources[lang] == nil {
+			c.sources[lang] = map[string]*i18n.Message{}
+		}
+		for _, m := range f.Messages {
+			for _, src := range []string{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other} {
+				if _, err := compile(src); err != nil {
+					return nil, fmt.Errorf("%s: message %s: %w", name, m.ID, err)
+				}
+			}
+			if _, dup := c.sources[lang][m.ID]; dup {
+				return nil, fmt.Errorf("%s: message %s is given twice in %s", name, m.ID, lang)
+			}
+			c.sources[lang][m.ID] = m
+			c.files[path.Base(name)] = append(c.files[path.Base(name)], m.ID)
+		}
+		if f.Tag == language.English {
+			base = true
+			for _, m := range f.Messages {
+				c.ids = append(c.ids, m.ID)
+			}
+		}
+	}
+	if !base {
+		return nil, fmt.Errorf("%s: no %s.toml, the base language", dir, Base)
+	}
+	slices.Sort(c.ids)
+	return c, nil
+}
+
+// IDs returns the ID of every message of the base language, sorted.
+func (c *Catalog) IDs() []string { return slices.Clone(c.ids) }
+
+// IDsIn returns the IDs of the messages of file (its base name, such as
+// "bot.en.toml"), sorted; none for a file the catalog does not have.
+func (c *Catalog) IDsIn(file string) []string {
+	ids := slices.Clone(c.files[file])
+	slices.Sort(ids)
+	return ids
+}
+
+// Forms returns the source of message id in language lang exactly (a tag
+// of one of the catalog's files, no fallback), by CLDR plural form
+// ("zero", "one", "two", "few", "many", "other"; only the forms it has),
+// and whether the language has the message. For the tests that compare
+// languages and check what code reads.
+func (c *Catalog) Forms(lang, id string) (map[string]string, bool) {
+	m := c.sources[lang][id]
+	if m == nil {
+		return nil, false
+	}
+	out := map[string]string{}
+	for form, src := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+		if src != "" {
+			out[form] = src
+		}
+	}
+	return out, true
+}
+
+// Languages returns the BCP 47 tags of the catalog's languages, the base
+// language first.
+func (c *Catalog) Languages() []string {
+	var out []string
+	for _, t := range c.bundle.LanguageTags() {
+		out = append(out, t.String())
+	}
+	return out
+}
+
+// Localizer returns the localizer for the first of langs (BCP 47 tags, or
+// Discord's locale codes such as "en-US", "es-419", "zh-TW") that the
+// catalog has a match for, falling back to the base language. Localizers
+// are kept and shared by the list of languages they were made for.
+func (c *Catalog) Localizer(langs ...string) *Localizer {
+	k := strings.Join(langs, ",")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := c.localizers[k]; l != nil {
+		return l
+	}
+	l := c.NewLocalizer(langs...)
+	c.localizers[k] = l
+	return l
+}
+
+// NewLocalizer returns a localizer of its own (not shared, unlike
+// Localizer's) for the first of langs the catalog matches, else the base
+// language: its Resolved and Missing tell what it was asked for.
+func (c *Catalog) NewLocalizer(langs ...string) *Localizer {
+	return &Localizer{l: i18n.NewLocalizer(c.bundle, append(slices.Clone(langs), Base)...), cache: map[key]compiled{},
+		missing: map[string]bool{}}
+}
+
+// Localizer speaks one language (with its fallbacks). It is safe for
+// concurrent use.
+type Localizer struct {
+	l *i18n.Localizer
+
+	mu      sync.RWMutex
+	cache   map[key]compiled
+	missing map[string]bool // IDs asked for that the catalog lacks
+}
+
+// key names a message as resolved for one count: n is the count, or
+// noCount for a message read without one.
+type key struct {
+	id string
+	n  int
+}
+
+// noCount is the n of a key for a message read without a count; counts
+// from 0 to maxCached are cached, others resolved at each call.
+const (
+	noCount   = -1
+	maxCached = 1000
+)
+
+// T returns message id filled in with args, pairs of a field name and its
+// value ("Round", 2, "Player", name). Values are written as strings,
+// integers or, for anything else, as fmt.Sprint writes them; a field
+// without a value is left empty. A message the catalog lacks comes back as
+// its ID in brackets, "[id]", which the tests of every package that reads
+// the catalog rule out.
+func (l *Localizer) T(id string, args ...any) string {
+	return l.get(id, noCount).execute(args, 0, false)
+}
+
+// N is T for a message with plural forms: it picks the form of count by
+// the language's CLDR rules, and the message reads count as {{.Count}}.
+func (l *Localizer) N(id string, count int, args ...any) string {
+	return l.get(id, count).execute(args, count, true)
+}
+
+// Has reports whether the catalog has message id in this localizer's
+// language or a fallback.
+func (l *Localizer) Has(id string) bool {
+	_, err := l.resolve(id, noCount)
+	return err == nil || !isNotFound(err)
+}
+
+func isNotFound(err error) bool {
+	var nf *i18n.MessageNotFoundErr
+	return errors.As(err, &nf)
+}
+
+// get returns the compiled message id for count n (noCount: none).
+func (l *Localizer) get(id string, n int) compiled {
+	k := key{id, n}
+	cacheable := n < maxCached
+	if cacheable {
+		l.mu.RLock()
+		t, ok := l.cache[k]
+		l.mu.RUnlock()
+		if ok {
+			return t
+		}
+	}
+	t, err := l.resolve(id, n)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil && t == nil {
+		t = compiled{{lit: "[" + id + "]"}}
+		l.missing[id] = true
+	}
+	if cacheable {
+		l.cache[k] = t
+	}
+	return t
+}
+
+// Resolved returns the IDs of the messages this localizer was asked for
+// (counts up to 1000 at least), sorted, the missing ones included.
+func (l *Localizer) Resolved() []string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	var out []string
+	for k := range l.cache {
+		if !slices.Contains(out, k.id) {
+			out = append(out, k.id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Missing returns the IDs this localizer was asked for that the catalog
+// does not have, sorted.
+func (l *Localizer) Missing() []string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	out := slices.Collect(maps.Keys(l.missing))
+	slices.Sort(out)
+	return out
+}
+
+// resolve asks go-i18n for the source of message id in the best language,
+// in the plural form of n, and compiles it.
+func (l *Localizer) resolve(id string, n int) (compiled, error) {
+	lc := &i18n.LocalizeConfig{MessageID: id, TemplateParser: template.IdentityParser{}}
+	if n != noCount {
+		lc.PluralCount = n
+	}
+	src, err := l.l.Localize(lc)
+	if src == "" && err != nil {
+		return nil, err
+	}
+	t, cerr := compile(src)
+	if cerr != nil {
+		return nil, cerr // Load rejected such files; not reached
+	}
+	return t, nil
+}
+
+// compiled is a message as literal text between fields: each segment
+// writes lit, then the value of field (when not "").
+type compiled []segment
+
+type segment struct {
+	lit, field string
+}
+
+// compile reads src, whose only actions may be fields ({{.Name}}), into
+// segments. It returns an error for any other action.
+func compile(src string) (compiled, error) {
+	var t compiled
+	for {
+		i := strings.Index(src, "{{")
+		if i < 0 {
+			if strings.Contains(src, "}}") {
+				return nil, errors.New(`"}}" without "{{"`)
+			}
+			return append(t, segment{lit: src}), nil
+		}
+		j := strings.Index(src[i:], "}}")
+		if j < 0 {
+			return nil, errors.New(`"{{" without "}}"`)
+		}
+		action := strings.TrimSpace(src[i+2 : i+j])
+		field, ok := strings.CutPrefix(action, ".")
+		if !ok || field == "" || strings.ContainsFunc(field, func(r rune) bool {
+			return !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+		}) {
+			return nil, fmt.Errorf("action {{%s}}: only fields such as {{.Name}} are allowed", action)
+		}
+		t = append(t, segment{lit: src[:i], field: field})
+		src = src[i+j+2:]
+	}
+}
+
+// Fields returns the names of the fields message src reads, in order of
+// first use, or an error when src is not a template of fields only. For
+// the tests that compare languages.
+func Fields(src string) ([]string, error) {
+	t, err := compile(src)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range t {
+		if s.field != "" && !slices.Contains(out, s.field) {
+			out = append(out, s.field)
+		}
+	}
+	return out, nil
+}
+
+// execute writes t with the fields of args (name, value pairs) and, when
+// counted, Count.
+func (t compiled) execute(args []any, count int, counted bool) string {
+	if len(t) == 1 && t[0].field == "" {
+		return t[0].lit // a message without fields: nothing to build
+	}
+	var b strings.Builder
+	for _, s := range t {
+		b.WriteString(s.lit)
+		if s.field == "" {
+			continue
+		}
+		if counted && s.field == "Count" {
+			b.WriteString(strconv.Itoa(count))
+			continue
+		}
+		for k := 0; k+1 < len(args); k += 2 {
+			if name, _ := args[k].(string); name == s.field {
+				writeValue(&b, args[k+1])
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case string:
+		b.WriteString(v)
+	case int:
+		b.WriteString(strconv.Itoa(v))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
+	default:
+		fmt.Fprint(b, v)
+	}
+}
