@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/locale"
 )
 
 func TestParseColumn(t *testing.T) {
@@ -108,7 +109,7 @@ func TestParseColumn(t *testing.T) {
 				if !errors.As(err, &ie) {
 					t.Fatalf("parseColumn(%q) error = %v, want an *inputError", tc.line, err)
 				}
-				if got := err.Error(); got != tc.wantErr {
+				if got := ie.text(locale.English()); got != tc.wantErr {
 					t.Errorf("parseColumn(%q) error = %q, want %q", tc.line, got, tc.wantErr)
 				}
 				return
@@ -137,7 +138,7 @@ func TestParseColumnMessagesDistinct(t *testing.T) {
 			t.Fatalf("parseColumn(%q) accepted, want refused for %s", line, cause)
 		}
 		// Compare the messages without the quoted input.
-		msg := regexp.MustCompile(`^("[^"]*"|Column \d+) `).ReplaceAllString(err.Error(), "")
+		msg := regexp.MustCompile(`^("[^"]*"|Column \d+) `).ReplaceAllString(err.(*inputError).text(locale.English()), "")
 		if other, ok := seen[msg]; ok {
 			t.Errorf("%s and %s share the message %q", cause, other, msg)
 		}
@@ -325,7 +326,7 @@ func TestColorOnlyAddsEscapes(t *testing.T) {
 // flags that are defined, both ways.
 func TestUsageNamesEveryFlag(t *testing.T) {
 	var usage bytes.Buffer
-	fs, _ := newFlagSet(&usage)
+	fs, _ := newFlagSet(&usage, locale.English())
 	fs.Usage()
 	described := regexp.MustCompile(`(?m)^  -([\w-]+) `).FindAllStringSubmatch(usage.String(), -1)
 	defined := map[string]bool{"h": true}

@@ -25,4 +25,10 @@
 // number fits in one character the board is drawn one character per cell;
 // otherwise each cell is as wide as the widest number, cells are separated by
 // one space, and numbers are right-aligned above and below their cells.
+//
+// Every sentence, prompt and name the console writes, its usage too, is a
+// message of package locale's catalog (IDs console_*, in
+// locale/messages/console.en.toml), read through the localizer the session
+// is given; the code keeps only the layout: the board, colours, line breaks,
+// indentation and the alignment of the usage.
 package console

@@ -4,21 +4,45 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/connectn/connectn/locale"
 )
 
 // maxShown is how many characters of a refused line a message quotes.
 const maxShown = 20
 
-// inputError is a line typed at a prompt that cannot be accepted. Its
-// message, a full sentence, is shown to the player as is.
+// inputError is a line typed at a prompt, or a flag's value, that cannot be
+// accepted: the catalog message that says why, a full sentence, with its
+// fields. The player reads it in their language through text; Error gives
+// the message ID and fields, for logs and never for the player.
 type inputError struct {
-	msg string
+	id      string
+	count   int  // the count of a message with plural forms, when counted
+	counted bool // the message has plural forms, read by count
+	args    []any
 }
 
-func (e *inputError) Error() string { return e.msg }
+func (e *inputError) Error() string {
+	return fmt.Sprintf("input refused: %s %v", e.id, e.args)
+}
 
-func refuse(format string, a ...any) error {
-	return &inputError{msg: fmt.Sprintf(format, a...)}
+// text returns the message of e in l's language.
+func (e *inputError) text(l *locale.Localizer) string {
+	if e.counted {
+		return l.N(e.id, e.count, e.args...)
+	}
+	return l.T(e.id, e.args...)
+}
+
+// refuse returns the refusal read as catalog message id with the fields
+// args (name, value pairs).
+func refuse(id string, args ...any) *inputError {
+	return &inputError{id: id, args: args}
+}
+
+// refuseN is refuse for a message with plural forms, read by count.
+func refuseN(id string, count int, args ...any) *inputError {
+	return &inputError{id: id, count: count, counted: true, args: args}
 }
 
 // parseColumn reads a line typed at a column prompt on a board of columns
@@ -38,24 +62,24 @@ func parseColumn(line string, columns int, zero bool) (column int, quit bool, er
 	text := strings.TrimSpace(line)
 	switch lower := strings.ToLower(text); {
 	case text == "":
-		return 0, false, refuse("Nothing was entered: enter a column number from %d to %d, or q to quit.", lo, hi)
+		return 0, false, refuse("console_column_empty", "First", lo, "Last", hi)
 	case lower == "q" || lower == "quit":
 		return 0, true, nil
 	}
 	unsigned := strings.TrimLeft(text, "+-")
 	switch {
 	case isDecimal(unsigned):
-		return 0, false, refuse("%s is not a column number: columns are whole numbers from %d to %d.", quote(text), lo, hi)
+		return 0, false, refuse("console_column_decimal", "Input", quote(text), "First", lo, "Last", hi)
 	case !isDigits(unsigned):
-		return 0, false, refuse("%s is not a column number: enter a number from %d to %d, or q to quit.", quote(text), lo, hi)
+		return 0, false, refuse("console_column_not_a_number", "Input", quote(text), "First", lo, "Last", hi)
 	case unsigned != text:
-		return 0, false, refuse("%s is not a column number: write it without a sign, from %d to %d.", quote(text), lo, hi)
+		return 0, false, refuse("console_column_signed", "Input", quote(text), "First", lo, "Last", hi)
 	case len(text) > 1 && text[0] == '0':
-		return 0, false, refuse("%s is not a column number: write it without leading zeros.", quote(text))
+		return 0, false, refuse("console_column_leading_zeros", "Input", quote(text))
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n < lo || n > hi { // err: too large for an int
-		return 0, false, refuse("Column %s does not exist: enter a number from %d to %d.", shorten(text), lo, hi)
+		return 0, false, refuse("console_column_out_of_range", "Column", shorten(text), "First", lo, "Last", hi)
 	}
 	return n - lo, false, nil
 }
@@ -70,7 +94,7 @@ func parseAnswer(line string) (again bool, err error) {
 	case "n", "no":
 		return false, nil
 	}
-	return false, refuse("Please answer y (yes) or n (no).")
+	return false, refuse("console_answer_yes_or_no")
 }
 
 // isDigits reports whether s is one or more ASCII digits.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
 )
 
 // Exit statuses returned by Main.
@@ -47,12 +48,21 @@ type settings struct {
 // cannot be written, except that a broken pipe on stdout (the reader went
 // away, as in connectn play | head) ends it quietly with
 // status 0.
+//
+// Main speaks English (locale.English()): its text comes from package
+// locale's catalog, except the errors of the operating system and those of
+// package flag, which are their own.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, color bool) int {
-	s, status, ok := parseFlags(args, stdout, stderr)
+	return run(locale.English(), args, stdin, stdout, stderr, color)
+}
+
+// run is Main speaking through l.
+func run(l *locale.Localizer, args []string, stdin io.Reader, stdout, stderr io.Writer, color bool) int {
+	s, status, ok := parseFlags(l, args, stdout, stderr)
 	if !ok {
 		return status
 	}
-	return newSession(s, stdin, stdout, stderr, color).run()
+	return newSession(l, s, stdin, stdout, stderr, color).run()
 }
 
 // ColorEnabled reports whether to colour output written to f: f is a
@@ -73,36 +83,60 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// usageText is what -h and every flag error print on stderr.
-var usageText = fmt.Sprintf(`Usage: connectn play [flags]
+// usage returns, in l's language, what -h prints on stdout and every flag
+// error prints on stderr after the problem: the synopsis, what the command
+// does, every flag with its argument and description, signals and exit
+// statuses. The layout is the code's: each flag and its argument in a column
+// as wide as the widest, two spaces, then the description, whose further
+// lines (the message's own line breaks) are indented under its first.
+func usage(l *locale.Localizer) string {
+	def := game.DefaultConfig()
+	number, policy, name, level := l.T("console_usage_arg_number"), l.T("console_usage_arg_policy"),
+		l.T("console_usage_arg_name"), l.T("console_usage_arg_level")
+	var plain painter // the discs without colour
+	flags := []struct{ name, arg, text string }{
+		{"rows", number, l.T("console_usage_rows", "Max", game.MaxSize, "Default", def.Rows)},
+		{"columns", number, l.T("console_usage_columns", "Max", game.MaxSize, "Default", def.Columns)},
+		{"connect", number, l.T("console_usage_connect", "Default", def.Connect)},
+		{"wins", number, l.T("console_usage_wins", "Default", def.Wins)},
+		{"first", policy, l.T("console_usage_first", "Default", def.Openers.String())},
+		{"p1", name, l.T("console_usage_player", "Number", 1, "Disc", plain.disc(game.Player1, false), "Default", defaultName(l, game.Player1))},
+		{"p2", name, l.T("console_usage_player", "Number", 2, "Disc", plain.disc(game.Player2, false), "Default", defaultName(l, game.Player2))},
+		{"zero", "", l.T("console_usage_zero")},
+		{"ai", level, l.T("console_usage_ai", "Name", l.T("console_ai_name", "Level", level))},
+		{"ai-first", "", l.T("console_usage_ai_first")},
+		{"h", "", l.T("console_usage_help")},
+	}
+	width := 0
+	for i, f := range flags {
+		flags[i].name = "-" + f.name
+		if f.arg != "" {
+			flags[i].name += " " + f.arg
+		}
+		width = max(width, utf8.RuneCountInString(flags[i].name))
+	}
+	var b strings.Builder
+	b.WriteString(l.T("console_usage") + "\n\n")
+	b.WriteString(l.T("console_usage_about") + "\n\n")
+	b.WriteString(l.T("console_usage_flags") + "\n")
+	indent := strings.Repeat(" ", 2+width+2)
+	for _, f := range flags {
+		first, rest, _ := strings.Cut(f.text, "\n")
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, f.name, first)
+		for line := range strings.Lines(rest) {
+			b.WriteString(indent + strings.TrimSuffix(line, "\n") + "\n")
+		}
+	}
+	b.WriteString("\n" + l.T("console_usage_signals") + "\n\n")
+	b.WriteString(l.T("console_usage_exit_status") + "\n")
+	return b.String()
+}
 
-Play Connect N in this terminal: two players take turns at the same keyboard.
-At a column prompt, enter a column number, or q to quit (forfeit) the match.
-
-Flags:
-  -rows N        rows on the board, 1 to %[1]d (default %[2]d)
-  -columns N     columns on the board, 1 to %[1]d (default %[3]d)
-  -connect N     discs in a line that win a round, at least 1 and at most
-                 the number of rows or of columns (default 4)
-  -wins N        round wins that take the match, at least 1 (default 1)
-  -first POLICY  who opens: "alternate" (players take turns opening rounds,
-                 and each new match is opened by the other player) or
-                 "first" (player 1 opens every round of every match)
-                 (default alternate)
-  -p1 NAME       name of player 1, who plays x (default "Player 1")
-  -p2 NAME       name of player 2, who plays o (default "Player 2")
-  -zero          number columns from 0 instead of 1
-  -ai LEVEL      play against the AI: easy, medium, hard or perfect; the AI
-                 is player 2 (named "AI (LEVEL)" unless -p2 names it)
-  -ai-first      the AI is player 1 instead, and opens the first round
-  -h             show this help and exit with status 0
-
-Ctrl-C (SIGINT) or SIGTERM ends the game at once. Colours are off when
-NO_COLOR is set, TERM is dumb or the output is not a terminal.
-
-Exit status: 0 when the players stop or the input ends, 1 on an I/O error,
-2 for bad flags, 130 on Ctrl-C, 143 on SIGTERM.
-`, game.MaxSize, game.DefaultConfig().Rows, game.DefaultConfig().Columns)
+// defaultName returns the name player p has unless a flag names them:
+// "Player 1" or "Player 2".
+func defaultName(l *locale.Localizer, p game.Player) string {
+	return l.T("console_default_player_name", "Number", int(p))
+}
 
 // flagValues are the flags as given, before any check.
 type flagValues struct {
@@ -111,12 +145,13 @@ type flagValues struct {
 	zero, aiFirst                *bool
 }
 
-// newFlagSet defines the flags of "connectn play", writing errors and usage
-// to output.
-func newFlagSet(output io.Writer) (*flag.FlagSet, flagValues) {
+// newFlagSet defines the flags of "connectn play", writing errors and the
+// usage, in l's language, to output. The flags' own usage strings are never
+// shown (the usage is usage's), and name them for readers of the code only.
+func newFlagSet(output io.Writer, l *locale.Localizer) (*flag.FlagSet, flagValues) {
 	fs := flag.NewFlagSet("connectn play", flag.ContinueOnError)
 	fs.SetOutput(output)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText) }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage(l)) }
 	def := game.DefaultConfig()
 	return fs, flagValues{
 		rows:    fs.Int("rows", def.Rows, "rows on the board"),
@@ -124,86 +159,89 @@ func newFlagSet(output io.Writer) (*flag.FlagSet, flagValues) {
 		connect: fs.Int("connect", def.Connect, "discs in a line that win a round"),
 		wins:    fs.Int("wins", def.Wins, "round wins that take the match"),
 		first:   fs.String("first", def.Openers.String(), "who opens: alternate or first"),
-		p1:      fs.String("p1", "Player 1", "name of player 1 (x)"),
-		p2:      fs.String("p2", "Player 2", "name of player 2 (o)"),
+		p1:      fs.String("p1", defaultName(l, game.Player1), "name of player 1 (x)"),
+		p2:      fs.String("p2", defaultName(l, game.Player2), "name of player 2 (o)"),
 		zero:    fs.Bool("zero", false, "number columns from 0"),
 		ai:      fs.String("ai", "", "play against the AI at this level"),
 		aiFirst: fs.Bool("ai-first", false, "the AI is player 1"),
 	}
 }
 
-// parseFlags reads args into settings. When it returns ok false, the caller
-// must return status: the usage is on stdout for -h, else the problem and
-// the usage are on stderr.
-func parseFlags(args []string, stdout, stderr io.Writer) (s settings, status int, ok bool) {
-	fs, v := newFlagSet(stderr)
+// parseFlags reads args into settings, speaking l's language. When it
+// returns ok false, the caller must return status: the usage is on stdout
+// for -h, else the problem and the usage are on stderr. The errors of
+// package flag itself (an unknown flag, a value that is not a number, a
+// missing value) are its own text, in English.
+func parseFlags(l *locale.Localizer, args []string, stdout, stderr io.Writer) (s settings, status int, ok bool) {
+	fs, v := newFlagSet(stderr, l)
 	help := fs.Bool("h", false, "show this help")
 	fs.BoolVar(help, "help", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		return s, exitUsage, false // fs printed the error and the usage
 	}
 	if *help {
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, usage(l))
 		return s, exitOK, false
 	}
-	fail := func(format string, a ...any) (settings, int, bool) {
-		fmt.Fprintf(stderr, format+"\n", a...)
+	fail := func(problem string) (settings, int, bool) {
+		fmt.Fprintln(stderr, problem)
 		fs.Usage()
 		return settings{}, exitUsage, false
 	}
 	if fs.NArg() > 0 {
-		return fail("unexpected argument %q: connectn play takes flags only", fs.Arg(0))
+		return fail(l.T("console_flag_unexpected_argument", "Argument", strconv.Quote(fs.Arg(0))))
 	}
 	for _, f := range []struct {
 		name  string
 		value int
 	}{{"rows", *v.rows}, {"columns", *v.columns}} {
 		if f.value < 1 || f.value > game.MaxSize {
-			return fail("invalid value %q for flag -%s: must be from 1 to %d", strconv.Itoa(f.value), f.name, game.MaxSize)
+			return fail(l.T("console_flag_out_of_range", "Value", quoteInt(f.value), "Flag", f.name, "Min", 1, "Max", game.MaxSize))
 		}
 	}
 	switch {
 	case *v.connect < 1:
-		return fail("invalid value %q for flag -connect: must be at least 1", strconv.Itoa(*v.connect))
+		return fail(l.T("console_flag_too_small", "Value", quoteInt(*v.connect), "Flag", "connect", "Min", 1))
 	case *v.connect > *v.rows && *v.connect > *v.columns:
-		return fail("invalid value %q for flag -connect: longer than both the %d rows and the %d columns, so nobody could win", strconv.Itoa(*v.connect), *v.rows, *v.columns)
+		return fail(l.T("console_flag_connect_too_long", "Value", quoteInt(*v.connect),
+			"Rows", l.N("console_count_rows", *v.rows), "Columns", l.N("console_count_columns", *v.columns)))
 	case *v.wins < 1:
-		return fail("invalid value %q for flag -wins: must be at least 1", strconv.Itoa(*v.wins))
+		return fail(l.T("console_flag_too_small", "Value", quoteInt(*v.wins), "Flag", "wins", "Min", 1))
 	}
 	openers, err := game.ParseOpenerPolicy(*v.first)
 	if err != nil {
-		return fail("invalid value %q for flag -first: must be alternate or first", *v.first)
+		return fail(l.T("console_flag_first_unknown", "Value", strconv.Quote(*v.first)))
 	}
 	aiPlayer, level := game.NoPlayer, ai.DefaultLevel
 	if *v.ai != "" {
-		l, err := ai.ParseLevel(*v.ai)
+		lv, err := ai.ParseLevel(*v.ai)
 		if err != nil {
-			return fail("invalid value %q for flag -ai: must be easy, medium, hard or perfect", *v.ai)
+			return fail(l.T("console_flag_ai_unknown", "Value", strconv.Quote(*v.ai)))
 		}
-		aiPlayer, level = game.Player2, l
+		aiPlayer, level = game.Player2, lv
 		if *v.aiFirst {
 			aiPlayer = game.Player1
 		}
 	} else if *v.aiFirst {
-		return fail("flag -ai-first needs -ai LEVEL: it says who the AI plays")
+		return fail(l.T("console_flag_ai_first_alone"))
 	}
 	given := [3]string{"", *v.p1, *v.p2}
 	if aiPlayer != game.NoPlayer {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if flagName := fmt.Sprintf("p%d", aiPlayer); !set[flagName] {
-			given[aiPlayer] = "AI (" + level.String() + ")"
+			given[aiPlayer] = l.T("console_ai_name", "Level", level.String())
 		}
 	}
 	var names [3]string
 	for _, p := range []game.Player{game.Player1, game.Player2} {
 		names[p] = strings.TrimSpace(given[p])
-		if problem := checkName(names[p]); problem != "" {
-			return fail("invalid value %q for flag -p%d: %s", given[p], p, problem)
+		if problem := checkName(names[p], fmt.Sprintf("p%d", p), given[p]); problem != nil {
+			return fail(problem.text(l))
 		}
 	}
 	if strings.EqualFold(names[game.Player1], names[game.Player2]) {
-		return fail("invalid value %q for flag -p2: player 1 already has that name; the players need different names", given[game.Player2])
+		return fail(l.T("console_flag_name_taken", "Value", strconv.Quote(given[game.Player2]), "Flag", "p2"))
 	}
 	s = settings{
 		cfg: game.Config{
@@ -216,22 +254,27 @@ func parseFlags(args []string, stdout, stderr io.Writer) (s settings, status int
 		level: level,
 	}
 	if err := s.cfg.Validate(); err != nil { // a backstop: the checks above should catch everything
-		return fail("invalid flags: %v", err)
+		return fail(l.T("console_flag_invalid", "Error", err))
 	}
 	return s, exitOK, true
 }
 
-// checkName returns why name cannot be a player's name, or "" when it can.
-func checkName(name string) string {
+// quoteInt returns n in double quotes, as a flag's value is shown.
+func quoteInt(n int) string { return strconv.Quote(strconv.Itoa(n)) }
+
+// checkName returns why name, the trimmed value given to flag (p1 or p2),
+// cannot be a player's name, or nil when it can.
+func checkName(name, flag, given string) *inputError {
+	value := strconv.Quote(given)
 	switch {
 	case name == "":
-		return "a name must not be empty"
+		return refuse("console_flag_name_empty", "Value", value, "Flag", flag)
 	case !utf8.ValidString(name):
-		return "a name must be valid UTF-8 text"
+		return refuse("console_flag_name_not_utf8", "Value", value, "Flag", flag)
 	case utf8.RuneCountInString(name) > maxNameLength:
-		return fmt.Sprintf("a name must be at most %d characters", maxNameLength)
+		return refuseN("console_flag_name_too_long", maxNameLength, "Value", value, "Flag", flag)
 	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
-		return "a name must not contain control or invisible characters"
+		return refuse("console_flag_name_invisible", "Value", value, "Flag", flag)
 	}
-	return ""
+	return nil
 }

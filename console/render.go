@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/locale"
 )
 
 // ANSI escape sequences used when colour is on.
@@ -16,8 +17,11 @@ const (
 	ansiBold   = "\x1b[1m"
 )
 
-// painter turns discs and player names into text, coloured or plain.
+// painter turns discs and player names into text, coloured or plain. The
+// board and the discs are layout; a player's label is read from the catalog
+// through l.
 type painter struct {
+	l     *locale.Localizer
 	color bool
 	names [3]string // indexed by game.Player
 }
@@ -52,7 +56,7 @@ func (pt painter) disc(p game.Player, upper bool) string {
 
 // label returns p's name followed by their disc, as "Alice (x)".
 func (pt painter) label(p game.Player) string {
-	return fmt.Sprintf("%s (%s)", pt.names[p], pt.disc(p, false))
+	return pt.l.T("console_player_label", "Name", pt.names[p], "Disc", pt.disc(p, false))
 }
 
 // board draws b top row first between two column headers, each line ending
@@ -91,15 +95,3 @@ func (pt painter) board(b *game.Board, r *game.Round, first int) string {
 	sb.WriteString(header.String())
 	return sb.String()
 }
-
-// plural returns "1 win", "2 wins", "0 losses": n followed by the singular or
-// the plural noun.
-func plural(n int, singular, pluralForm string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, singular)
-	}
-	return fmt.Sprintf("%d %s", n, pluralForm)
-}
-
-// wins returns "1 win" or "n wins".
-func wins(n int) string { return plural(n, "win", "wins") }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
 )
 
 // maxLine is the longest input line kept, in bytes; the rest of a longer line
@@ -21,9 +22,17 @@ const maxLine = 1024
 // errInputEnded reports that stdin reached its end at a prompt.
 var errInputEnded = errors.New("input ended")
 
+// readError is an error reading stdin, which run explains as such.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "reading input: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
 // session is one run of Main: matches between the same two players, whose
-// records carry over from match to match.
+// records carry over from match to match. Everything it says, it reads
+// from the catalog through l.
 type session struct {
+	l       *locale.Localizer
 	s       settings
 	in      *bufio.Reader
 	out     *bufio.Writer
@@ -37,7 +46,7 @@ type session struct {
 	engine  *ai.Engine
 }
 
-func newSession(s settings, stdin io.Reader, stdout, stderr io.Writer, color bool) *session {
+func newSession(l *locale.Localizer, s settings, stdin io.Reader, stdout, stderr io.Writer, color bool) *session {
 	f, _ := stdin.(*os.File)
 	first := 1
 	if s.zero {
@@ -48,13 +57,14 @@ func newSession(s settings, stdin io.Reader, stdout, stderr io.Writer, color boo
 		engine = ai.NewEngine(ai.Options{})
 	}
 	return &session{
+		l:      l,
 		engine: engine,
 		s:      s,
 		in:     bufio.NewReader(stdin),
 		out:    bufio.NewWriter(stdout),
 		stderr: stderr,
 		echo:   !isTerminal(f),
-		paint:  painter{color: color, names: s.names},
+		paint:  painter{l: l, color: color, names: s.names},
 		first:  first,
 	}
 }
@@ -66,11 +76,22 @@ func (c *session) printf(format string, a ...any) {
 	}
 }
 
-// readLine shows prompt and returns the next line of input without its line
-// ending. It returns errInputEnded at the end of input, and any other read or
-// write error as is (also kept in c.err).
+// say writes text, one or more lines of a message, and a newline.
+func (c *session) say(text string) {
+	c.printf("%s\n", text)
+}
+
+// gap writes an empty line, which sets what follows apart.
+func (c *session) gap() {
+	c.printf("\n")
+}
+
+// readLine shows prompt, followed by a space, and returns the next line of
+// input without its line ending. It returns errInputEnded at the end of
+// input, any other read error as a *readError, and a write error as is
+// (both also kept in c.err).
 func (c *session) readLine(prompt string) (string, error) {
-	c.printf("%s", prompt)
+	c.printf("%s ", prompt)
 	if c.err == nil {
 		c.err = c.out.Flush()
 	}
@@ -84,7 +105,7 @@ func (c *session) readLine(prompt string) (string, error) {
 			if errors.Is(err, io.EOF) {
 				return "", errInputEnded
 			}
-			c.err = fmt.Errorf("reading input: %w", err)
+			c.err = &readError{err}
 			return "", c.err
 		}
 		if len(line) < maxLine {
@@ -104,17 +125,19 @@ func (c *session) readLine(prompt string) (string, error) {
 // Main's exit status.
 func (c *session) run() int {
 	cfg := c.s.cfg
-	c.printf("Welcome to Connect N.\n")
-	c.printf("%s.\n", c.settingsLine(cfg))
+	c.say(c.l.T("console_welcome"))
+	c.say(c.l.N("console_settings", cfg.Wins, "Connect", cfg.Connect, "Rows", cfg.Rows, "Columns", cfg.Columns,
+		"Player1", c.paint.label(game.Player1), "Player2", c.paint.label(game.Player2)))
 	if cfg.Openers == game.AlwaysFirst {
-		c.printf("%s opens every round.\n", c.paint.label(game.Player1))
+		c.say(c.l.T("console_opens_every_round", "Player", c.paint.label(game.Player1)))
 	} else {
-		c.printf("Openers alternate from round to round and from match to match.\n")
+		c.say(c.l.T("console_openers_alternate"))
 	}
-	c.printf("At each prompt, enter a column number from %d to %d, or q to quit the match.\n", c.first, c.first+cfg.Columns-1)
+	c.say(c.l.T("console_how_to_play", "First", c.first, "Last", c.first+cfg.Columns-1))
 	err := c.play(cfg)
 	if errors.Is(err, errInputEnded) {
-		c.printf("\nInput ended; goodbye.\n")
+		c.gap()
+		c.say(c.l.T("console_input_ended"))
 		err = nil
 	}
 	if err == nil {
@@ -125,17 +148,15 @@ func (c *session) run() int {
 		return exitOK // the reader of stdout went away (connectn play | head): nobody to tell
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "connectn play: %v\n", err)
+		var re *readError
+		if errors.As(err, &re) {
+			fmt.Fprintln(c.stderr, c.l.T("console_error_reading", "Error", re.err))
+		} else {
+			fmt.Fprintln(c.stderr, c.l.T("console_error", "Error", err))
+		}
 		return exitIO
 	}
 	return exitOK
-}
-
-// settingsLine describes a match, as "Connect 4 on a 6x7 board, first to 1
-// win: Alice (x) vs Bob (o)".
-func (c *session) settingsLine(cfg game.Config) string {
-	return fmt.Sprintf("Connect %d on a %dx%d board, first to %s: %s vs %s",
-		cfg.Connect, cfg.Rows, cfg.Columns, wins(cfg.Wins), c.paint.label(game.Player1), c.paint.label(game.Player2))
 }
 
 // play runs matches until a player answers no to "Play again?" (nil) or
@@ -150,7 +171,9 @@ func (c *session) play(cfg game.Config) error {
 		}
 		c.matches++
 		if c.matches > 1 {
-			c.printf("\nMatch %d: %s. Records carry over.\n", c.matches, c.settingsLine(cfg))
+			c.gap()
+			c.say(c.l.N("console_settings_next_match", cfg.Wins, "Match", c.matches, "Connect", cfg.Connect,
+				"Rows", cfg.Rows, "Columns", cfg.Columns, "Player1", c.paint.label(game.Player1), "Player2", c.paint.label(game.Player2)))
 		}
 		if err := c.playMatch(m); err != nil {
 			return err
@@ -164,7 +187,7 @@ func (c *session) play(cfg game.Config) error {
 			return err
 		}
 		if !again {
-			c.printf("Thanks for playing. Goodbye.\n")
+			c.say(c.l.T("console_goodbye"))
 			return nil
 		}
 		if cfg.Openers == game.Alternate {
@@ -179,13 +202,14 @@ func (c *session) playMatch(m *game.Match) error {
 	for !m.Over() {
 		r := m.Round()
 		if len(r.Moves()) == 0 {
-			c.printf("\nRound %d: %s opens.\n", r.Number(), c.paint.label(r.Opener()))
+			c.gap()
+			c.say(c.l.T("console_round_opens", "Round", r.Number(), "Player", c.paint.label(r.Opener())))
 		}
 		p := r.ToMove()
 		c.printf("\n%s", c.paint.board(r.Board(), nil, c.first))
-		c.printf("%s to play. Longest runs: %s %d, %s %d.\n", c.paint.label(p),
-			c.paint.disc(game.Player1, false), r.Board().LongestRun(game.Player1),
-			c.paint.disc(game.Player2, false), r.Board().LongestRun(game.Player2))
+		c.say(c.l.T("console_to_play", "Player", c.paint.label(p),
+			"Disc1", c.paint.disc(game.Player1, false), "Run1", r.Board().LongestRun(game.Player1),
+			"Disc2", c.paint.disc(game.Player2, false), "Run2", r.Board().LongestRun(game.Player2)))
 		var played *game.Round
 		var quit bool
 		var err error
@@ -201,7 +225,7 @@ func (c *session) playMatch(m *game.Match) error {
 			if err := m.Forfeit(p); err != nil {
 				return err // p is to move in a match going on: cannot happen
 			}
-			c.printf("%s quits the match: %s wins round %d by forfeit.\n", c.paint.label(p), c.paint.label(p.Other()), r.Number())
+			c.say(c.l.T("console_quits", "Player", c.paint.label(p), "Opponent", c.paint.label(p.Other()), "Round", r.Number()))
 			c.showScore(m)
 			return nil
 		}
@@ -218,23 +242,27 @@ func (c *session) playMatch(m *game.Match) error {
 // column is explained and p is asked again.
 func (c *session) turn(m *game.Match, p game.Player) (r *game.Round, quit bool, err error) {
 	columns := m.Config().Columns
-	prompt := fmt.Sprintf("%s, enter a column (%d-%d): ", c.paint.label(p), c.first, c.first+columns-1)
+	prompt := c.l.T("console_column_prompt", "Player", c.paint.label(p), "First", c.first, "Last", c.first+columns-1)
 	for {
 		line, err := c.readLine(prompt)
 		if err != nil {
 			return nil, false, err
 		}
 		column, quit, err := parseColumn(line, columns, c.s.zero)
-		if err != nil {
-			c.printf("%v\n", err)
+		var refused *inputError
+		if errors.As(err, &refused) {
+			c.say(refused.text(c.l))
 			continue
+		}
+		if err != nil {
+			return nil, false, err // parseColumn refuses with an *inputError: cannot happen
 		}
 		if quit {
 			return nil, true, nil
 		}
 		r, err := m.Play(p, column)
 		if errors.Is(err, game.ErrColumnFull) {
-			c.printf("Column %d is full: choose another column.\n", c.first+column)
+			c.say(c.l.T("console_column_full", "Column", c.first+column))
 			continue
 		}
 		if err != nil {
@@ -253,7 +281,7 @@ func (c *session) aiTurn(m *game.Match, p game.Player) (*game.Round, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.printf("%s plays column %d.\n", c.paint.label(p), c.first+column)
+	c.say(c.l.T("console_ai_plays", "Player", c.paint.label(p), "Column", c.first+column))
 	return m.Play(p, column)
 }
 
@@ -263,34 +291,36 @@ func (c *session) showRoundEnd(m *game.Match, r *game.Round) {
 	c.printf("\n%s", c.paint.board(r.Board(), r, c.first))
 	switch r.Outcome() {
 	case game.Won:
-		c.printf("%s connects %d and wins round %d.\n", c.paint.label(r.Winner()), m.Config().Connect, r.Number())
+		c.say(c.l.T("console_round_won", "Player", c.paint.label(r.Winner()), "Connect", m.Config().Connect, "Round", r.Number()))
 	case game.Drawn:
-		c.printf("The board is full and nobody connected %d: round %d is a draw.\n", m.Config().Connect, r.Number())
+		c.say(c.l.T("console_round_drawn", "Connect", m.Config().Connect, "Round", r.Number()))
 	}
 	c.showScore(m)
 }
 
 // showScore shows the round wins of both players and the draws in m.
 func (c *session) showScore(m *game.Match) {
-	c.printf("Score: %s has %s, %s has %s; %s.\n",
-		c.s.names[game.Player1], wins(m.Score(game.Player1)),
-		c.s.names[game.Player2], wins(m.Score(game.Player2)),
-		plural(m.Draws(), "draw", "draws"))
+	c.say(c.l.T("console_score",
+		"Player1", c.s.names[game.Player1], "Wins1", c.l.N("console_count_wins", m.Score(game.Player1)),
+		"Player2", c.s.names[game.Player2], "Wins2", c.l.N("console_count_wins", m.Score(game.Player2)),
+		"Draws", c.l.N("console_count_draws", m.Draws())))
 }
 
 // showMatchEnd announces the end of m and every player's record over all
 // the rounds of all the matches played.
 func (c *session) showMatchEnd(m *game.Match) {
-	how := ""
+	c.gap()
 	if m.Forfeited() {
-		how = " by forfeit"
+		c.say(c.l.T("console_match_won_by_forfeit", "Player", c.paint.label(m.Winner())))
+	} else {
+		c.say(c.l.T("console_match_won", "Player", c.paint.label(m.Winner())))
 	}
-	c.printf("\nGame over: %s wins the match%s.\n", c.paint.label(m.Winner()), how)
-	c.printf("Records over all rounds played:\n")
+	c.say(c.l.T("console_records"))
 	for _, p := range []game.Player{game.Player1, game.Player2} {
 		r := c.records[p]
-		c.printf("  %s: %s, %s, %s.\n", c.paint.label(p), wins(r.Wins),
-			plural(r.Losses, "loss", "losses"), plural(r.Draws, "draw", "draws"))
+		c.printf("  ") // the records are indented under their heading
+		c.say(c.l.T("console_record", "Player", c.paint.label(p), "Wins", c.l.N("console_count_wins", r.Wins),
+			"Losses", c.l.N("console_count_losses", r.Losses), "Draws", c.l.N("console_count_draws", r.Draws)))
 	}
 }
 
@@ -298,14 +328,18 @@ func (c *session) showMatchEnd(m *game.Match) {
 // no.
 func (c *session) askAgain() (bool, error) {
 	for {
-		line, err := c.readLine("Play again? (y/n) ")
+		line, err := c.readLine(c.l.T("console_play_again"))
 		if err != nil {
 			return false, err
 		}
 		again, err := parseAnswer(line)
-		if err != nil {
-			c.printf("%v\n", err)
+		var refused *inputError
+		if errors.As(err, &refused) {
+			c.say(refused.text(c.l))
 			continue
+		}
+		if err != nil {
+			return false, err // parseAnswer refuses with an *inputError: cannot happen
 		}
 		return again, nil
 	}
