@@ -3,9 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -14,70 +11,91 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// challengeCommand handles /connectn challenge: it stores a challenge with
-// its deadline and answers with the challenge message. A channel whose
+// The bounds and defaults of the challenge's options.
+const (
+	minRows, maxRows, defaultRows          = 4, 12, 6
+	minColumns, maxColumns, defaultColumns = 4, 12, 7
+	minConnect, maxConnect, defaultConnect = 3, 12, 4
+	minWins, maxWins, defaultWins          = 1, 9, 2
+)
+
+// The values of the first option: who opens round 1.
+const (
+	firstChallenger = "challenger"
+	firstOpponent   = "opponent"
+	firstRandom     = "random"
+)
+
+// reasonConnectTooLong refuses a line longer than both sides of the board.
+var reasonConnectTooLong = sessions.NewReason("connect_too_long")
+
+// challengeOptions are the options of /connectn challenge.
+type challengeOptions struct {
+	Opponent                     member
+	Rows, Columns, Connect, Wins int
+	First, Theme, Level          string
+}
+
+func (o *challengeOptions) declare(s *optionSet) {
+	s.user("opponent", &o.Opponent)
+	s.integer("rows", &o.Rows, minRows, maxRows, defaultRows)
+	s.integer("columns", &o.Columns, minColumns, maxColumns, defaultColumns)
+	s.integer("connect", &o.Connect, minConnect, maxConnect, defaultConnect)
+	s.integer("wins", &o.Wins, minWins, maxWins, defaultWins)
+	s.oneOf("first", &o.First, firstChallenger, []choice{
+		{firstChallenger, "choice_first_challenger"}, {firstOpponent, "choice_first_opponent"}, {firstRandom, "choice_first_random"},
+	})
+	s.oneOf("theme", &o.Theme, themes[0].Name, themeChoices())
+	s.oneOf("level", &o.Level, ai.DefaultLevel.String(), levelChoices())
+}
+
+// challenge handles /connectn challenge: it stores a challenge with its
+// deadline and answers with the challenge message; against the bot (no
+// opponent, or this bot), the match starts at once. A channel whose
 // session has run past its deadline is settled first, so an old challenge
 // or match never blocks a new one.
-func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error) {
-	me := userID(i)
-	data, _ := i.Data.(discordgo.ApplicationCommandInteractionData)
-	req, err := parseChallenge(data, opts)
+func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (*discordgo.InteractionResponse, error) {
+	if o.Connect > o.Rows && o.Connect > o.Columns {
+		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", o.Connect, "Rows", o.Rows, "Columns", o.Columns,
+			"Max", max(o.Rows, o.Columns))
+	}
+	req := sessions.Challenge{
+		ChannelID: c.i.ChannelID, GuildID: c.i.GuildID,
+		Challenger: sessions.Member{ID: c.user, Name: c.name},
+		Opponent:   sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name}, OpponentIsBot: o.Opponent.Bot,
+		Config: game.Config{Rows: o.Rows, Columns: o.Columns, Connect: o.Connect, Wins: o.Wins,
+			Openers: game.Alternate, FirstOpener: game.Player1},
+		Theme:   o.Theme,
+		Webhook: c.webhook("@original"),
+	}
+	if !o.Opponent.set || h.isBot(c.i, o.Opponent.ID) {
+		if h.ai == nil {
+			return nil, sessions.Refuse(reasonNoAI)
+		}
+		req.AI = o.Level
+		if !o.Opponent.set {
+			req.Opponent = sessions.Member{ID: c.i.AppID, Name: botName}
+		}
+	}
+	switch o.First {
+	case firstOpponent:
+		req.Config.FirstOpener = game.Player2
+	case firstRandom:
+		req.Config.FirstOpener = game.Player(1 + h.intn(2))
+	}
+	fresh, err := sessions.Open(req, h.policy, c.now)
 	if err != nil {
 		return nil, err
 	}
-	vsBot := req.opponent == nil || h.isBot(i, req.opponent.ID)
-	switch {
-	case vsBot && h.ai == nil:
-		return nil, errNoAI
-	case vsBot:
-		if req.opponent == nil {
-			req.opponent = &discordgo.User{ID: i.AppID, Bot: true}
-			req.opponentName = botName
-		}
-	case req.opponent.ID == me:
-		return nil, errSelfChallenge
-	case req.opponent.Bot:
-		return nil, errBotOpponent
-	}
-	switch req.first {
-	case firstOpponent:
-		req.config.FirstOpener = game.Player2
-	case firstRandom:
-		req.config.FirstOpener = game.Player(1 + h.intn(2))
-	}
-	match, err := game.NewMatch(req.config)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errBadSettings, err)
-	}
-	now := h.now()
-	fresh := &sessions.Session{
-		ChannelID: i.ChannelID,
-		GuildID:   i.GuildID,
-		Players: [2]sessions.Member{
-			{ID: me, Name: userName(i)},
-			{ID: req.opponent.ID, Name: req.opponentName},
-		},
-		Config:   match.Config(),
-		Match:    match,
-		Phase:    sessions.PhaseChallenge,
-		Theme:    req.theme,
-		Deadline: now.Add(h.challengeTimeout),
-		Webhook:  webhookOf(i, "@original", now),
-	}
-	if vsBot {
-		// No challenge to accept: the match starts, and the bot opens it
-		// if it is its turn.
-		fresh.Phase, fresh.AI, fresh.Deadline = sessions.PhasePlaying, req.level, now.Add(h.turnTimeout)
-		if aiToMove(fresh) {
-			if _, err := h.aiTurn(ctx, fresh, inlineBudget(ctx)); err != nil {
-				h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
-				fresh.Deadline = now
-			}
-		}
+	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {
+		h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)
-	if errors.Is(err, sessions.ErrActiveSession) && h.settleForNew(ctx, i) {
+	if errors.Is(err, sessions.ErrActiveSession) && h.settleForNew(ctx, c) {
 		s, err = h.store.Create(ctx, fresh)
+	}
+	if errors.Is(err, sessions.ErrActiveSession) {
+		return nil, sessions.Refuse(sessions.ReasonBusy)
 	}
 	if err != nil {
 		return nil, err
@@ -90,201 +108,45 @@ func (h *Handler) challengeCommand(ctx context.Context, i *discordgo.Interaction
 		// against the bot left longer than 15 minutes). Without a bot
 		// token it is never used, and the opponent's Accept carries it
 		// anyway: no request to Discord, no second write.
-		h.afterResponse(i, func(ctx context.Context) { h.learnMessageID(ctx, i, s.ID, s.PostSeq) })
+		c.afterResponse(func(ctx context.Context) { h.learnMessageID(ctx, c, s.ID, s.PostSeq) })
 	}
-	if vsBot {
-		return newMessage(renderBoard(s)), nil
+	if s.AI != "" {
+		return newMessage(renderBoard(c.public, s)), nil
 	}
-	return newMessage(renderChallenge(s)), nil
+	return newMessage(renderChallenge(c.public, s)), nil
 }
 
-// isBot reports whether userID is this bot: its application's ID (the
-// bot user's ID for every application made since 2020), or the bot user
-// the gateway announced.
-func (h *Handler) isBot(i *discordgo.Interaction, userID string) bool {
-	if userID == "" {
-		return false
+// levelChoices returns the choices of the level option, weakest first.
+func levelChoices() []choice {
+	out := []choice{}
+	for _, l := range ai.Levels() {
+		out = append(out, choice{l.String(), "choice_level_" + l.String()})
 	}
-	if id, _ := h.botUser.Load().(string); id == userID {
-		return true
-	}
-	return userID == i.AppID
+	return out
 }
 
-// setBotUser records the bot user's ID, as the gateway's READY tells it.
-func (h *Handler) setBotUser(id string) { h.botUser.Store(id) }
-
-// settleForNew makes room for a new session in the channel of i: it ends the
-// active session if its deadline has passed (editing its message to say
-// so, once the response to i is out), or abandons it if its stored row can
-// no longer be read. It reports whether the channel is free now.
-func (h *Handler) settleForNew(ctx context.Context, i *discordgo.Interaction) bool {
-	now := h.now()
-	kind := ""
-	s, err := h.store.Update(ctx, i.ChannelID, func(s *sessions.Session) error {
-		if kind = h.expire(s, now); kind == "" {
-			return errNothingDue
-		}
-		return nil
-	})
-	switch {
-	case err == nil:
-		h.afterResponse(i, func(ctx context.Context) { h.expired(ctx, s, kind) })
-		return true
-	case errors.Is(err, sessions.ErrCorrupt):
-		id, err := h.store.Abandon(ctx, i.ChannelID)
-		if err != nil {
-			h.log.Error("abandon an unreadable session", "channel", i.ChannelID, "err", err)
-			return false
-		}
-		h.log.Warn("abandoned an unreadable session", "match", id, "channel", i.ChannelID)
-		return true
-	}
-	return false
-}
-
-// challengeRequest is a validated /connectn challenge.
-type challengeRequest struct {
-	opponent     *discordgo.User
-	opponentName string
-	config       game.Config
-	first        string
-	theme        string
-	level        string // the bot's level, when the opponent is the bot
-}
-
-// parseChallenge reads the options of /connectn challenge, taking the
-// opponent from data.resolved (no REST call) and checking every value
-// against the bounds and choices Discord was told to enforce.
-func parseChallenge(data discordgo.ApplicationCommandInteractionData, opts []*discordgo.ApplicationCommandInteractionDataOption) (challengeRequest, error) {
-	req := challengeRequest{
-		config: game.Config{
-			Rows: defaultRows, Columns: defaultCols, Connect: defaultConn, Wins: defaultWins,
-			Openers: game.Alternate, FirstOpener: game.Player1,
-		},
-		first: firstChallenger,
-		theme: themes[0].Name,
-		level: ai.DefaultLevel.String(),
-	}
-	ints := map[string]struct {
-		dst      *int
-		min, max int
-	}{
-		optRows:    {&req.config.Rows, minRows, maxRows},
-		optColumns: {&req.config.Columns, minColumns, maxColumns},
-		optConnect: {&req.config.Connect, minConnect, maxConnect},
-		optWins:    {&req.config.Wins, minWins, maxWins},
-	}
-	strs := map[string]struct {
-		dst   *string
-		valid func(string) bool
-	}{
-		optFirst: {&req.first, func(v string) bool { return v == firstChallenger || v == firstOpponent || v == firstRandom }},
-		optTheme: {&req.theme, knownTheme},
-		optLevel: {&req.level, func(v string) bool { _, err := ai.ParseLevel(v); return err == nil && v == strings.ToLower(v) }},
-	}
-	var opponentID string
-	for _, o := range opts {
-		if o == nil {
-			return req, fmt.Errorf("nil option: %w", errMalformed)
-		}
-		if o.Name == optOpponent {
-			id, ok := o.Value.(string)
-			if o.Type != discordgo.ApplicationCommandOptionUser || !ok || id == "" {
-				return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
-			}
-			opponentID = id
-			continue
-		}
-		if spec, known := strs[o.Name]; known {
-			v, ok := o.Value.(string)
-			if o.Type != discordgo.ApplicationCommandOptionString || !ok || !spec.valid(v) {
-				return req, &choiceError{option: o.Name}
-			}
-			*spec.dst = v
-			continue
-		}
-		spec, known := ints[o.Name]
-		if !known {
-			return req, fmt.Errorf("unknown option %q: %w", o.Name, errMalformed)
-		}
-		f, ok := o.Value.(float64)
-		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != float64(int64(f)) {
-			return req, fmt.Errorf("option %s: %w", o.Name, errMalformed)
-		}
-		if f < float64(spec.min) || f > float64(spec.max) {
-			return req, &rangeError{option: o.Name, min: spec.min, max: spec.max}
-		}
-		*spec.dst = int(f)
-	}
-	if c := req.config; c.Connect > c.Rows && c.Connect > c.Columns {
-		return req, &connectError{connect: c.Connect, rows: c.Rows, columns: c.Columns}
-	}
-	if opponentID == "" {
-		return req, nil // the bot
-	}
-	if data.Resolved == nil || data.Resolved.Users[opponentID] == nil {
-		return req, fmt.Errorf("opponent %s not in resolved users: %w", opponentID, errMalformed)
-	}
-	req.opponent = data.Resolved.Users[opponentID]
-	req.opponentName = req.opponent.DisplayName()
-	if m := data.Resolved.Members[opponentID]; m != nil && m.Nick != "" {
-		req.opponentName = m.Nick
-	}
-	return req, nil
-}
-
-// acceptButton starts the match when the challenged member accepts: the
+// accept starts the match when the challenged member accepts: the
 // challenge message becomes the board, with the first turn's deadline.
-func (h *Handler) acceptButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me := userID(i)
-	s, expired, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, now time.Time) error {
-		if s.Phase != sessions.PhaseChallenge {
-			return errStale
-		}
-		switch s.PlayerOf(me) {
-		case game.Player1:
-			return errOwnChallenge
-		case game.NoPlayer:
-			return errNotForYou
-		}
-		s.Phase = sessions.PhasePlaying
-		s.MessageID = messageID(i)
-		s.Webhook = webhookOf(i, "@original", now)
-		s.Deadline = now.Add(h.turnTimeout)
-		return nil
+func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
+		return s.Accept(c.user, c.messageID(), c.webhook("@original"), c.now, h.policy)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if expired {
-		return updateMessage(renderSession(s)), nil
+	if expired != sessions.ExpiryNone {
+		return updateMessage(renderSession(c.public, s)), nil
 	}
 	h.log.Info("match started", "match", s.ID, "channel", s.ChannelID)
-	return updateMessage(renderBoard(s)), nil
+	return updateMessage(renderBoard(c.public, s)), nil
 }
 
-// declineButton ends a challenge without a match: declined by the
-// challenged member, or withdrawn by the challenger.
-func (h *Handler) declineButton(ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error) {
-	me := userID(i)
-	s, _, err := h.updateMatch(ctx, i, r.Match, func(s *sessions.Session, _ time.Time) error {
-		if s.Phase != sessions.PhaseChallenge {
-			return errStale
-		}
-		switch s.PlayerOf(me) {
-		case game.Player1:
-			s.End = sessions.EndWithdrawn
-		case game.Player2:
-			s.End = sessions.EndDeclined
-		default:
-			return errNotForYou
-		}
-		s.Phase = sessions.PhaseCancelled
-		return nil
-	})
+// decline ends a challenge without a match: declined by the challenged
+// member, or withdrawn by the challenger.
+func (h *Handler) decline(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, _, err := h.updateMatch(ctx, c, func(s *sessions.Session) error { return s.Decline(c.user) })
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(s)), nil
+	return updateMessage(renderSession(c.public, s)), nil
 }

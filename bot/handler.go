@@ -3,16 +3,15 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -33,8 +32,8 @@ type Store interface {
 
 // Default deadlines, used unless WithTimeouts sets others.
 const (
-	DefaultChallengeTimeout = 5 * time.Minute
-	DefaultTurnTimeout      = 5 * time.Minute
+	DefaultChallengeTimeout = sessions.DefaultChallengeTimeout
+	DefaultTurnTimeout      = sessions.DefaultTurnTimeout
 )
 
 // Handler turns one Discord interaction into the response to send, and does
@@ -50,25 +49,23 @@ type Handler struct {
 	messenger Messenger
 	metrics   Metrics
 	ai        AI
+	policy    sessions.Policy
 	botUser   atomic.Value // string: the bot user's ID, from the gateway
-
-	challengeTimeout, turnTimeout time.Duration
+	catalog   *locale.Catalog
 
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	after     afterQueue
-	work      sync.WaitGroup
-	running   atomic.Int64
-	workCtx   context.Context
-	stopWork  context.CancelFunc
-	closeOnce sync.Once
+	routes *router
+	run    *runner
 }
 
 // Option configures a Handler.
 type Option func(*Handler)
 
-// WithClock makes the handler read the time from now instead of time.Now.
+// WithClock makes the handler read the time from now instead of time.Now:
+// deadlines, the webhooks' lifetimes and the expiry of work queued for a
+// delivery.
 func WithClock(now func() time.Time) Option {
 	return func(h *Handler) { h.now = now }
 }
@@ -86,10 +83,10 @@ func WithMessenger(m Messenger) Option {
 func WithTimeouts(challenge, turn time.Duration) Option {
 	return func(h *Handler) {
 		if challenge > 0 {
-			h.challengeTimeout = challenge
+			h.policy.ChallengeTimeout = challenge
 		}
 		if turn > 0 {
-			h.turnTimeout = turn
+			h.policy.TurnTimeout = turn
 		}
 	}
 }
@@ -101,52 +98,25 @@ func WithSeed(seed uint64) Option {
 }
 
 // NewHandler returns a handler that keeps its sessions in store and logs
-// unexpected failures to log (slog.Default() when nil).
+// unexpected failures to log (slog.Default() when nil). It routes
+// interactions by the route table (routes.go) as it stands when called.
 func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
 	h := &Handler{
 		store: store, log: log, now: time.Now, metrics: noMetrics{},
-		challengeTimeout: DefaultChallengeTimeout, turnTimeout: DefaultTurnTimeout,
-		rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		policy:  sessions.DefaultPolicy(),
+		catalog: locale.Default(),
+		rand:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
-	h.workCtx, h.stopWork = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(h)
 	}
+	h.run = newRunner(h.now, log)
+	h.routes = newRouter(h, routes, h.middleware()...)
 	return h
 }
-
-// commandFunc handles one subcommand of /connectn.
-type commandFunc func(h *Handler, ctx context.Context, i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error)
-
-// buttonFunc handles a click on one kind of button.
-type buttonFunc func(h *Handler, ctx context.Context, i *discordgo.Interaction, r route) (*discordgo.InteractionResponse, error)
-
-// commandRoutes and buttonRoutes are the routing table: a subcommand name or
-// a custom_id action to its own small handler, each in a file of its own.
-var (
-	commandRoutes = map[string]commandFunc{
-		subChallenge:   (*Handler).challengeCommand,
-		subForfeit:     (*Handler).forfeitCommand,
-		subBoard:       (*Handler).boardCommand,
-		subStats:       (*Handler).statsCommand,
-		subLeaderboard: (*Handler).leaderboardCommand,
-		subHelp:        (*Handler).helpCommand,
-	}
-	buttonRoutes = map[action]buttonFunc{
-		actAccept:     (*Handler).acceptButton,
-		actDecline:    (*Handler).declineButton,
-		actDrop:       (*Handler).dropButton,
-		actForfeit:    (*Handler).forfeitButton,
-		actForfeitYes: (*Handler).forfeitConfirmButton,
-		actForfeitNo:  (*Handler).forfeitCancelButton,
-		actRematch:    (*Handler).rematchButton,
-		actPicture:    (*Handler).pictureButton,
-		actAnalysis:   (*Handler).analysisButton,
-	}
-)
 
 // Handle computes the response to interaction i:
 //   - PING: a PONG; an autocomplete request: no choices;
@@ -161,187 +131,62 @@ var (
 // is queued for Delivered. Unexpected failures (the store failing, a panic)
 // are logged and answered with a private apology. Handle returns an error
 // only when i is nil.
-func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, err error) {
+func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	if i == nil {
 		return nil, errors.New("handle: nil interaction")
 	}
-	start := time.Now()
-	outcome := OutcomeOK
-	defer func() {
-		if p := recover(); p != nil {
-			h.log.Error("panic while handling an interaction", "interaction", i.ID, "type", i.Type.String(),
-				"channel", i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			resp, err, outcome = ephemeral(apology), nil, OutcomeFailed
-		}
-		h.metrics.Interaction(InteractionKind(i), outcome, time.Since(start))
-	}()
-	switch i.Type {
-	case discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
-	case discordgo.InteractionApplicationCommand:
-		resp, err = h.command(ctx, i)
-	case discordgo.InteractionMessageComponent:
-		resp, err = h.component(ctx, i)
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		// No option autocompletes; an empty list is the only valid answer.
-		return &discordgo.InteractionResponse{
-			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
-		}, nil
-	default:
-		err = errUnsupported
+	c := h.newCall(i)
+	resp, err := h.routes.serve(ctx, c)
+	if err != nil { // only a failure of the routing itself: the middleware answers the rest
+		return nil, err
 	}
-	if err != nil {
-		var refused bool
-		resp, refused = h.failure(i, err)
-		outcome = OutcomeFailed
-		if refused {
-			outcome = OutcomeRefused
-		}
+	if len(c.after) > 0 {
+		h.run.queue(i.ID, c.after)
 	}
 	return resp, nil
 }
 
-// apology is the private answer to a failure on our side.
-const apology = "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment."
-
-// failure maps err to the private message the user sees, logging anything
-// that is not the user's doing; it reports whether err was the user's.
-func (h *Handler) failure(i *discordgo.Interaction, err error) (*discordgo.InteractionResponse, bool) {
-	text, ok := userMessage(err)
-	if !ok {
-		h.log.Error("interaction failed", "interaction", i.ID, "type", i.Type.String(),
-			"guild", i.GuildID, "channel", i.ChannelID, "err", err)
-		return ephemeral(apology), false
+// Delivered tells the handler that Discord has the response to i, so the
+// work that waited for it may start: posting the next round's board as a
+// follow-up, learning the ID of a new message. The work runs in the
+// background; Close waits for it. Transports call Delivered after sending
+// the response; calling it for an interaction with no work is harmless.
+func (h *Handler) Delivered(i *discordgo.Interaction) {
+	if i != nil {
+		h.run.delivered(i.ID)
 	}
-	h.log.Debug("interaction refused", "interaction", i.ID, "channel", i.ChannelID, "reason", err)
-	return ephemeral(text), true
 }
 
-func (h *Handler) command(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-	if !ok || data.Name != commandName {
-		return nil, errUnknownCommand
+// Undelivered tells the handler that the response to i could not be sent:
+// the work that waited for it is dropped (what must survive, the board post,
+// is in the store and the scheduler does it).
+func (h *Handler) Undelivered(i *discordgo.Interaction) {
+	if i != nil {
+		h.run.undelivered(i.ID)
 	}
-	if len(data.Options) != 1 || data.Options[0] == nil || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return nil, errUnknownCommand
-	}
-	sub := data.Options[0]
-	run, known := commandRoutes[sub.Name]
-	if !known {
-		return nil, errUnknownCommand
-	}
-	if i.GuildID == "" || i.ChannelID == "" {
-		return nil, errNotInGuild
-	}
-	if userID(i) == "" {
-		return nil, fmt.Errorf("command without a user: %w", errMalformed)
-	}
-	return run(h, ctx, i, sub.Options)
 }
 
-func (h *Handler) component(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	data, ok := i.Data.(discordgo.MessageComponentInteractionData)
-	if !ok {
-		return nil, errMalformed
-	}
-	r, err := parseRoute(data.CustomID)
-	if err != nil {
-		return nil, err
-	}
-	if i.ChannelID == "" {
-		return nil, fmt.Errorf("component without channel: %w", errMalformed)
-	}
-	if userID(i) == "" {
-		return nil, fmt.Errorf("component without a user: %w", errMalformed)
-	}
-	resp, err := buttonRoutes[r.Action](h, ctx, i, r)
-	if errors.Is(err, errSettled) {
-		// A button of a session that has ended (expired while its message
-		// could not be edited, or a client still showing old buttons):
-		// the message shows how it ended.
-		return h.showSettled(ctx, i, r.Match)
-	}
-	return resp, err
-}
+// Close waits for the background work under way (follow-ups, edits) to
+// finish, or for ctx to end, whichever comes first; then it cancels what is
+// left. It returns ctx's error if the work did not finish in time. The
+// handler must not be used after Close.
+func (h *Handler) Close(ctx context.Context) error { return h.run.close(ctx) }
 
-// userID returns the ID of the user who caused i, from the guild member or,
-// in a DM, the user.
-func userID(i *discordgo.Interaction) string {
-	if i.Member != nil && i.Member.User != nil {
-		return i.Member.User.ID
-	}
-	if i.User != nil {
-		return i.User.ID
-	}
-	return ""
-}
+// WaitIdle waits until no work waits for a delivery and none runs in the
+// background, or until ctx ends (returning its error). Tests and tools use
+// it to know that every follow-up and edit is done.
+func (h *Handler) WaitIdle(ctx context.Context) error { return h.run.waitIdle(ctx) }
 
-// userName returns the display name of the user who caused i.
-func userName(i *discordgo.Interaction) string {
-	if i.Member != nil && i.Member.User != nil {
-		return i.Member.DisplayName()
-	}
-	if i.User != nil {
-		return i.User.DisplayName()
-	}
-	return ""
-}
-
-// messageID returns the ID of the message a component interaction came
-// from, "" for a command.
-func messageID(i *discordgo.Interaction) string {
-	if i.Message != nil {
-		return i.Message.ID
-	}
-	return ""
-}
-
-// webhookOf returns the webhook of interaction i, naming the board message
-// as ref ("@original", a message ID, or "" while it is not posted yet).
-func webhookOf(i *discordgo.Interaction, ref string, now time.Time) sessions.Webhook {
-	return sessions.Webhook{AppID: i.AppID, Token: i.Token, Message: ref, At: now.UTC()}
-}
-
-// update is the store's Update for the channel of i.
-func (h *Handler) update(ctx context.Context, i *discordgo.Interaction, fn func(*sessions.Session) error) (*sessions.Session, error) {
-	s, err := h.store.Update(ctx, i.ChannelID, fn)
-	if errors.Is(err, sessions.ErrNotFound) {
-		return nil, errStale
-	}
-	return s, err
-}
-
-// updateMatch runs fn on the channel's session when it is match, at the
-// handler's time now, after settling a deadline that has passed: then fn is
-// not called and expired is true. Another session in the channel is
-// errStale; the session over already is errSettled (which component turns
-// into the message showing how it ended).
-func (h *Handler) updateMatch(ctx context.Context, i *discordgo.Interaction, match int64, fn func(s *sessions.Session, now time.Time) error) (s *sessions.Session, expired bool, err error) {
-	now := h.now()
-	s, err = h.update(ctx, i, func(s *sessions.Session) error {
-		if s.ID != match {
-			return errStale
+// RunScheduler settles due sessions (RunDue) at once, then every interval,
+// until ctx ends. A deadline that passed while the bot was down is thus
+// settled within interval of start-up. Failures are logged and retried on
+// the next tick.
+func (h *Handler) RunScheduler(ctx context.Context, interval time.Duration) {
+	h.run.every(ctx, interval, func(ctx context.Context) {
+		if _, err := h.RunDue(ctx); err != nil && ctx.Err() == nil {
+			h.log.Warn("settling due sessions", "err", err)
 		}
-		if !s.Phase.Active() {
-			return errSettled
-		}
-		if expired = h.expire(s, now) != ""; expired {
-			return nil
-		}
-		return fn(s, now)
 	})
-	return s, expired, err
-}
-
-// updateMessage is an UPDATE_MESSAGE response.
-func updateMessage(data *message) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
-}
-
-// newMessage is a CHANNEL_MESSAGE_WITH_SOURCE response seen by everyone.
-func newMessage(data *message) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
 }
 
 // intn returns a random number in [0, n).
@@ -350,3 +195,19 @@ func (h *Handler) intn(n int) int {
 	defer h.randMu.Unlock()
 	return h.rand.IntN(n)
 }
+
+// isBot reports whether userID is this bot: its application's ID (the
+// bot user's ID for every application made since 2020), or the bot user
+// the gateway announced.
+func (h *Handler) isBot(i *discordgo.Interaction, userID string) bool {
+	if userID == "" {
+		return false
+	}
+	if id, _ := h.botUser.Load().(string); id == userID {
+		return true
+	}
+	return userID == i.AppID
+}
+
+// setBotUser records the bot user's ID, as the gateway's READY tells it.
+func (h *Handler) setBotUser(id string) { h.botUser.Store(id) }

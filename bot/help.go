@@ -2,33 +2,38 @@ package bot
 
 import (
 	"context"
-	"fmt"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/locale"
 )
 
-// helpCommand handles /connectn help: how to play and every command,
-// privately.
-func (h *Handler) helpCommand(context.Context, *discordgo.Interaction, []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.InteractionResponse, error) {
+// help handles /connectn help: how to play and every command, privately.
+func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	return renderHelp(c.reader), nil
+}
+
+// renderHelp draws the private help message in l's language.
+func renderHelp(l *locale.Localizer) *discordgo.InteractionResponse {
 	resp := ephemeral("")
-	resp.Data.Content = ""
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
-		Title: "How to play Connect N",
-		Description: fmt.Sprintf(`Drop discs into the columns in turn; a disc falls to the lowest empty cell. Line up `+
-			"**connect** of your discs in a row, a column or a diagonal to win the round. A full board with no line is a draw. "+
-			"The first to win **wins** rounds takes the match; the opener alternates every round.\n\n"+
-			"Click a column's button to drop your disc there. The header over the board reads like the buttons. "+
-			"Each turn has a deadline (shown on the board); letting it pass forfeits the match.\n\n"+
-			"**Commands**\n"+
-			"`/connectn challenge opponent:@member` — challenge a member; options `rows` and `columns` (%d–%d), `connect` (%d–%d), "+
-			"`wins` (%d–%d), `first` (who opens round 1) and `theme` (colours).\n"+
-			"`/connectn forfeit` — give up your match in this channel (asks first).\n"+
-			"`/connectn board` — post the live board again at the bottom of the channel.\n"+
-			"`/connectn stats [user]` — a member's record in this server.\n"+
-			"`/connectn leaderboard` — the top %d of this server.\n"+
-			"`/connectn help` — this message.",
-			minRows, maxRows, minConnect, maxConnect, minWins, maxWins, leaderboardTop),
+		Title: l.T("help_title"),
+		Description: strings.Join([]string{
+			l.T("help_rules"),
+			"",
+			l.T("help_play"),
+			"",
+			l.T("help_commands"),
+			l.T("help_challenge", "MinSize", minRows, "MaxSize", maxRows, "MinConnect", minConnect, "MaxConnect", maxConnect,
+				"MinWins", minWins, "MaxWins", maxWins),
+			l.T("help_forfeit"),
+			l.T("help_board"),
+			l.T("help_stats"),
+			l.T("help_leaderboard", "Top", leaderboardTop),
+			l.T("help_help"),
+		}, "\n"),
 		Color: themes[0].color(0),
 	}}
-	return resp, nil
+	return resp
 }

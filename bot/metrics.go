@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -47,55 +48,19 @@ func (noMetrics) AIMove(string, time.Duration)              {}
 
 // InteractionKind names the kind of interaction i for metrics and logs,
 // from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a
-// subcommand of /connectn that Commands() declares ("command/unknown"
-// otherwise), "button/<action>" for a custom_id this bot makes
-// ("button/unknown" otherwise), "modal", or "other". A nil i is "other".
+// subcommand of /connectn that the route table declares
+// ("command/unknown" otherwise), "button/<action>" for a custom_id this bot
+// makes ("button/unknown" otherwise), "modal", or "other". A nil i is
+// "other".
 func InteractionKind(i *discordgo.Interaction) string {
 	if i == nil {
 		return "other"
 	}
-	switch i.Type {
-	case discordgo.InteractionPing:
-		return "ping"
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		return "autocomplete"
-	case discordgo.InteractionModalSubmit:
-		return "modal"
-	case discordgo.InteractionApplicationCommand:
-		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-		if !ok || len(data.Options) != 1 || data.Options[0] == nil {
-			return "command/unknown"
-		}
-		if declaredSubcommand(data.Name, data.Options[0].Name) {
-			return "command/" + data.Options[0].Name
-		}
-		return "command/unknown"
-	case discordgo.InteractionMessageComponent:
-		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
-		if !ok {
-			return "button/unknown"
-		}
-		r, err := parseRoute(data.CustomID)
-		if err != nil {
-			return "button/unknown"
-		}
-		return "button/" + string(r.Action)
-	}
-	return "other"
+	c := &call{i: i}
+	kindRouter().resolve(c)
+	return c.kind
 }
 
-// declaredSubcommand reports whether Commands() declares the subcommand sub
-// of the command named command.
-func declaredSubcommand(command, sub string) bool {
-	for _, c := range Commands() {
-		if c.Name != command {
-			continue
-		}
-		for _, o := range c.Options {
-			if o != nil && o.Name == sub {
-				return true
-			}
-		}
-	}
-	return false
-}
+// kindRouter is a router of the route table for InteractionKind, made at
+// its first use.
+var kindRouter = sync.OnceValue(func() *router { return newRouter(nil, routes) })

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -93,40 +93,42 @@ func drawGrid(t Theme, r *game.Round) string {
 
 // boardNotes returns the lines under a grid: each player's longest run and
 // where the last disc went.
-func boardNotes(s *sessions.Session, r *game.Round) string {
+func boardNotes(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
 	t := themeNamed(s.Theme)
-	// Built without fmt: this runs at every move.
-	notes := "Longest run: " + t.Disc[game.Player1] + " **" + strconv.Itoa(r.LongestRun(game.Player1)) + "** · " +
-		t.Disc[game.Player2] + " **" + strconv.Itoa(r.LongestRun(game.Player2)) + "**"
+	notes := l.T("board_longest_run", "Disc1", t.Disc[game.Player1], "Run1", r.LongestRun(game.Player1),
+		"Disc2", t.Disc[game.Player2], "Run2", r.LongestRun(game.Player2))
 	if last, ok := r.LastMove(); ok {
 		p := r.At(last.Row, last.Column)
 		mark := t.Last[p]
 		if r.InLine(last) {
 			mark = t.Win[p]
 		}
-		notes += " · Last disc: " + mark + " column " + columnLabel(last.Column, r.Columns())
+		notes += " · " + l.T("board_last_disc", "Mark", mark, "Column", columnLabel(last.Column, r.Columns()))
 	}
 	return notes
 }
 
+// maxNameLength is the most characters of a display name a message shows.
+const maxNameLength = 32
+
 // escapeName makes a display name safe to show inside markdown: it drops
 // line breaks, trims it to maxNameLength runes and escapes markdown
-// characters.
-func escapeName(name string) string {
+// characters; an empty name reads as l's word for someone.
+func escapeName(l *locale.Localizer, name string) string {
 	if plainName(name) {
 		return name // most names: nothing to change, nothing to allocate
 	}
-	return escapeAnyName(name)
+	return escapeAnyName(l, name)
 }
 
 // escapeAnyName is escapeName for any name, without the shortcut.
-func escapeAnyName(name string) string {
+func escapeAnyName(l *locale.Localizer, name string) string {
 	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > maxNameLength {
 		name = string(r[:maxNameLength]) + "…"
 	}
 	if name == "" {
-		name = "someone"
+		return l.T("name_someone")
 	}
 	var sb strings.Builder
 	for _, c := range name {
@@ -164,42 +166,36 @@ func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 
 
 // name returns the escaped display name of player p of s in bold, after
 // their disc.
-func name(s *sessions.Session, p game.Player) string {
-	return themeNamed(s.Theme).disc(p) + " **" + escapeName(s.Member(p).Name) + "**"
+func name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
+	return themeNamed(s.Theme).disc(p) + " **" + escapeName(l, s.Member(p).Name) + "**"
 }
 
 // scoreLine says whose score is whose: "🔴 **Alice** 1 – 0 **Bob** 🟡",
 // with the drawn rounds after it.
-func scoreLine(s *sessions.Session) string {
+func scoreLine(l *locale.Localizer, s *sessions.Session) string {
 	t, m := themeNamed(s.Theme), s.Match
-	line := t.Disc[game.Player1] + " **" + escapeName(s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
-		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + escapeName(s.Players[1].Name) + "** " + t.Disc[game.Player2]
+	line := t.Disc[game.Player1] + " **" + escapeName(l, s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
+		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + escapeName(l, s.Players[1].Name) + "** " + t.Disc[game.Player2]
 	if d := m.Draws(); d > 0 {
-		line += fmt.Sprintf(" · %d %s", d, plural(d, "draw", "draws"))
+		line += " · " + l.N("board_draws", d)
 	}
 	return line
 }
 
 // settingsLine describes a match's configuration in one line.
-func settingsLine(cfg game.Config) string {
-	return "Connect " + strconv.Itoa(cfg.Connect) + " · " + strconv.Itoa(cfg.Rows) + " rows × " + strconv.Itoa(cfg.Columns) +
-		" columns · first to win " + strconv.Itoa(cfg.Wins) + " " + plural(cfg.Wins, "round", "rounds")
+func settingsLine(l *locale.Localizer, cfg game.Config) string {
+	return l.T("settings_connect", "Connect", cfg.Connect) + " · " +
+		l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows), "Columns", l.N("settings_columns", cfg.Columns)) + " · " +
+		l.N("settings_wins", cfg.Wins)
 }
 
 // footer is the settings line of s, and the bot's level when s is a match
 // against the bot.
-func footer(s *sessions.Session) string {
+func footer(l *locale.Localizer, s *sessions.Session) string {
 	if s.AI != "" {
-		return settingsLine(s.Config) + " · against the bot (" + s.AI + ")"
+		return l.T("footer_vs_bot", "Settings", settingsLine(l, s.Config), "Level", l.T("level_"+s.AI))
 	}
-	return settingsLine(s.Config)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return settingsLine(l, s.Config)
 }
 
 // message is what the bot shows: the data of an interaction response, also
@@ -209,26 +205,28 @@ type message = discordgo.InteractionResponseData
 // renderChallenge draws the challenge message: the challenged member
 // mentioned, both players with their discs, the settings, who opens, the
 // deadline, and Accept and Decline buttons.
-func renderChallenge(s *sessions.Session) *message {
+func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 	challenger, opponent := s.Players[0], s.Players[1]
 	opener := s.Config.OpenerOf(1)
-	desc := fmt.Sprintf("%s vs %s\n%s\n%s opens round 1; the opener alternates each round.\n\n%s may accept; either player may decline.",
-		name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config), name(s, opener), mention(opponent.ID))
+	desc := l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
+		settingsLine(l, s.Config) + "\n" +
+		l.T("challenge_opener", "Opener", name(l, s, opener)) + "\n\n" +
+		l.T("challenge_answer", "Opponent", mention(opponent.ID))
 	if !s.Deadline.IsZero() {
-		desc += fmt.Sprintf(" The challenge expires %s.", timestamp(s.Deadline))
+		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
 	}
 	return &message{
-		Content: fmt.Sprintf("%s, %s challenges you to a match of Connect %d!",
-			mention(opponent.ID), mention(challenger.ID), s.Config.Connect),
+		Content: l.T("challenge_content", "Opponent", mention(opponent.ID), "Challenger", mention(challenger.ID),
+			"Connect", s.Config.Connect),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
+			Title:       l.T("challenge_title", "Connect", s.Config.Connect),
 			Description: desc,
 			Color:       themeNamed(s.Theme).color(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: route{Action: actAccept, Match: s.ID}.String()},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: route{Action: actDecline, Match: s.ID}.String()},
+			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: buttonID{Action: "accept", Match: s.ID}.String()},
+			discordgo.Button{Label: l.T("button_decline"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
 		}}},
 	}
 }
@@ -236,65 +234,64 @@ func renderChallenge(s *sessions.Session) *message {
 // renderClosedChallenge draws a challenge that ended without a match:
 // declined, withdrawn, expired or abandoned. The text says which and no
 // button is left.
-func renderClosedChallenge(s *sessions.Session) *message {
-	challenger, opponent := mention(s.Players[0].ID), mention(s.Players[1].ID)
-	var text string
+func renderClosedChallenge(l *locale.Localizer, s *sessions.Session) *message {
+	id := "challenge_called_off"
 	switch s.End {
 	case sessions.EndDeclined:
-		text = fmt.Sprintf("%s declined the challenge from %s.", opponent, challenger)
+		id = "challenge_declined"
 	case sessions.EndWithdrawn:
-		text = fmt.Sprintf("%s withdrew the challenge to %s.", challenger, opponent)
+		id = "challenge_withdrawn"
 	case sessions.EndExpired:
-		text = fmt.Sprintf("⌛ The challenge from %s to %s expired: nobody accepted it in time.", challenger, opponent)
-	default:
-		text = fmt.Sprintf("The challenge from %s to %s was called off.", challenger, opponent)
+		id = "challenge_expired"
 	}
 	return &message{
-		Content:         text,
+		Content:         l.T(id, "Challenger", mention(s.Players[0].ID), "Opponent", mention(s.Players[1].ID)),
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       "Connect " + strconv.Itoa(s.Config.Connect) + " challenge",
-			Description: fmt.Sprintf("%s vs %s\n%s\n\nNo match. Start a new one with `/connectn challenge`.", name(s, game.Player1), name(s, game.Player2), settingsLine(s.Config)),
-			Color:       themeNamed(s.Theme).color(game.NoPlayer),
+			Title: l.T("challenge_title", "Connect", s.Config.Connect),
+			Description: l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
+				settingsLine(l, s.Config) + "\n\n" + l.T("challenge_no_match"),
+			Color: themeNamed(s.Theme).color(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
 }
 
 // roundResult describes how round r ended.
-func roundResult(s *sessions.Session, r *game.Round) string {
+func roundResult(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
 	switch r.Outcome() {
 	case game.Won:
-		return fmt.Sprintf("%s wins round %d with %d in a row!", name(s, r.Winner()), r.Number(), s.Config.Connect)
+		return l.T("round_won", "Winner", name(l, s, r.Winner()), "Round", r.Number(), "Connect", s.Config.Connect)
 	case game.Drawn:
-		return fmt.Sprintf("Round %d is a draw: the board is full.", r.Number())
+		return l.T("round_drawn", "Round", r.Number())
 	case game.Forfeited:
+		loser := name(l, s, r.Winner().Other())
 		if s.End == sessions.EndTimeout {
-			return fmt.Sprintf("⌛ %s did not play in time and forfeits the match.", name(s, r.Winner().Other()))
+			return l.T("round_timeout", "Loser", loser)
 		}
 		if s.Match.Forfeited() {
-			return fmt.Sprintf("%s forfeited the match.", name(s, r.Winner().Other()))
+			return l.T("match_forfeited", "Loser", loser)
 		}
-		return fmt.Sprintf("%s forfeited round %d.", name(s, r.Winner().Other()), r.Number())
+		return l.T("round_forfeited", "Loser", loser, "Round", r.Number())
 	}
 	return ""
 }
 
 // boardEmbed assembles the embed of a board message: title, the score, the
 // grid of r with its notes, status lines, and the settings in the footer.
-func boardEmbed(s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
+func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
 	var desc strings.Builder
-	desc.WriteString(scoreLine(s))
+	desc.WriteString(scoreLine(l, s))
 	desc.WriteString("\n\n")
 	desc.WriteString(drawGrid(themeNamed(s.Theme), r))
-	desc.WriteString(boardNotes(s, r))
+	desc.WriteString(boardNotes(l, s, r))
 	desc.WriteString("\n\n")
 	desc.WriteString(strings.Join(status, "\n"))
 	return &discordgo.MessageEmbed{
 		Title:       title,
 		Description: desc.String(),
 		Color:       color,
-		Footer:      &discordgo.MessageEmbedFooter{Text: footer(s)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: footer(l, s)},
 	}
 }
 
@@ -302,29 +299,28 @@ func boardEmbed(s *sessions.Session, r *game.Round, title string, color int, sta
 // move mentioned (and nobody else), the score, the current round's board,
 // whose turn it is and when the turn runs out, one button per column
 // (disabled when full) and a Forfeit match button on a row of its own.
-func renderBoard(s *sessions.Session) *message {
+func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
 	m := s.Match
 	r := m.Round()
 	toMove := m.ToMove()
-	// Built without fmt: this runs at every move.
-	round := strconv.Itoa(r.Number())
-	status := "**Round " + round + "** · " + name(s, toMove) + " to play."
+	id := "board_to_play"
 	switch {
-	case aiToMove(s):
-		status = "**Round " + round + "** · " + name(s, toMove) + " is thinking…"
+	case s.BotToMove():
+		id = "board_thinking"
 	case r.Plies() == 0 && r.Number() > 1:
-		status = "**Round " + round + "** · " + name(s, toMove) + " opens: pick a column."
+		id = "board_opens"
 	}
-	if !s.Deadline.IsZero() && !aiToMove(s) {
-		status += " The turn runs out " + timestamp(s.Deadline) + "."
+	status := l.T(id, "Round", r.Number(), "Player", name(l, s, toMove))
+	if !s.Deadline.IsZero() && !s.BotToMove() {
+		status += " " + l.T("board_turn_runs_out", "When", timestamp(s.Deadline))
 	}
 	return &message{
-		Content:         mention(s.Member(toMove).ID) + ", your move.",
+		Content:         l.T("board_your_move", "Player", mention(s.Member(toMove).ID)),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, r,
-			"Connect "+strconv.Itoa(s.Config.Connect)+" · Round "+round,
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
+			l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
 			themeNamed(s.Theme).color(toMove), status)},
-		Components: boardButtons(s),
+		Components: boardButtons(l, s),
 	}
 }
 
@@ -332,19 +328,19 @@ func renderBoard(s *sessions.Session) *message {
 // as the record its message keeps: the final board with the winning line,
 // the result and the score, and no buttons. The next round's board follows
 // as a new message.
-func renderRoundRecord(s *sessions.Session, r *game.Round) *message {
+func renderRoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *message {
 	winner := r.Winner()
-	content := fmt.Sprintf("Round %d: a draw.", r.Number())
+	content := l.T("record_drawn", "Round", r.Number())
 	if winner.Valid() {
-		content = fmt.Sprintf("Round %d: %s wins.", r.Number(), escapeName(s.Member(winner).Name))
+		content = l.T("record_won", "Round", r.Number(), "Winner", escapeName(l, s.Member(winner).Name))
 	}
 	return &message{
 		Content:         content,
 		AllowedMentions: noMentions(),
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, r,
-			fmt.Sprintf("Connect %d · Round %d result", s.Config.Connect, r.Number()),
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
+			l.T("record_title", "Connect", s.Config.Connect, "Round", r.Number()),
 			themeNamed(s.Theme).color(winner),
-			roundResult(s, r), fmt.Sprintf("Round %d starts in a new message below.", r.Number()+1))},
+			roundResult(l, s, r), l.T("record_next", "Round", r.Number()+1))},
 		Components: []discordgo.MessageComponent{},
 	}
 }
@@ -354,36 +350,35 @@ func renderRoundRecord(s *sessions.Session, r *game.Round) *message {
 // each other in this server (pair, from Players[0]'s side; nil to leave it
 // out), and the Rematch and Picture buttons (and Analysis when analysis is
 // set) unless rematched says a rematch has started.
-func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched, analysis bool) *message {
+func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematched, analysis bool) *message {
 	m := s.Match
 	winner := m.Winner()
-	status := []string{roundResult(s, m.Round()),
-		fmt.Sprintf("🏆 %s wins the match %d – %d!", name(s, winner), m.Score(winner), m.Score(winner.Other()))}
+	status := []string{roundResult(l, s, m.Round()),
+		l.T("match_won", "Winner", name(l, s, winner), "Score", m.Score(winner), "Other", m.Score(winner.Other()))}
 	if pair != nil && s.AI == "" {
-		status = append(status, fmt.Sprintf("Matches between them in this server: %s **%d** – **%d** %s",
-			escapeName(s.Players[0].Name), pair.Wins, pair.Losses, escapeName(s.Players[1].Name)))
+		status = append(status, l.T("match_pair", "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
+			"Losses", pair.Losses, "Player2", escapeName(l, s.Players[1].Name)))
 	}
-	pictureButton := discordgo.Button{Label: "Picture", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
-		CustomID: route{Action: actPicture, Match: s.ID}.String()}
 	row := []discordgo.MessageComponent{
-		discordgo.Button{Label: "Rematch", Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
-			CustomID: route{Action: actRematch, Match: s.ID}.String()},
-		pictureButton,
+		discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
+			CustomID: buttonID{Action: "rematch", Match: s.ID}.String()},
+		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
+			CustomID: buttonID{Action: "picture", Match: s.ID}.String()},
 	}
 	if analysis {
-		row = append(row, discordgo.Button{Label: "Analysis", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
-			CustomID: route{Action: actAnalysis, Match: s.ID}.String()})
+		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
+			CustomID: buttonID{Action: "analysis", Match: s.ID}.String()})
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	if rematched {
-		status = append(status, "🔁 A rematch started in a new message below.")
+		status = append(status, l.T("match_rematch_started"))
 		components = []discordgo.MessageComponent{}
 	}
 	return &message{
-		Content:         fmt.Sprintf("🏆 %s wins the match against %s!", mention(s.Member(winner).ID), mention(s.Member(winner.Other()).ID)),
+		Content:         l.T("match_content", "Winner", mention(s.Member(winner).ID), "Loser", mention(s.Member(winner.Other()).ID)),
 		AllowedMentions: noMentions(),
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(s, m.Round(),
-			fmt.Sprintf("Connect %d · Match over", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)},
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, m.Round(),
+			l.T("match_title", "Connect", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)},
 		Components: components,
 	}
 }
@@ -392,23 +387,27 @@ func renderMatchOver(s *sessions.Session, pair *sessions.PairRecord, rematched, 
 // phase: the challenge, the live board, the finished match (without the
 // record against each other, which needs the store), or the closed
 // challenge.
-func renderSession(s *sessions.Session) *message {
+func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 	switch s.Phase {
 	case sessions.PhaseChallenge:
-		return renderChallenge(s)
+		return renderChallenge(l, s)
 	case sessions.PhasePlaying:
-		return renderBoard(s)
+		return renderBoard(l, s)
 	case sessions.PhaseFinished:
-		return renderMatchOver(s, nil, false, false)
+		return renderMatchOver(l, s, nil, false, false)
 	}
-	return renderClosedChallenge(s)
+	return renderClosedChallenge(l, s)
 }
 
+// The layout of a board's buttons: at most five to a row (Discord's
+// limit), the Forfeit match button alone on the last row.
+const rowButtons = 5
+
 // boardButtons returns one button per column, labelled as the column
-// headers read and disabled when the column is full, five to an action row,
-// and the Forfeit match button alone on the last row. With at most 12
-// columns that is at most 4 rows.
-func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
+// headers read and disabled when the column is full, rowButtons to an
+// action row, and the Forfeit match button alone on the last row. With at
+// most 12 columns that is at most 4 rows.
+func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
 	r := m.Round()
 	columns := r.Columns()
@@ -418,17 +417,17 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	ids := make([]byte, 0, 32*(columns+1))
 	off := make([]int, 1, columns+2)
 	for c := range columns {
-		ids = route{Action: actDrop, Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
+		ids = buttonID{Action: "drop", Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
 		off = append(off, len(ids))
 	}
-	ids = route{Action: actForfeit, Match: s.ID}.append(ids)
+	ids = buttonID{Action: "forfeit", Match: s.ID}.append(ids)
 	off = append(off, len(ids))
 	all := string(ids)
 	// Pointers into one slice of buttons and one of rows: a value in an
 	// interface would be a copy on the heap each.
 	buttons := make([]discordgo.Button, columns+1)
 	cells := make([]discordgo.MessageComponent, columns+1)
-	lines := make([]discordgo.ActionsRow, (columns+4)/5+1)
+	lines := make([]discordgo.ActionsRow, (columns+rowButtons-1)/rowButtons+1)
 	rows := make([]discordgo.MessageComponent, len(lines))
 	for c := range columns {
 		buttons[c] = discordgo.Button{
@@ -438,13 +437,13 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 			Disabled: !r.CanDrop(c),
 		}
 		cells[c] = &buttons[c]
-		if c%5 == 4 || c == columns-1 {
-			lines[c/5].Components = cells[c-c%5 : c+1 : c+1]
-			rows[c/5] = &lines[c/5]
+		if c%rowButtons == rowButtons-1 || c == columns-1 {
+			lines[c/rowButtons].Components = cells[c-c%rowButtons : c+1 : c+1]
+			rows[c/rowButtons] = &lines[c/rowButtons]
 		}
 	}
 	buttons[columns] = discordgo.Button{
-		Label:    "Forfeit match",
+		Label:    l.T("button_forfeit"),
 		Style:    discordgo.DangerButton,
 		CustomID: all[off[columns]:],
 	}
@@ -455,17 +454,14 @@ func boardButtons(s *sessions.Session) []discordgo.MessageComponent {
 	return rows
 }
 
-// ephemeral returns a private reply with text, seen only by the user who
-// clicked or typed, that mentions no one.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &message{
-			Content:         text,
-			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(),
-		},
-	}
+// forfeitPrompt is the private confirmation a player sees before forfeiting.
+func forfeitPrompt(l *locale.Localizer, s *sessions.Session, p game.Player) *discordgo.InteractionResponse {
+	resp := ephemeral(l.T("forfeit_prompt", "Winner", name(l, s, p.Other())))
+	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: l.T("button_forfeit"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "forfeit!", Match: s.ID}.String()},
+		discordgo.Button{Label: l.T("button_keep_playing"), Style: discordgo.SecondaryButton, CustomID: buttonID{Action: "keep", Match: s.ID}.String()},
+	}}}
+	return resp
 }
 
 // noMentions allows no mention to ping anyone. Parse is an empty list, not
@@ -476,63 +472,73 @@ func noMentions() *discordgo.MessageAllowedMentions {
 
 // messageLink returns the link that jumps to a message in a server channel.
 func messageLink(guildID, channelID, messageID string) string {
-	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", guildID, channelID, messageID)
+	return "https://discord.com/channels/" + guildID + "/" + channelID + "/" + messageID
 }
 
 // renderAnalysis draws the review of round r of s, move by move.
-func renderAnalysis(s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
+func renderAnalysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
 	columns := r.Columns()
 	var d strings.Builder
 	if len(a.Moves) > 0 && a.Moves[0].Settled {
-		fmt.Fprintf(&d, "From the empty board, %s (who opens) %s with perfect play.\n", name(s, a.Moves[0].Player), outlook(a.Moves[0].Before))
+		d.WriteString(l.T("analysis_start", "Opener", name(l, s, a.Moves[0].Player), "Outlook", l.T(outlook(a.Moves[0].Before))))
+		d.WriteString("\n")
 	}
 	if a.FirstChange >= 0 {
 		mv := a.Moves[a.FirstChange]
-		fmt.Fprintf(&d, "**The result first changed at move %d:** %s in column %s %s.\n\n",
-			mv.Ply+1, name(s, mv.Player), columnLabel(mv.Column, columns), verdict(mv))
+		d.WriteString(l.T("analysis_first_change", "Move", mv.Ply+1, "Player", name(l, s, mv.Player),
+			"Column", columnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
 	} else {
-		d.WriteString("**No move changed the result.**\n\n")
+		d.WriteString(l.T("analysis_no_change"))
 	}
+	d.WriteString("\n\n")
 	for _, mv := range a.Moves {
-		fmt.Fprintf(&d, "`%2d.` %s column %s — %s\n", mv.Ply+1, themeNamed(s.Theme).disc(mv.Player), columnLabel(mv.Column, columns), verdict(mv))
+		n := strconv.Itoa(mv.Ply + 1)
+		if len(n) < 2 {
+			n = " " + n // as "%2d" pads it, so the moves line up
+		}
+		d.WriteString(l.T("analysis_move", "Move", n, "Disc", themeNamed(s.Theme).disc(mv.Player),
+			"Column", columnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
+		d.WriteString("\n")
 	}
 	if !a.Complete {
-		d.WriteString("\nSome positions could not be settled in time.")
+		d.WriteString("\n" + l.T("analysis_incomplete"))
 	}
 	return &discordgo.MessageEmbed{
-		Title:       fmt.Sprintf("Analysis of round %d", r.Number()),
+		Title:       l.T("analysis_title", "Round", r.Number()),
 		Description: strings.TrimSuffix(d.String(), "\n"),
 		Color:       themeNamed(s.Theme).color(game.NoPlayer),
-		Footer:      &discordgo.MessageEmbedFooter{Text: "Each move judged by the exact solver: did it keep the win, the draw, or give it away?"},
+		Footer:      &discordgo.MessageEmbedFooter{Text: l.T("analysis_footer")},
 	}
 }
 
-// outlook says what a score means for the side to move.
+// outlook names the catalog message that says what a score means for the
+// side to move.
 func outlook(score int) string {
 	switch {
 	case score > 0:
-		return "wins"
+		return "outlook_wins"
 	case score < 0:
-		return "loses"
+		return "outlook_loses"
 	}
-	return "draws"
+	return "outlook_draws"
 }
 
-// verdict says what move mv did to its player's result.
+// verdict names the catalog message that says what move mv did to its
+// player's result.
 func verdict(mv ai.MoveReview) string {
 	switch {
 	case !mv.Settled:
-		return "⏳ not settled in time"
+		return "verdict_unsettled"
 	case mv.Before < 0:
-		return "🔸 the game was already lost"
+		return "verdict_already_lost"
 	case mv.Before > 0 && mv.After > 0:
-		return "✅ kept the win"
+		return "verdict_kept_win"
 	case mv.Before == 0 && mv.After == 0:
-		return "✅ kept the draw"
+		return "verdict_kept_draw"
 	case mv.Before > 0 && mv.After == 0:
-		return "❌ gave away the win: a draw now"
+		return "verdict_gave_win_draw"
 	case mv.Before > 0:
-		return "❌ gave away the win: a loss now"
+		return "verdict_gave_win_loss"
 	}
-	return "❌ gave away the draw: a loss now"
+	return "verdict_gave_draw"
 }

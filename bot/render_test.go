@@ -2,7 +2,6 @@ package bot
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -38,7 +38,29 @@ const (
 	limitRows        = 5
 	limitRowButtons  = 5
 	limitLabel       = 80
+	limitCustomID    = 100
 )
+
+// en is the English localizer the render tests draw with.
+var en = locale.English()
+
+// testRouter parses custom_ids by the route table.
+var testRouter = newRouter(nil, routes)
+
+// component returns c as a T, whether it holds a T or a non-nil *T;
+// false for anything else.
+func component[T any](c discordgo.MessageComponent) (T, bool) {
+	switch v := any(c).(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
 
 // length counts s both ways Discord might: in code points and in UTF-16
 // code units; the larger is what a limit is held against.
@@ -90,14 +112,14 @@ func checkLimits(msg *message) []string {
 				bad = append(bad, fmt.Sprintf("a %T in a row", c))
 				continue
 			}
-			if len(b.CustomID) > maxCustomIDLength || seen[b.CustomID] || b.CustomID == "" {
+			if len(b.CustomID) > limitCustomID || seen[b.CustomID] || b.CustomID == "" {
 				bad = append(bad, fmt.Sprintf("custom_id %q (long, empty or repeated)", b.CustomID))
 			}
 			seen[b.CustomID] = true
 			if length(b.Label) > limitLabel {
 				bad = append(bad, fmt.Sprintf("label %q", b.Label))
 			}
-			if _, err := parseRoute(b.CustomID); err != nil {
+			if _, _, err := testRouter.parse(b.CustomID); err != nil {
 				bad = append(bad, fmt.Sprintf("custom_id %q does not parse: %v", b.CustomID, err))
 			}
 		}
@@ -165,36 +187,39 @@ func worstAnalysis(r *game.Round) *ai.Analysis {
 }
 
 // allMessages renders every message the bot shows about s and its phases.
-func allMessages(s *sessions.Session) map[string]*message {
+func allMessages(s *sessions.Session) map[string]*message { return allMessagesIn(en, s) }
+
+// allMessagesIn is allMessages in l's language.
+func allMessagesIn(en *locale.Localizer, s *sessions.Session) map[string]*message {
 	out := map[string]*message{}
 	m := s.Match
 	switch {
 	case !m.Over():
-		out["board"] = renderBoard(s)
+		out["board"] = renderBoard(en, s)
 		s2 := *s
 		s2.Phase = sessions.PhaseChallenge
-		out["challenge"] = renderChallenge(&s2)
+		out["challenge"] = renderChallenge(en, &s2)
 		for _, end := range []sessions.End{sessions.EndDeclined, sessions.EndWithdrawn, sessions.EndExpired, sessions.EndAbandoned} {
 			s2.Phase, s2.End = sessions.PhaseCancelled, end
-			out["closed "+string(end)] = renderClosedChallenge(&s2)
+			out["closed "+string(end)] = renderClosedChallenge(en, &s2)
 		}
 	default:
-		out["match over"] = renderMatchOver(s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false, true)
-		out["match over, rematched"] = renderMatchOver(s, &sessions.PairRecord{Wins: 1, Losses: 2}, true, true)
+		out["match over"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false, true)
+		out["match over, rematched"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 1, Losses: 2}, true, true)
 		s2 := *s
 		s2.End = sessions.EndTimeout
-		out["timeout"] = renderMatchOver(&s2, nil, false, false)
+		out["timeout"] = renderMatchOver(en, &s2, nil, false, false)
 		if solvable(s.Config) {
-			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(s, m.Round(), worstAnalysis(m.Round()))}}
+			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(en, s, m.Round(), worstAnalysis(m.Round()))}}
 		}
 	}
 	vsBot := *s
 	vsBot.AI, vsBot.Players[1].Name = "perfect", botName
 	if vsBot.Phase == sessions.PhasePlaying {
-		out["board against the bot"] = renderBoard(&vsBot)
+		out["board against the bot"] = renderBoard(en, &vsBot)
 	}
 	if prev := m.Previous(); prev != nil {
-		out["round record"] = renderRoundRecord(s, prev)
+		out["round record"] = renderRoundRecord(en, s, prev)
 	}
 	return out
 }
@@ -237,10 +262,10 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help, _ := (&Handler{}).helpCommand(context.Background(), nil, nil)
+	help := renderHelp(en)
 	for name, msg := range map[string]*message{
-		"leaderboard": renderLeaderboard(top),
-		"stats":       renderStats("1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),
+		"leaderboard": renderLeaderboard(en, top),
+		"stats":       renderStats(en, "1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),
 		"help":        help.Data,
 	} {
 		if bad := checkLimits(msg); len(bad) > 0 {
@@ -313,7 +338,7 @@ func TestHeadersMatchButtons(t *testing.T) {
 			}
 		}
 		var got []string
-		for _, b := range boardButtons(s) {
+		for _, b := range boardButtons(en, s) {
 			row, _ := component[discordgo.ActionsRow](b)
 			for _, c := range row.Components {
 				if btn, _ := component[discordgo.Button](c); btn.Label != "Forfeit match" {
@@ -358,7 +383,7 @@ func TestThemesDistinct(t *testing.T) {
 			}
 			seen[e] = true
 		}
-		if !knownTheme(th.Name) || themeNamed(th.Name).Name != th.Name {
+		if themeNamed(th.Name).Name != th.Name {
 			t.Errorf("theme %s not found by name", th.Name)
 		}
 	}
@@ -401,18 +426,18 @@ func goldenCases(t *testing.T) []struct {
 		facts   []string
 		buttons int
 	}{
-		{"challenge-6x7-classic", renderChallenge(challenge), []string{"challenges you to a match of Connect 4", "first to win 2 rounds", "expires <t:1795370700:R>"}, 2},
-		{"board-6x7-classic", renderBoard(midClassic), []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "🟦🟦💛🔴🔴🟦🟦", "Last disc: 💛 column 3", "**Round 1** · 🔴 **Alice** to play"}, 8},
-		{"board-12x12-colorblind", renderBoard(midWide), []string{"🇦\u200b🇧", "🔵", "🟠", "🔳", "Last disc: 💙 column L"}, 13},
-		{"board-5x11-forest", renderBoard(midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
-		{"round-record-6x7", renderRoundRecord(record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
-		{"round-record-draw-4x4", renderRoundRecord(draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
-		{"match-over-forest", renderMatchOver(over, &sessions.PairRecord{Wins: 3, Losses: 1}, false, true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
-		{"match-over-timeout", renderMatchOver(timeout, &sessions.PairRecord{Wins: 1}, false, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
-		{"challenge-expired", renderClosedChallenge(expired), []string{"⌛ The challenge from", "expired"}, 0},
-		{"stats", renderStats("1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
+		{"challenge-6x7-classic", renderChallenge(en, challenge), []string{"challenges you to a match of Connect 4", "first to win 2 rounds", "expires <t:1795370700:R>"}, 2},
+		{"board-6x7-classic", renderBoard(en, midClassic), []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "🟦🟦💛🔴🔴🟦🟦", "Last disc: 💛 column 3", "**Round 1** · 🔴 **Alice** to play"}, 8},
+		{"board-12x12-colorblind", renderBoard(en, midWide), []string{"🇦\u200b🇧", "🔵", "🟠", "🔳", "Last disc: 💙 column L"}, 13},
+		{"board-5x11-forest", renderBoard(en, midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
+		{"round-record-6x7", renderRoundRecord(en, record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
+		{"round-record-draw-4x4", renderRoundRecord(en, draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
+		{"match-over-forest", renderMatchOver(en, over, &sessions.PairRecord{Wins: 3, Losses: 1}, false, true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
+		{"match-over-timeout", renderMatchOver(en, timeout, &sessions.PairRecord{Wins: 1}, false, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
+		{"challenge-expired", renderClosedChallenge(en, expired), []string{"⌛ The challenge from", "expired"}, 0},
+		{"stats", renderStats(en, "1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
 			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},
-		{"leaderboard", renderLeaderboard([]sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, RoundsWon: 2, RoundsLost: 6}}),
+		{"leaderboard", renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, RoundsWon: 2, RoundsLost: 6}}),
 			[]string{"🥇 <@1400000000000000001> · **Wins:** 3 · **Win rate:** 75%", "🥈", "Ranked by"}, 0},
 	}
 }
@@ -477,7 +502,7 @@ func TestRenderGolden(t *testing.T) {
 // is one escapeName's full path would also leave unchanged, and the names
 // it refuses include every kind the full path changes.
 func TestPlainNameNeedsNoEscape(t *testing.T) {
-	full := escapeAnyName
+	full := func(name string) string { return escapeAnyName(en, name) }
 	names := []string{"Alice", "Bob 2", "J.-P. Sartre", "x", strings.Repeat("a", maxNameLength),
 		"", " Alice", "Alice ", "Al  ice", "Al\nice", "Al\tice", "*bold*", "a_b", "back`tick", "<@1>", "Zoë", "名前",
 		strings.Repeat("a", maxNameLength+1), "a|b", "[x](y)", "~~s~~", "\\"}
@@ -491,7 +516,7 @@ func TestPlainNameNeedsNoEscape(t *testing.T) {
 		names = append(names, string(b))
 	}
 	for _, name := range names {
-		if got, want := escapeName(name), full(name); got != want {
+		if got, want := escapeName(en, name), full(name); got != want {
 			t.Errorf("escapeName(%q) = %q, want %q", name, got, want)
 		}
 		if plainName(name) && full(name) != name {

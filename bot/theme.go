@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/picture"
 )
@@ -12,10 +10,9 @@ import (
 // empty cell stands out from the embed's background in both, and the
 // winning-line marks differ from the empty cell and from the discs.
 type Theme struct {
-	// Name is the value of the challenge's theme option.
+	// Name is the value of the challenge's theme option; the catalog's
+	// message choice_theme_<Name> names it in the option's choices.
 	Name string
-	// Label is what the option's choice shows in Discord.
-	Label string
 	// Empty is an empty cell.
 	Empty string
 	// Disc, Win and Last are indexed by game.Player (index 0 unused): a
@@ -32,7 +29,7 @@ type Theme struct {
 // empty cell is a grey framed square, neither blue nor orange.
 var themes = []Theme{
 	{
-		Name: "classic", Label: "Classic: red and yellow on blue",
+		Name:    "classic",
 		Empty:   "🟦",
 		Disc:    [3]string{"", "🔴", "🟡"},
 		Win:     [3]string{"", "🟥", "🟨"},
@@ -41,7 +38,7 @@ var themes = []Theme{
 		Picture: picture.Classic,
 	},
 	{
-		Name: "colorblind", Label: "Colour-blind friendly: blue and orange",
+		Name:    "colorblind",
 		Empty:   "🔳",
 		Disc:    [3]string{"", "🔵", "🟠"},
 		Win:     [3]string{"", "🟦", "🟧"},
@@ -50,7 +47,7 @@ var themes = []Theme{
 		Picture: picture.ColorBlind,
 	},
 	{
-		Name: "forest", Label: "Forest: purple and green on wood",
+		Name:    "forest",
 		Empty:   "🟫",
 		Disc:    [3]string{"", "🟣", "🟢"},
 		Win:     [3]string{"", "🟪", "🟩"},
@@ -71,21 +68,11 @@ func themeNamed(name string) Theme {
 	return themes[0]
 }
 
-// knownTheme reports whether name is one of the themes.
-func knownTheme(name string) bool {
-	for _, t := range themes {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // themeChoices returns the choices of the theme option.
-func themeChoices() []*discordgo.ApplicationCommandOptionChoice {
-	var out []*discordgo.ApplicationCommandOptionChoice
+func themeChoices() []choice {
+	var out []choice
 	for _, t := range themes {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: t.Label, Value: t.Name})
+		out = append(out, choice{t.Name, "choice_theme_" + t.Name})
 	}
 	return out
 }

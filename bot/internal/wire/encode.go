@@ -1,4 +1,4 @@
-package bot
+package wire
 
 import (
 	"encoding/json"
@@ -10,10 +10,10 @@ import (
 // The HTTP endpoint answers every click with a response that holds up to
 // five rows of buttons. discordgo marshals each row and each button through
 // its own MarshalJSON, which encoding/json then validates and compacts
-// again: a tenth of the server's CPU per click. appendResponse writes the
+// again: a tenth of the server's CPU per click. AppendResponse writes the
 // same bytes from plain structs instead (through
 // github.com/segmentio/encoding/json, which honours encoding/json's tags and
-// methods, as decodeInteraction does to read at a third of the cost).
+// methods, as DecodeInteraction does to read at a third of the cost).
 
 // wireResponse is discordgo.InteractionResponse with plain components.
 type wireResponse struct {
@@ -55,11 +55,11 @@ type wireButton struct {
 // button is discordgo.Button without its MarshalJSON.
 type button discordgo.Button
 
-// appendResponse appends resp as JSON to b: the bytes encoding/json writes
+// AppendResponse appends resp as JSON to b: the bytes encoding/json writes
 // for it through discordgo's methods. A response with components other than
 // rows of buttons (none of the bot's today) is encoded by encoding/json
 // itself.
-func appendResponse(b []byte, resp *discordgo.InteractionResponse) ([]byte, error) {
+func AppendResponse(b []byte, resp *discordgo.InteractionResponse) ([]byte, error) {
 	w, ok := toWire(resp)
 	if !ok {
 		out, err := json.Marshal(resp)

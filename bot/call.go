@@ -1,0 +1,152 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// call is one interaction being handled: who sent it and from where, the
+// languages its answers speak, the route it took, and the work to do once
+// Discord has the response.
+type call struct {
+	i *discordgo.Interaction
+	// user and name are the ID and display name of the member (or, outside
+	// a server, the user) who sent it.
+	user, name string
+	// now is when the handler took it up, from the handler's clock.
+	now time.Time
+	// reader speaks the sender's language: private replies; public speaks
+	// the channel's: boards, records and results everyone sees.
+	reader, public *locale.Localizer
+	// kind names the interaction for metrics and logs (InteractionKind),
+	// outcome is how it was answered (OutcomeOK when ""), and start when
+	// the measure began.
+	kind, outcome string
+	start         time.Time
+	// route is the route taken, nil before routing; id the button's parsed
+	// custom_id.
+	route *route
+	id    buttonID
+	// after is the work to run once the response is delivered; later, for
+	// a deferred response, makes the message that replaces it.
+	after []func(context.Context)
+	later func(context.Context) *message
+}
+
+// newCall takes up interaction i at the handler's clock.
+func (h *Handler) newCall(i *discordgo.Interaction) *call {
+	c := &call{i: i, now: h.now()}
+	switch {
+	case i.Member != nil && i.Member.User != nil:
+		c.user, c.name = i.Member.User.ID, i.Member.DisplayName()
+	case i.User != nil:
+		c.user, c.name = i.User.ID, i.User.DisplayName()
+	}
+	// One language for now: the catalog has English only.
+	c.reader = h.catalog.Localizer()
+	c.public = c.reader
+	return c
+}
+
+// afterResponse queues fn to run once the response to the call is
+// delivered.
+func (c *call) afterResponse(fn func(context.Context)) { c.after = append(c.after, fn) }
+
+// messageID returns the ID of the message a component interaction came
+// from, "" for a command.
+func (c *call) messageID() string {
+	if c.i.Message != nil {
+		return c.i.Message.ID
+	}
+	return ""
+}
+
+// webhook returns the call's interaction webhook, naming the board message
+// as ref ("@original", a message ID, or "" while it is not posted yet).
+func (c *call) webhook(ref string) sessions.Webhook {
+	return sessions.Webhook{AppID: c.i.AppID, Token: c.i.Token, Message: ref, At: c.now.UTC()}
+}
+
+// update is the store's Update for the call's channel; a channel without a
+// session refuses ReasonStale.
+func (h *Handler) update(ctx context.Context, c *call, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	s, err := h.store.Update(ctx, c.i.ChannelID, fn)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return nil, sessions.Refuse(sessions.ReasonStale)
+	}
+	return s, err
+}
+
+// updateMatch runs fn on the channel's session when it is the session
+// the clicked button belongs to (sessions.Session.Touch), after settling a
+// deadline that has passed: then fn is not called and expired is set.
+func (h *Handler) updateMatch(ctx context.Context, c *call, fn func(s *sessions.Session) error) (s *sessions.Session, expired sessions.Expiry, err error) {
+	s, err = h.update(ctx, c, func(s *sessions.Session) error {
+		var err error
+		if expired, err = s.Touch(c.id.Match, c.now, h.policy); err != nil || expired != sessions.ExpiryNone {
+			return err
+		}
+		return fn(s)
+	})
+	return s, expired, err
+}
+
+// current returns the channel's newest session when it is the one the
+// clicked button belongs to; ReasonStale otherwise.
+func (h *Handler) current(ctx context.Context, c *call) (*sessions.Session, error) {
+	s, err := h.store.Get(ctx, c.i.ChannelID)
+	if errors.Is(err, sessions.ErrNotFound) || (err == nil && s.ID != c.id.Match) {
+		return nil, sessions.Refuse(sessions.ReasonStale)
+	}
+	return s, err
+}
+
+// updateMessage is an UPDATE_MESSAGE response.
+func updateMessage(data *message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
+}
+
+// newMessage is a CHANNEL_MESSAGE_WITH_SOURCE response seen by everyone.
+func newMessage(data *message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
+}
+
+// ephemeral returns a private reply with text, seen only by the user who
+// clicked or typed, that mentions no one.
+func ephemeral(text string) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &message{
+			Content:         text,
+			Flags:           discordgo.MessageFlagsEphemeral,
+			AllowedMentions: noMentions(),
+		},
+	}
+}
+
+// deferUpdate answers now with a deferred update (the message stays as it
+// is, Discord shows no error); work, run once the response is delivered,
+// edits the message itself. Only a route that may defer updates may
+// answer so (the deferral middleware checks).
+func (c *call) deferUpdate(work func(context.Context)) *discordgo.InteractionResponse {
+	c.afterResponse(work)
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+}
+
+// deferPrivate answers now with a deferred private message ("thinking…",
+// seen by the sender only); work, run once the response is delivered,
+// makes the message that replaces it (nil leaves it). Only a route that
+// may defer private answers may answer so.
+func (c *call) deferPrivate(work func(context.Context) *message) *discordgo.InteractionResponse {
+	c.later = work
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &message{Flags: discordgo.MessageFlagsEphemeral},
+	}
+}

@@ -1,0 +1,62 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// TestEncodeSelectMenu: a response whose components are not rows of
+// buttons (the bot sends none) is left to encoding/json, which encodes it
+// through discordgo's methods; the bot's tests hold AppendResponse to
+// encoding/json for every message the bot renders.
+func TestEncodeSelectMenu(t *testing.T) {
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: "menu", Options: []discordgo.SelectMenuOption{{Label: "a", Value: "a"}}},
+		}}},
+	}}
+	if _, ok := toWire(resp); ok {
+		t.Error("toWire took a select menu for a row of buttons")
+	}
+	got, err := AppendResponse(nil, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("AppendResponse = %s\nencoding/json = %s", got, want)
+	}
+}
+
+// TestReadBody: the signed message is the timestamp followed by the whole
+// body, whatever length was declared, and a body of the declared length
+// takes one allocation (the buffer).
+func TestReadBody(t *testing.T) {
+	const ts = "1700000000"
+	for _, n := range []int{0, 1, 511, 512, 513, 5000} {
+		body := bytes.Repeat([]byte("x"), n)
+		for _, declared := range []int64{int64(n), -1, 0, int64(n) + 100, int64(n) / 2} {
+			got, err := ReadBody(bytes.NewReader(body), ts, declared)
+			if err != nil || string(got) != ts+string(body) {
+				t.Errorf("body of %d bytes, %d declared: got %d bytes (%v), want %d", n, declared, len(got), err, len(ts)+n)
+			}
+		}
+	}
+	body := bytes.Repeat([]byte("x"), 5000)
+	r := bytes.NewReader(body)
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(body)
+		if _, err := ReadBody(r, ts, int64(len(body))); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("reading a body of the declared length: %.0f allocations, want 1", allocs)
+	}
+}

@@ -1,0 +1,232 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/sessions"
+)
+
+// Refusals of the routing.
+var (
+	reasonUnknownCommand = sessions.NewReason("unknown_command")
+	reasonNotInGuild     = sessions.NewReason("not_in_guild")
+)
+
+// middleware returns the handler's middleware, outermost first: around
+// every call, panic recovery, metrics and the rendering of failures;
+// around each route, the check of where and by whom it was sent, the
+// deferral of its response, and the answer to a click on a session that
+// has ended.
+func (h *Handler) middleware() []any {
+	return []any{
+		middleware(h.recoverer),
+		middleware(h.measure),
+		middleware(h.fail),
+		routeMiddleware(h.where),
+		routeMiddleware(h.deferral),
+		routeMiddleware(h.settled),
+	}
+}
+
+// recoverer answers a call whose handling panicked with the private
+// apology, and logs the panic with its stack.
+func (h *Handler) recoverer(next handleFunc) handleFunc {
+	return func(ctx context.Context, c *call) (resp *discordgo.InteractionResponse, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				h.log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
+					"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				c.later = nil
+				h.metrics.Interaction(c.kind, OutcomeFailed, time.Since(c.started()))
+				resp, err = ephemeral(c.reader.T("apology")), nil
+			}
+		}()
+		return next(ctx, c)
+	}
+}
+
+// measure records each call in the metrics: its kind, outcome and time.
+func (h *Handler) measure(next handleFunc) handleFunc {
+	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		c.start = time.Now()
+		resp, err := next(ctx, c)
+		outcome := c.outcome
+		if outcome == "" {
+			outcome = OutcomeOK
+		}
+		h.metrics.Interaction(c.kind, outcome, time.Since(c.start))
+		return resp, err
+	}
+}
+
+// fail turns an error into the private message the sender sees: a
+// refusal's text in their language (outcome refused), or the apology for
+// anything else, which is logged (outcome failed); measure reads the
+// outcome. Work queued for after the response stays queued: it follows
+// changes already written (a deadline settled on the way).
+func (h *Handler) fail(next handleFunc) handleFunc {
+	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		resp, err := next(ctx, c)
+		if err == nil {
+			return resp, nil
+		}
+		c.later = nil
+		if r, ok := sessions.AsRefusal(err); ok {
+			h.log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
+			c.outcome = OutcomeRefused
+			return ephemeral(c.reader.T(r.Reason.MessageID(), r.Args...)), nil
+		}
+		h.log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
+			"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
+		c.outcome = OutcomeFailed
+		return ephemeral(c.reader.T("apology")), nil
+	}
+}
+
+// dispatch routes a call: PING and autocomplete are answered here, a
+// command by its subcommand's name, a click by its custom_id's action.
+func (rt *router) dispatch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	r, err := rt.resolve(c)
+	switch {
+	case err != nil:
+		return nil, err
+	case r != nil:
+		return r.serve(ctx, c)
+	case c.i.Type == discordgo.InteractionPing:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	}
+	// No option autocompletes; an empty list is the only valid answer.
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+	}, nil
+}
+
+// resolve names the kind of c and finds its route (nil for a PING or an
+// autocomplete request, answered without one), and its custom_id for a
+// click. It refuses an unknown command, a custom_id the route table does
+// not make, and any other kind of interaction.
+func (rt *router) resolve(c *call) (*routed, error) {
+	i := c.i
+	switch i.Type {
+	case discordgo.InteractionPing:
+		c.kind = "ping"
+		return nil, nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		c.kind = "autocomplete"
+		return nil, nil
+	case discordgo.InteractionApplicationCommand:
+		c.kind = "command/unknown"
+		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+		if !ok || data.Name != commandName || len(data.Options) != 1 || data.Options[0] == nil ||
+			data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+			return nil, sessions.Refuse(reasonUnknownCommand)
+		}
+		r := rt.commands[data.Options[0].Name]
+		if r == nil {
+			return nil, sessions.Refuse(reasonUnknownCommand)
+		}
+		c.kind, c.route = "command/"+r.name, &r.route
+		return r, nil
+	case discordgo.InteractionMessageComponent:
+		c.kind = "button/unknown"
+		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return nil, malformed("component data")
+		}
+		id, r, err := rt.parse(data.CustomID)
+		if err != nil {
+			return nil, err
+		}
+		c.kind, c.route, c.id = "button/"+r.name, &r.route, id
+		return r, nil
+	case discordgo.InteractionModalSubmit:
+		c.kind = "modal"
+	default:
+		c.kind = "other"
+	}
+	return nil, malformed("interaction type %d", i.Type)
+}
+
+// where refuses a command sent outside a server channel, and any call
+// without a channel or a sender.
+func (h *Handler) where(r *route, next handleFunc) handleFunc {
+	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		switch {
+		case r.command && (c.i.GuildID == "" || c.i.ChannelID == ""):
+			return nil, sessions.Refuse(reasonNotInGuild)
+		case c.i.ChannelID == "":
+			return nil, malformed("%s without a channel", r.name)
+		case c.user == "":
+			return nil, malformed("%s without a user", r.name)
+		}
+		return next(ctx, c)
+	}
+}
+
+// deferral lets a route answer with a deferred response only of a type it
+// declares (a mistake in the program otherwise, answered with the
+// apology), and turns a deferred private answer's work into the work after
+// the response: the message it makes replaces the "thinking…" answer,
+// through the interaction's webhook.
+func (h *Handler) deferral(r *route, next handleFunc) handleFunc {
+	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		resp, err := next(ctx, c)
+		if err != nil || !deferred(resp.Type) {
+			return resp, err
+		}
+		if !slices.Contains(r.defers, resp.Type) {
+			return nil, fmt.Errorf("route %s answered with deferred response type %d, which it does not declare", r.name, resp.Type)
+		}
+		if later := c.later; later != nil {
+			c.later = nil
+			c.afterResponse(func(ctx context.Context) {
+				if msg := later(ctx); msg != nil {
+					h.editOriginal(ctx, c, msg)
+				}
+			})
+		}
+		return resp, nil
+	}
+}
+
+// deferred reports whether t is a deferred response type.
+func deferred(t discordgo.InteractionResponseType) bool {
+	return t == discordgo.InteractionResponseDeferredMessageUpdate || t == discordgo.InteractionResponseDeferredChannelMessageWithSource
+}
+
+// settled answers a click on a button of a session that has ended
+// (sessions.ErrOver: its message missed the edit, or a client still shows
+// old buttons) by updating the message to show how it ended, or privately
+// as stale when the channel has moved on to another session.
+func (h *Handler) settled(r *route, next handleFunc) handleFunc {
+	if r.command {
+		return next
+	}
+	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		resp, err := next(ctx, c)
+		if !errors.Is(err, sessions.ErrOver) {
+			return resp, err
+		}
+		s, gerr := h.store.Get(ctx, c.i.ChannelID)
+		if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
+			return nil, sessions.Refuse(sessions.ReasonStale)
+		}
+		return updateMessage(h.renderSettled(ctx, c.public, s)), nil
+	}
+}
+
+// started returns when measuring began, or now when it has not.
+func (c *call) started() time.Time {
+	if c.start.IsZero() {
+		return time.Now()
+	}
+	return c.start
+}

@@ -1,0 +1,187 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// optionSet is the options of one subcommand, as its options struct
+// declares them (the declare method): once to register them with Discord
+// (Commands), once per call to decode them into the struct. Discord
+// enforces the bounds and choices it is told; decoding checks them again,
+// since a request can be crafted.
+type optionSet struct {
+	specs []*optionSpec
+}
+
+// optionSpec is one declared option.
+type optionSpec struct {
+	name     string
+	typ      discordgo.ApplicationCommandOptionType
+	min, max int      // an integer's bounds, and
+	def      int      // its default, shown in its description
+	choices  []choice // a string's choices, the first the default
+	// decode reads the option's value, or returns why it cannot.
+	decode func(o *discordgo.ApplicationCommandInteractionDataOption, data *discordgo.ApplicationCommandInteractionData) error
+}
+
+// choice is one choice of a string option: its value, and the catalog
+// message of its name.
+type choice struct {
+	value, label string
+}
+
+// Refusals of option values that Discord would not have sent.
+var (
+	reasonMalformed    = sessions.NewReason("malformed")
+	reasonOptionRange  = sessions.NewReason("option_range")
+	reasonOptionChoice = sessions.NewReason("option_choice")
+)
+
+// malformed refuses a request that does not make sense (a crafted or
+// broken one), with why for the log.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, sessions.Refuse(reasonMalformed))...)
+}
+
+// member is the member (or user) a USER option names, as the interaction
+// resolved it.
+type member struct {
+	ID, Name string
+	Bot      bool
+	set      bool
+}
+
+// user declares a USER option: the member it names, read from
+// data.resolved (no REST call), with their server nickname when they have
+// one.
+func (s *optionSet) user(name string, dst *member) {
+	s.specs = append(s.specs, &optionSpec{name: name, typ: discordgo.ApplicationCommandOptionUser,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, data *discordgo.ApplicationCommandInteractionData) error {
+			id, ok := o.Value.(string)
+			if o.Type != discordgo.ApplicationCommandOptionUser || !ok || id == "" {
+				return malformed("option %s", o.Name)
+			}
+			if data.Resolved == nil || data.Resolved.Users[id] == nil {
+				return malformed("option %s: user %s not in resolved users", o.Name, id)
+			}
+			u := data.Resolved.Users[id]
+			*dst = member{ID: id, Name: u.DisplayName(), Bot: u.Bot, set: true}
+			if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
+				dst.Name = m.Nick
+			}
+			return nil
+		}})
+}
+
+// integer declares an INTEGER option from lo to hi, def when left out.
+func (s *optionSet) integer(name string, dst *int, lo, hi, def int) {
+	*dst = def
+	s.specs = append(s.specs, &optionSpec{name: name, typ: discordgo.ApplicationCommandOptionInteger, min: lo, max: hi, def: def,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, _ *discordgo.ApplicationCommandInteractionData) error {
+			f, ok := o.Value.(float64)
+			if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != float64(int64(f)) {
+				return malformed("option %s", o.Name)
+			}
+			if f < float64(lo) || f > float64(hi) {
+				return sessions.Refuse(reasonOptionRange, "Option", o.Name, "Min", lo, "Max", hi)
+			}
+			*dst = int(f)
+			return nil
+		}})
+}
+
+// oneOf declares a STRING option whose value is one of choices, def when
+// left out.
+func (s *optionSet) oneOf(name string, dst *string, def string, choices []choice) {
+	*dst = def
+	s.specs = append(s.specs, &optionSpec{name: name, typ: discordgo.ApplicationCommandOptionString, choices: choices,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, _ *discordgo.ApplicationCommandInteractionData) error {
+			v, ok := o.Value.(string)
+			if o.Type != discordgo.ApplicationCommandOptionString || !ok ||
+				!slices.ContainsFunc(choices, func(c choice) bool { return c.value == v }) {
+				return sessions.Refuse(reasonOptionChoice, "Option", o.Name)
+			}
+			*dst = v
+			return nil
+		}})
+}
+
+// decode reads the options of the subcommand interaction i was sent for,
+// in the order they came: a nil or unknown option, or a value of the
+// wrong type, is malformed; an integer out of its bounds or a string that
+// is not one of its choices is refused.
+func (s *optionSet) decode(i *discordgo.Interaction) error {
+	data, _ := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if len(data.Options) != 1 || data.Options[0] == nil {
+		return malformed("no subcommand")
+	}
+	for _, o := range data.Options[0].Options {
+		if o == nil {
+			return malformed("nil option")
+		}
+		k := slices.IndexFunc(s.specs, func(sp *optionSpec) bool { return sp.name == o.Name })
+		if k < 0 {
+			return malformed("unknown option %q", o.Name)
+		}
+		if err := s.specs[k].decode(o, &data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// register returns the options as Discord registers them, with their
+// descriptions (catalog message option_<sub>_<name>; an integer's bounds
+// and default added) and choices in l's language.
+func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.ApplicationCommandOption {
+	var out []*discordgo.ApplicationCommandOption
+	for _, sp := range s.specs {
+		o := &discordgo.ApplicationCommandOption{Type: sp.typ, Name: sp.name, Description: l.T("option_" + sub + "_" + sp.name)}
+		switch sp.typ {
+		case discordgo.ApplicationCommandOptionInteger:
+			lo := float64(sp.min)
+			o.MinValue, o.MaxValue = &lo, float64(sp.max)
+			o.Description = l.T("option_bounds", "Description", o.Description, "Min", sp.min, "Max", sp.max, "Default", sp.def)
+		case discordgo.ApplicationCommandOptionString:
+			for _, c := range sp.choices {
+				o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: l.T(c.label), Value: c.value})
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// Commands returns the bot's application commands, registered with one bulk
+// overwrite (globally, or in one guild while testing): one `/connectn`
+// command whose subcommands are the commands of the route table, in its
+// order, with their options. Each call returns a fresh slice.
+func Commands() []*discordgo.ApplicationCommand { return commands(locale.English()) }
+
+// commands is Commands in l's language.
+func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
+	var subs []*discordgo.ApplicationCommandOption
+	for _, r := range routes {
+		if !r.command {
+			continue
+		}
+		s := &optionSet{}
+		r.options(s)
+		subs = append(subs, &discordgo.ApplicationCommandOption{
+			Type: discordgo.ApplicationCommandOptionSubCommand, Name: r.name,
+			Description: l.T("command_" + r.name), Options: s.register(l, r.name),
+		})
+	}
+	return []*discordgo.ApplicationCommand{{
+		Name:        commandName,
+		Description: l.T("command_" + commandName),
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Options:     subs,
+	}}
+}

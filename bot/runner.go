@@ -1,0 +1,176 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Timing of the work after a response.
+const (
+	// workTimeout bounds one piece of background work.
+	workTimeout = 30 * time.Second
+	// afterTTL is how long work queued for Delivered waits before it is
+	// dropped (a transport that never delivered the response); the
+	// scheduler still does the durable part of it.
+	afterTTL = time.Minute
+	// dueBatch is how many due sessions RunDue settles at most per call.
+	dueBatch = 100
+)
+
+// runner runs the bot's work outside the responses, on the handler's
+// clock: the work queued until an interaction's response is delivered
+// (posting the next round's board, learning a new message's ID), the
+// scheduler's ticks, and the background goroutines both start, which
+// close and waitIdle wait for.
+type runner struct {
+	now func() time.Time
+	log *slog.Logger
+
+	mu      sync.Mutex
+	pending map[string]*afterTask // by interaction ID
+
+	work     sync.WaitGroup
+	running  atomic.Int64
+	ctx      context.Context
+	stop     context.CancelFunc
+	stopOnce sync.Once
+}
+
+// afterTask is the work waiting for one interaction's response.
+type afterTask struct {
+	queued time.Time
+	fns    []func(context.Context)
+}
+
+func newRunner(now func() time.Time, log *slog.Logger) *runner {
+	r := &runner{now: now, log: log, pending: map[string]*afterTask{}}
+	r.ctx, r.stop = context.WithCancel(context.Background())
+	return r
+}
+
+// queue holds fns until the response to interaction id is delivered.
+func (r *runner) queue(id string, fns []func(context.Context)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.pending[id]
+	if t == nil {
+		t = &afterTask{queued: r.now()}
+		r.pending[id] = t
+	}
+	t.fns = append(t.fns, fns...)
+}
+
+// delivered starts the work queued for interaction id, in the background.
+func (r *runner) delivered(id string) {
+	r.running.Add(1) // before the queue forgets the work, for waitIdle
+	defer r.running.Add(-1)
+	r.mu.Lock()
+	t := r.pending[id]
+	delete(r.pending, id)
+	r.mu.Unlock()
+	if t == nil {
+		return
+	}
+	for _, fn := range t.fns {
+		r.spawn(fn)
+	}
+}
+
+// undelivered drops the work queued for interaction id.
+func (r *runner) undelivered(id string) {
+	r.mu.Lock()
+	delete(r.pending, id)
+	r.mu.Unlock()
+}
+
+// sweep drops work queued more than afterTTL ago by the runner's clock,
+// and returns how much it dropped.
+func (r *runner) sweep() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for id, t := range r.pending {
+		if r.now().Sub(t.queued) > afterTTL {
+			delete(r.pending, id)
+			n++
+		}
+	}
+	return n
+}
+
+// spawn runs fn in the background with a bounded context, logging a panic
+// instead of crashing.
+func (r *runner) spawn(fn func(context.Context)) {
+	r.work.Add(1)
+	r.running.Add(1)
+	go func() {
+		defer r.work.Done()
+		defer r.running.Add(-1)
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("panic in background work", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			}
+		}()
+		ctx, cancel := context.WithTimeout(r.ctx, workTimeout)
+		defer cancel()
+		fn(ctx)
+	}()
+}
+
+// every calls tick at once, then every interval, until ctx ends.
+func (r *runner) every(ctx context.Context, interval time.Duration, tick func(context.Context)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		tick(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// close waits for the background work to finish, or for ctx to end; then
+// it cancels what is left, returning ctx's error if the work did not
+// finish in time.
+func (r *runner) close(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		r.work.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("close handler: background work still running: %w", ctx.Err())
+	}
+	r.stopOnce.Do(r.stop)
+	return err
+}
+
+// waitIdle waits until no work waits for a delivery and none runs, or
+// until ctx ends (returning its error).
+func (r *runner) waitIdle(ctx context.Context) error {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		r.mu.Lock()
+		queued := len(r.pending)
+		r.mu.Unlock()
+		if queued == 0 && r.running.Load() == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for the handler's work: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
