@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testClock is a settable clock, safe for concurrent use.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// TestAfterWorkExpiresOnTheClock: work queued for a response that is never
+// delivered is dropped once afterTTL has passed on the runner's clock (not
+// the wall clock), and not before; a delivery after that runs nothing.
+func TestAfterWorkExpiresOnTheClock(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)}
+	r := newRunner(clock.Now, slog.New(slog.DiscardHandler))
+	defer r.close(context.Background())
+	var ran atomic.Int64
+	work := []func(context.Context){func(context.Context) { ran.Add(1) }}
+
+	r.queue("kept", work)
+	r.queue("dropped", work)
+	clock.Advance(afterTTL)
+	if n := r.sweep(); n != 0 {
+		t.Fatalf("at exactly afterTTL, sweep dropped %d; want 0", n)
+	}
+	r.delivered("kept")
+	clock.Advance(time.Second)
+	if n := r.sweep(); n != 1 {
+		t.Fatalf("past afterTTL, sweep dropped %d; want 1", n)
+	}
+	r.delivered("dropped")
+	if err := r.waitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := ran.Load(); got != 1 {
+		t.Fatalf("%d pieces of work ran; want 1 (the delivered one)", got)
+	}
+}
+
+// TestRunDueSweeps: the scheduler's tick drops the expired after-work of
+// the handler, by the handler's clock.
+func TestRunDueSweeps(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)}
+	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clock.Now))
+	defer h.Close(context.Background())
+	h.run.queue("never delivered", []func(context.Context){func(context.Context) {}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := h.WaitIdle(ctx); err == nil {
+		t.Fatal("WaitIdle returned with work still queued")
+	}
+	clock.Advance(afterTTL + time.Second)
+	if _, err := h.RunDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.WaitIdle(ctx); err != nil {
+		t.Fatalf("the expired work is still queued after RunDue: %v", err)
+	}
+}
+
+// emptyStore is a store with no session: only Due is called on it.
+type emptyStore struct{ Store }
+
+func (emptyStore) Due(context.Context, time.Time, int) ([]string, error) { return nil, nil }
