@@ -40,6 +40,7 @@ import (
 
 	"github.com/connectn/connectn/console"
 	"github.com/connectn/connectn/metrics"
+	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // version is the program version, set at build time with
@@ -445,8 +446,8 @@ func runCommand(ctx context.Context, c *command, args []string, d deps) int {
 	var bad problems
 	errors.As(err, &bad)
 	if c.db && cfg.db != "" {
-		if p := checkDBFile(cfg.db); p != "" {
-			bad = append(bad, settingByEnv("CONNECTN_DB").describe(cfg.values["CONNECTN_DB"])+": "+p)
+		if err := sqlite.CheckPath(cfg.db); err != nil {
+			bad = append(bad, settingByEnv("CONNECTN_DB").describe(cfg.values["CONNECTN_DB"])+": "+err.Error())
 		}
 	}
 	if len(bad) > 0 {
