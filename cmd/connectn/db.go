@@ -62,11 +62,12 @@ func migrateCmd(ctx context.Context, a *app) error {
 }
 
 // exportCmd runs `connectn export`: every match and stat as JSON lines on
-// standard output, or in the file -o names.
-func exportCmd(ctx context.Context, a *app) error {
+// standard output, or in FILE, which must not exist yet and is removed
+// again when the export fails.
+func exportCmd(ctx context.Context, a *app) (err error) {
 	if a.c.pgURL == "" && a.c.db != sqlite.MemoryPath {
 		if _, err := os.Stat(a.c.db); err != nil {
-			return fmt.Errorf("export: no database at %s (CONNECTN_DB): %w", a.c.db, unwrapPath(err))
+			return fmt.Errorf("no database at %s (CONNECTN_DB): %w", a.c.db, unwrapPath(err))
 		}
 	}
 	st, err := openDBStore(ctx, a.c)
@@ -78,41 +79,62 @@ func exportCmd(ctx context.Context, a *app) error {
 	if a.c.file != "" && a.c.file != "-" {
 		f, err := os.OpenFile(a.c.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
-			return fmt.Errorf("export: %w (it must not exist yet)", err)
+			return fmt.Errorf("%w (it must not exist yet)", err)
 		}
 		w, closeOut = f, f.Close
+		defer func() {
+			if err != nil {
+				_ = os.Remove(f.Name())
+			}
+		}()
 	}
 	n, err := st.Export(ctx, w)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return st.Explain(err)
 	}
 	fmt.Fprintf(a.d.stderr, "exported %d matches, %d member records and %d pair records from %s\n",
 		n.Matches, n.MemberStats, n.PairRecords, a.c.dbName())
 	return nil
 }
 
+// discarder is a store that can remove what its Open created
+// (sqlite.Store.Discard).
+type discarder interface{ Discard() error }
+
 // importCmd runs `connectn import`: the JSON lines of an export, from
-// standard input or the file -i names, into the (empty) database.
+// standard input or FILE, into the (empty) database. When the import
+// fails, a SQLite file that it created is removed again; a database that
+// existed is left as it was.
 func importCmd(ctx context.Context, a *app) error {
-	st, err := openDBStore(ctx, a.c)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	r := a.d.stdin
 	if a.c.file != "" && a.c.file != "-" {
 		f, err := os.Open(a.c.file)
 		if err != nil {
-			return fmt.Errorf("import: %w", err)
+			return err
 		}
 		defer f.Close()
 		r = f
 	}
+	st, err := openDBStore(ctx, a.c)
+	if err != nil {
+		return err
+	}
 	n, err := st.Import(ctx, r)
 	if err != nil {
+		err = st.Explain(err)
+		if d, ok := st.(discarder); ok {
+			if derr := d.Discard(); derr != nil {
+				return fmt.Errorf("%w; removing the new database: %w", err, derr)
+			}
+			return err
+		}
+		_ = st.Close()
+		return err
+	}
+	if err := st.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.d.stdout, "imported %d matches, %d member records and %d pair records into %s\n",

@@ -13,11 +13,14 @@ import (
 // out whether the file system has room: a few SQLite pages.
 const probeBytes = 64 << 10
 
-// CheckPath checks, before Open, that path can hold the database: it is
-// a regular file or does not exist yet, its folder exists (it is created
-// if missing) and is writable by this process (SQLite keeps its -wal and
-// -shm files beside the database), the file is writable, and the file
-// system has room. MemoryPath is always fine.
+// CheckPath checks, before Open, that path can hold the database, and
+// creates nothing: path must be a regular file or not exist yet; the
+// folder that will hold it must exist, or the nearest folder above it
+// that exists must be one Open can create it in (a file in the way is
+// refused); that folder must take new files and probeBytes of data (the
+// file system has room; SQLite keeps its -wal and -shm files beside the
+// database); and an existing file must open for writing. MemoryPath is
+// always fine.
 //
 // It returns nil when all is well, else an error that says what is wrong
 // and what to do, naming the path and the CONNECTN_DB setting ("PATH is a
@@ -30,7 +33,6 @@ func CheckPath(path string) error {
 	if path == MemoryPath {
 		return nil
 	}
-	dir := filepath.Dir(path)
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
@@ -40,16 +42,21 @@ func CheckPath(path string) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 		return describeFSError(path, "cannot reach", err)
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		// Name the part of the path that stops it: a file where a folder
-		// should be, or the last folder that exists.
-		at, afi := existingAncestor(dir)
-		if afi != nil && !afi.IsDir() {
-			return pathErrorf(nil, "%s is a file, not a folder, so %s cannot be created: set CONNECTN_DB to a path in a folder", at, path)
-		}
-		return describeFSError(at, "cannot create the database folder in", err)
+	// The folder Open writes in, or the one it creates the missing folders
+	// in: the longest part of the folder's path that exists.
+	dir := filepath.Dir(path)
+	at, afi := existingAncestor(dir)
+	switch {
+	case afi == nil:
+		return pathErrorf(nil, "no folder of %s can be read: set CONNECTN_DB to a path in a folder this user can reach", path)
+	case !afi.IsDir():
+		return pathErrorf(nil, "%s is a file, not a folder, so %s cannot be created: set CONNECTN_DB to a path in a folder", at, path)
 	}
-	if err := probeFolder(dir, "cannot create files in the database folder"); err != nil {
+	doing := "cannot create files in the database folder"
+	if at != dir {
+		doing = "cannot create the database folder in"
+	}
+	if err := probeFolder(at, doing); err != nil {
 		return err
 	}
 	if fi != nil { // the database exists: it must be writable

@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
 
 // TestCheckPath checks what CheckPath says of paths that cannot hold the
-// database, in the words `connectn` prints.
+// database, in the words `connectn` prints, and that it creates nothing.
 func TestCheckPath(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "plain-file")
@@ -47,6 +50,12 @@ func TestCheckPath(t *testing.T) {
 			}
 		})
 	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after CheckPath of a path in missing folders, the folder data: %v, want it not created", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("CheckPath left files behind in %s: %v", dir, entries)
+	}
 }
 
 // TestCheckPathNotWritable checks the message for a folder this user
@@ -65,5 +74,85 @@ func TestCheckPathNotWritable(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), dir+" is not writable by uid ") || !errors.Is(err, fs.ErrPermission) {
 			t.Errorf("CheckPath(%q) error = %v, want %s named not writable, wrapping fs.ErrPermission", path, err, dir)
 		}
+	}
+}
+
+// TestOpenFailureLeavesNothing checks that an Open that fails removes the
+// folders and the file it created, and never a database that was there.
+func TestOpenFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	path := filepath.Join(dir, "data", "more", "connectn.db")
+	if st, err := sqlite.Open(cancelled, path); err == nil {
+		st.Close()
+		t.Fatal("Open() with a cancelled context succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed Open left %v in %s, want nothing", entries, dir)
+	}
+
+	// A database that exists, of a newer schema: refused, and kept.
+	kept := filepath.Join(dir, "kept", "connectn.db")
+	st, err := sqlite.Open(t.Context(), kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := rawDB(t, kept).ExecContext(t.Context(), "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, '099_future.sql', '')"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := sqlite.Open(t.Context(), kept); err == nil {
+		st.Close()
+		t.Fatal("Open() of a newer schema succeeded")
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the existing database after a failed Open: %v, want it kept", err)
+	}
+}
+
+// TestDiscard checks that Discard removes a database Open created, with
+// the folders created for it, and keeps one that existed.
+func TestDiscard(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data", "connectn.db")
+	st, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Discard(); err != nil {
+		t.Fatalf("Discard() error = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("after Discard of a new database, %s holds %v, want nothing", dir, entries)
+	}
+
+	st, err = sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCreateSession(t, st)
+	st.Close()
+	st, err = sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Discard(); err != nil {
+		t.Fatalf("Discard() error = %v", err)
+	}
+	st, err = sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("the database that existed before its Discard: %v", err)
+	}
+	defer st.Close()
+	if _, err := st.Get(t.Context(), "chan-1"); err != nil {
+		t.Errorf("the database that existed before its Discard: Get() error = %v, want its session kept", err)
+	}
+}
+
+func mustCreateSession(t *testing.T, st sessions.Store) {
+	t.Helper()
+	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: "chan-1", Players: [2]sessions.Member{{ID: "1"}, {ID: "2"}}, Config: game.DefaultConfig()}); err != nil {
+		t.Fatal(err)
 	}
 }

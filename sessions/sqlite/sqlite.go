@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,30 @@ type Store struct {
 	core     *sqlstore.Store // the shared engine; its other methods stay inside
 	path     string
 	versions sqlstore.Versions
+	// created is what Open created, for Discard: the database file and its
+	// companions when the file did not exist, and its missing folders.
+	created created
+}
+
+// created is what Open created on disk.
+type created struct {
+	files []string // the database file, -wal, -shm and -journal; nil when the file existed
+	dirs  []string // the folders created for it, deepest first
+}
+
+// remove removes the files and then the folders, if they are empty, and
+// returns the first error of removing a file that was there.
+func (c created) remove() error {
+	var first error
+	for _, f := range c.files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	for _, d := range c.dirs {
+		_ = os.Remove(d) // a folder that holds other files stays
+	}
+	return first
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -99,7 +124,8 @@ var _ sessions.Store = (*Store)(nil)
 // written by a newer program. When SQLite's result code says what it means
 // (not a database, locked, read-only, full, damaged; see Explain), the
 // error says so first and what to do, as "MEANING: ADVICE (open session
-// store "PATH": CAUSE)".
+// store "PATH": CAUSE)". When Open fails, it removes the file and the
+// folders it created, so a failed start leaves nothing behind.
 func Open(ctx context.Context, path string, opts ...sessions.Option) (*Store, error) {
 	st, err := open(ctx, path, opts...)
 	if err != nil {
@@ -108,15 +134,26 @@ func Open(ctx context.Context, path string, opts ...sessions.Option) (*Store, er
 	return st, nil
 }
 
-func open(ctx context.Context, path string, opts ...sessions.Option) (*Store, error) {
+func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store, err error) {
 	if err := checkDSNPath(path); err != nil {
 		return nil, err
 	}
+	var made created
 	if path != MemoryPath {
-		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		_, statErr := os.Lstat(path)
+		made.dirs, err = mkdirs(filepath.Dir(path))
+		if err != nil {
 			return nil, fmt.Errorf("create folder: %w", err)
 		}
+		if errors.Is(statErr, fs.ErrNotExist) {
+			made.files = []string{path, path + "-wal", path + "-shm", path + "-journal"}
+		}
 	}
+	defer func() {
+		if err != nil {
+			_ = made.remove()
+		}
+	}()
 	db, err := OpenDB(ctx, path)
 	if err != nil {
 		return nil, err
@@ -142,7 +179,7 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (*Store, er
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{core: core, path: path, versions: v}, nil
+	return &Store{core: core, path: path, versions: v, created: made}, nil
 }
 
 // checkDSNPath refuses what cannot be a path in the DSN.
@@ -154,6 +191,27 @@ func checkDSNPath(path string) error {
 		return errors.New("path contains '?'")
 	}
 	return nil
+}
+
+// mkdirs creates dir and its missing parents, as os.MkdirAll does, and
+// returns the folders it created, deepest first. When it fails it removes
+// them again.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		_ = created{dirs: missing}.remove()
+		return nil, err
+	}
+	return missing, nil
 }
 
 // OpenDB opens the database at path with the store's connection settings
@@ -240,6 +298,20 @@ func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
 
 // Close implements sessions.Store. The file stays, with everything stored.
 func (s *Store) Close() error { return s.core.Close() }
+
+// Discard closes the store and removes what Open created: the database
+// file (with its -wal and -shm files) when Open created it, and the
+// folders Open created for it, if they are empty. A database that existed
+// before Open is closed and kept, whatever it holds. For a command that
+// created a database for work that failed (a refused import, say). It
+// returns Close's error, or the first error of removing a file.
+func (s *Store) Discard() error {
+	err := s.core.Close()
+	if rerr := s.created.remove(); err == nil {
+		err = rerr
+	}
+	return err
+}
 
 // Path returns the path the store was opened with.
 func (s *Store) Path() string { return s.path }
