@@ -219,7 +219,8 @@ func mkdirs(dir string) ([]string, error) {
 // not its folder, and checks that it answers, without touching its schema.
 // For tests and tools that need SQL on the store's file (an integrity
 // check, a lock held as another process would); Open is the way to a
-// Store, and CheckPath's advice applies to OpenDB's errors too.
+// Store. Its errors are the driver's, unexplained: path empty or holding
+// '?', or the database not answering.
 func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
 	if err := checkDSNPath(path); err != nil {
 		return nil, err
