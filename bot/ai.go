@@ -71,7 +71,7 @@ func (h *Handler) bot(budget time.Duration) sessions.Bot {
 // analysisOffered reports whether finished matches of s's settings get an
 // Analysis button.
 func (h *Handler) analysisOffered(s *sessions.Session) bool {
-	return h.ai != nil && solvable(s.Config)
+	return h.ai != nil && ai.Solvable(s.Config)
 }
 
 // renderMatchOver draws the finished match s with its players' record
@@ -106,7 +106,3 @@ func (h *Handler) analysis(ctx context.Context, c *call) (*discordgo.Interaction
 		return msg
 	}), nil
 }
-
-// solvable reports whether the exact solver settles boards of cfg: its
-// bitboard, (rows + 1) × columns bits, fits in 64. TODO(house): ai.Solvable.
-func solvable(cfg game.Config) bool { return (cfg.Rows+1)*cfg.Columns <= 64 }

@@ -209,7 +209,7 @@ func allMessagesIn(en *locale.Localizer, s *sessions.Session) map[string]*messag
 		s2 := *s
 		s2.End = sessions.EndTimeout
 		out["timeout"] = renderMatchOver(en, &s2, nil, false, false)
-		if solvable(s.Config) {
+		if ai.Solvable(s.Config) {
 			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(en, s, m.Round(), worstAnalysis(m.Round()))}}
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	_ "modernc.org/sqlite" // the "sqlite" driver, for PRAGMA integrity_check
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -249,7 +246,7 @@ func (s *slot) reboard(ctx context.Context) error {
 
 // integrityCheck runs PRAGMA integrity_check on the database at path.
 func integrityCheck(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	db, err := sqlite.OpenDB(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -525,7 +522,7 @@ func checkPosted(ctx context.Context, path string, slots []*slot, w io.Writer) e
 // another process writing to it would, and returns the function that
 // releases it.
 func lockDatabase(ctx context.Context, path string) (func(), error) {
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	db, err := sqlite.OpenDB(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ Flags:
 func arenaMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("connectn arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), arenaUsage) }
+	fs.Usage = func() {} // help on stdout, the usage after an error on stderr: below
 	aName := fs.String("a", "medium", "first level")
 	bName := fs.String("b", "hard", "second level")
 	games := fs.Int("games", 20, "games")
@@ -51,8 +51,10 @@ func arenaMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	verbose := fs.Bool("v", false, "print every game")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, arenaUsage)
 			return 0
 		}
+		fmt.Fprint(stderr, arenaUsage) // after the flag package's line on the error
 		return 2
 	}
 	fail := func(format string, a ...any) int {

@@ -312,3 +312,43 @@ func TestBinaryDatabaseNotWritable(t *testing.T) {
 		t.Fatalf("got exit %d, stderr %q; want 2 and one line containing %q", cmd.ProcessState.ExitCode(), stderr.String(), want)
 	}
 }
+
+// TestBinaryFailuresLeaveNothing starts connectn as a new user would, in
+// an empty folder with the default CONNECTN_DB (data/connectn.db), in ways
+// that fail before the database is used: a missing or bad setting, an
+// import of what is not an export. Each must leave the folder empty: no
+// data/ folder, no database file.
+func TestBinaryFailuresLeaveNothing(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		vars   map[string]string
+		stdin  string
+		code   int
+		stderr string
+	}{
+		{name: "run without a token", args: []string{"run"}, code: 2, stderr: "DISCORD_TOKEN is not set"},
+		{name: "serve without a public key", args: []string{"serve"}, code: 2, stderr: "DISCORD_PUBLIC_KEY is not set"},
+		{name: "run with a bad setting", args: []string{"run", "-turn-timeout", "0s"}, vars: map[string]string{"DISCORD_TOKEN": fakeToken}, code: 2, stderr: "CONNECTN_TURN_TIMEOUT"},
+		{name: "import of what is not an export", args: []string{"import"}, stdin: "hello\n", code: 1,
+			stderr: "connectn import: line 1: not a ConnectN export: the first line must be its header, as connectn export writes it\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := binaryCmd(t, dir, tt.vars, tt.args...)
+			cmd.Stdin = strings.NewReader(tt.stdin)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if killed, _ := runBounded(cmd, binaryLimit); killed {
+				t.Fatalf("connectn %v still running after %v", tt.args, binaryLimit)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", got, stderr.String(), tt.code, tt.stderr)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("connectn %v left %v in its working folder, want nothing", tt.args, entries)
+			}
+		})
+	}
+}

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/postgres"
@@ -15,12 +14,14 @@ import (
 )
 
 // dbStore is a session store as cmd uses it: the contract, plus the
-// schema versions its Open found and left, export and import.
+// schema versions its Open found and left, export and import, and the
+// backend's explanation of its errors.
 type dbStore interface {
 	sessions.Store
 	SchemaVersions() (from, to int)
 	Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error)
 	Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
+	Explain(err error) error
 }
 
 // dbName names the configured database for people and logs: the SQLite
@@ -33,53 +34,14 @@ func (c config) dbName() string {
 }
 
 // openDBStore opens the configured database (PostgreSQL when CONNECTN_DB
-// is a postgres:// URL, else the SQLite file), migrating its schema, with
-// its errors explained.
+// is a postgres:// URL, else the SQLite file), migrating its schema. The
+// backends explain their errors (a login refused, a file that is not a
+// database, ...).
 func openDBStore(ctx context.Context, c config, opts ...sessions.Option) (dbStore, error) {
 	if c.pgURL != "" {
-		st, err := postgres.Open(ctx, c.pgURL, opts...)
-		if err != nil {
-			return nil, explainPGError(c.dbName(), err)
-		}
-		return st, nil
+		return postgres.Open(ctx, c.pgURL, opts...)
 	}
-	st, err := sqlite.Open(ctx, c.db, opts...)
-	if err != nil {
-		return nil, explainDBError(c.db, err)
-	}
-	return st, nil
-}
-
-// explainPGError returns err wrapped with what it means and what to do when
-// it is one of PostgreSQL's usual refusals at connection time (a server
-// that does not answer, a login refused, a database that does not exist);
-// any other err is returned as is. name is the redacted URL.
-func explainPGError(name string, err error) error {
-	var (
-		pe  *pgconn.PgError
-		msg string
-	)
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
-		msg = fmt.Sprintf("PostgreSQL at %s refused the login: check the user and password in CONNECTN_DB", name)
-	case errors.As(err, &pe) && pe.Code == "3D000":
-		msg = fmt.Sprintf("PostgreSQL at %s has no such database: create it (createdb), or fix the database name in CONNECTN_DB", name)
-	case errors.As(err, &pe) && pe.Code == "42501":
-		msg = fmt.Sprintf("PostgreSQL at %s refused a change to the schema: the user in CONNECTN_DB needs the right to create tables in its schema", name)
-	case pgconn.SafeToRetry(err) || isConnectError(err):
-		msg = fmt.Sprintf("cannot reach PostgreSQL at %s: check that the server runs and that the host and port in CONNECTN_DB are right", name)
-	default:
-		return err
-	}
-	return &dbError{msg: msg, err: err}
-}
-
-// isConnectError reports whether err is pgconn failing to connect.
-func isConnectError(err error) bool {
-	var ce *pgconn.ConnectError
-	return errors.As(err, &ce)
+	return sqlite.Open(ctx, c.db, opts...)
 }
 
 // migrateCmd runs `connectn migrate`: it opens the database, which applies
@@ -100,11 +62,12 @@ func migrateCmd(ctx context.Context, a *app) error {
 }
 
 // exportCmd runs `connectn export`: every match and stat as JSON lines on
-// standard output, or in the file -o names.
-func exportCmd(ctx context.Context, a *app) error {
+// standard output, or in FILE, which must not exist yet and is removed
+// again when the export fails.
+func exportCmd(ctx context.Context, a *app) (err error) {
 	if a.c.pgURL == "" && a.c.db != sqlite.MemoryPath {
 		if _, err := os.Stat(a.c.db); err != nil {
-			return fmt.Errorf("export: no database at %s (CONNECTN_DB): %w", a.c.db, unwrapPath(err))
+			return fmt.Errorf("no database at %s (CONNECTN_DB): %w", a.c.db, unwrapPath(err))
 		}
 	}
 	st, err := openDBStore(ctx, a.c)
@@ -116,44 +79,75 @@ func exportCmd(ctx context.Context, a *app) error {
 	if a.c.file != "" && a.c.file != "-" {
 		f, err := os.OpenFile(a.c.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
-			return fmt.Errorf("export: %w (it must not exist yet)", err)
+			return fmt.Errorf("%w (it must not exist yet)", err)
 		}
 		w, closeOut = f, f.Close
+		defer func() {
+			if err != nil {
+				_ = os.Remove(f.Name())
+			}
+		}()
 	}
 	n, err := st.Export(ctx, w)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return st.Explain(err)
 	}
 	fmt.Fprintf(a.d.stderr, "exported %d matches, %d member records and %d pair records from %s\n",
 		n.Matches, n.MemberStats, n.PairRecords, a.c.dbName())
 	return nil
 }
 
+// discarder is a store that can remove what its Open created
+// (sqlite.Store.Discard).
+type discarder interface{ Discard() error }
+
 // importCmd runs `connectn import`: the JSON lines of an export, from
-// standard input or the file -i names, into the (empty) database.
+// standard input or FILE, into the (empty) database. When the import
+// fails, a SQLite file that it created is removed again; a database that
+// existed is left as it was.
 func importCmd(ctx context.Context, a *app) error {
-	st, err := openDBStore(ctx, a.c)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	r := a.d.stdin
 	if a.c.file != "" && a.c.file != "-" {
 		f, err := os.Open(a.c.file)
 		if err != nil {
-			return fmt.Errorf("import: %w", err)
+			return err
 		}
 		defer f.Close()
 		r = f
 	}
+	st, err := openDBStore(ctx, a.c)
+	if err != nil {
+		return err
+	}
 	n, err := st.Import(ctx, r)
 	if err != nil {
+		err = st.Explain(err)
+		if d, ok := st.(discarder); ok {
+			if derr := d.Discard(); derr != nil {
+				return fmt.Errorf("%w; removing the new database: %w", err, derr)
+			}
+			return err
+		}
+		_ = st.Close()
+		return err
+	}
+	if err := st.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.d.stdout, "imported %d matches, %d member records and %d pair records into %s\n",
 		n.Matches, n.MemberStats, n.PairRecords, a.c.dbName())
 	return nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path the caller
+// already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,5 +136,58 @@ func TestPostgresUnreachable(t *testing.T) {
 	}
 	if strings.Contains(r.stdout+r.stderr, "s3cret") {
 		t.Errorf("the password was shown: %s", r.stderr)
+	}
+}
+
+// TestImportFailure checks what a failed import says (once "import", not
+// "import: import:") and leaves: a SQLite file it created, and the folder
+// created for it, are removed; a database that existed is kept as it was;
+// an input file that cannot be read creates no database at all.
+func TestImportFailure(t *testing.T) {
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new", "connectn.db")
+	r := runWith(t, context.Background(), []string{"import", "-db", fresh}, nil, deps{stdin: strings.NewReader("hello\n")})
+	if want := "connectn import: line 1: not a ConnectN export: the first line must be its header, as connectn export writes it\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("import of what is not an export: exit %d, stderr %q; want 1 and %q", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after a failed import into a new database, its folder: %v, want it removed", err)
+	}
+
+	missing := filepath.Join(dir, "missing.jsonl")
+	r = runWith(t, context.Background(), []string{"import", "-db", fresh, missing}, nil, deps{})
+	if want := "connectn import: open " + missing + ": no such file or directory\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("import of a missing file: exit %d, stderr %q; want 1 and %q", r.code, r.stderr, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an import of a missing file left %v, want nothing", entries)
+	}
+
+	existing := filepath.Join(dir, "old.db")
+	seedStore(t, existing)
+	r = runWith(t, context.Background(), []string{"import", "-db", existing}, nil, deps{stdin: strings.NewReader("hello\n")})
+	if r.code != 1 || strings.Contains(r.stderr, "import: import:") {
+		t.Errorf("import into an existing database: exit %d, stderr %q; want 1, import named once", r.code, r.stderr)
+	}
+	st, err := sqlite.Open(t.Context(), existing)
+	if err != nil {
+		t.Fatalf("the existing database after a failed import: %v", err)
+	}
+	defer st.Close()
+	if _, err := st.Get(t.Context(), "c1"); err != nil {
+		t.Errorf("the existing database after a failed import: Get() error = %v, want its sessions kept", err)
+	}
+}
+
+// TestFailedStartLeavesNoFolder checks that a start refused for its
+// settings creates no database folder (CheckPath creates nothing).
+func TestFailedStartLeavesNoFolder(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	r := runWith(t, context.Background(), []string{"run", "-db", filepath.Join(data, "connectn.db")}, nil, deps{})
+	if r.code != 2 || !strings.Contains(r.stderr, "DISCORD_TOKEN is not set") {
+		t.Fatalf("run without a token: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after a refused start, the database folder: %v, want it not created", err)
 	}
 }

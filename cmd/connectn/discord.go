@@ -116,7 +116,7 @@ func (a *app) openStore(ctx context.Context) (*observedStore, error) {
 	}
 	from, to := store.SchemaVersions()
 	a.log.Info("database open", "database", a.c.dbName(), "schema_from", from, "schema", to)
-	o := &observedStore{Store: store, path: a.c.db}
+	o := &observedStore{Store: store, explain: store.Explain}
 	if a.metrics != nil {
 		o.failures = a.metrics.StoreError
 	}

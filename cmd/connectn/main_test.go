@@ -116,8 +116,33 @@ func TestOverview(t *testing.T) {
 	}
 }
 
+// TestOverviewIsTheTable checks that the overview lists every command of
+// the table, in its order, with its summary, and nothing else.
+func TestOverviewIsTheTable(t *testing.T) {
+	r := runWith(t, context.Background(), []string{"-h"}, nil, deps{})
+	_, list, _ := strings.Cut(r.stdout, "Commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	var want strings.Builder
+	for i, c := range commands {
+		if i > 0 {
+			want.WriteByte('\n')
+		}
+		fmt.Fprintf(&want, "  %-9s %s", c.name, c.summary)
+	}
+	if list != want.String() {
+		t.Errorf("the overview lists\n%s\nwant the table's commands\n%s", list, want.String())
+	}
+	for _, name := range []string{"run", "serve", "config", "health", "play", "solve", "arena", "version", "help"} {
+		if findCommand(name) == nil {
+			t.Errorf("the table lacks %s", name)
+		}
+	}
+}
+
 // TestCommandHelp checks that each command's -h, on stdout, lists exactly
-// the flags it takes, each with its variable and default.
+// the flags it takes, each with its variable and default; a command with
+// flags of its own (play, solve, arena, version) shows its usage on
+// stdout; help's help is the overview.
 func TestCommandHelp(t *testing.T) {
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+) [A-Z]+ +([A-Z_]+)(, default (\S+))?$`)
 	for _, c := range commands {
@@ -126,6 +151,18 @@ func TestCommandHelp(t *testing.T) {
 				r := runWith(t, context.Background(), args, nil, deps{})
 				if r.code != 0 || r.stderr != "" {
 					t.Fatalf("got exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
+				}
+				switch {
+				case c.name == "help":
+					if !strings.Contains(r.stdout, "\nCommands:\n") {
+						t.Fatalf("got help starting %q, want the overview", firstLine(r.stdout))
+					}
+					return
+				case c.main != nil && c.flags == nil:
+					if want := "Usage: connectn " + c.name; !strings.HasPrefix(r.stdout, want+" ") && !strings.HasPrefix(r.stdout, want+"\n") {
+						t.Fatalf("got help starting %q, want %q", firstLine(r.stdout), want)
+					}
+					return
 				}
 				usage := "Usage: connectn " + c.name + " [flags]\n"
 				if c.needs.file {

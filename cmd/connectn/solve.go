@@ -48,7 +48,7 @@ Flags:
 func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("connectn solve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), solveUsage) }
+	fs.Usage = func() {} // help on stdout, the usage after an error on stderr: below
 	rows := fs.Int("rows", 6, "rows")
 	columns := fs.Int("columns", 7, "columns")
 	connect := fs.Int("connect", 4, "connect")
@@ -58,8 +58,10 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	keep := fs.Bool("keep", false, "keep the table between positions")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, solveUsage)
 			return 0
 		}
+		fmt.Fprint(stderr, solveUsage) // after the flag package's line on the error
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -9,14 +9,14 @@ import (
 
 // observedStore is the session store as the bot uses it, with every
 // failure of the database counted (op "create", "update", "abandon") and
-// explained (explainDBError: a full disk, a read-only file, ...). The
+// explained by its backend (a full disk, a read-only file, ...). The
 // expected outcomes (no session, a busy channel) and the errors returned by
 // an Update's own function are not failures. Methods other than these
 // three pass through unobserved.
 type observedStore struct {
 	sessions.Store
-	path     string          // the SQLite file, whose errors explainDBError explains; "" for PostgreSQL
-	failures func(op string) // nil counts nothing
+	explain  func(error) error // the backend's Explain; nil explains nothing
+	failures func(op string)   // nil counts nothing
 }
 
 // Create implements bot.Store.
@@ -54,5 +54,8 @@ func (s *observedStore) observe(op string, err, fnErr error) error {
 	if s.failures != nil {
 		s.failures(op)
 	}
-	return explainDBError(s.path, err)
+	if s.explain == nil {
+		return err
+	}
+	return s.explain(err)
 }

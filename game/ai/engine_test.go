@@ -268,3 +268,37 @@ func TestPerfectWinsAsFirstOn7x6(t *testing.T) {
 		t.Errorf("perfect as first player did not win: %v", m.Round().Moves())
 	}
 }
+
+// TestSolvable checks Solvable at the edges of 64 bits and against the
+// solver itself: for every board size a game may have and more, Solvable
+// says yes exactly when the solver takes the board.
+func TestSolvable(t *testing.T) {
+	tests := []struct {
+		name          string
+		rows, columns int
+		want          bool
+	}{
+		{"standard 6x7, 49 bits", 6, 7, true},
+		{"7x8, exactly 64 bits", 7, 8, true},
+		{"15x4, exactly 64 bits", 15, 4, true},
+		{"8x8, 72 bits", 8, 8, false},
+		{"7x9, 72 bits", 7, 9, false},
+		{"12x12, 156 bits", 12, 12, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := game.Config{Rows: tt.rows, Columns: tt.columns, Connect: 4, Wins: 1}
+			if got := Solvable(cfg); got != tt.want {
+				t.Errorf("Solvable(%dx%d) = %t, want %t", tt.rows, tt.columns, got, tt.want)
+			}
+		})
+	}
+	for rows := 1; rows <= 20; rows++ {
+		for columns := 1; columns <= 40; columns++ {
+			_, err := newGeometry(rows, columns, 3)
+			if got, want := Solvable(game.Config{Rows: rows, Columns: columns, Connect: 3}), err == nil; got != want {
+				t.Errorf("%dx%d: Solvable = %t, but the solver's geometry error is %v", rows, columns, got, err)
+			}
+		}
+	}
+}

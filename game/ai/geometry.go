@@ -29,6 +29,9 @@ type geometry struct {
 	fast4   bool   // connect 4 with every shift of winning4 below 64
 }
 
+// fits reports whether a rows x columns bitboard fits in 64 bits.
+func fits(rows, columns int) bool { return (rows+1)*columns <= 64 }
+
 // newGeometry returns the geometry of a rows x columns board with connect in
 // a row, or an error wrapping ErrBoardTooLarge when it does not fit in 64
 // bits, and ErrInvalidBoard for sizes or connect below 1.
@@ -36,7 +39,7 @@ func newGeometry(rows, columns, connect int) (*geometry, error) {
 	if rows < 1 || columns < 1 || connect < 1 {
 		return nil, fmt.Errorf("board %dx%d, connect %d: sizes and connect must be at least 1: %w", rows, columns, connect, ErrInvalidBoard)
 	}
-	if (rows+1)*columns > 64 {
+	if !fits(rows, columns) {
 		return nil, fmt.Errorf("board %dx%d needs %d bits: %w", rows, columns, (rows+1)*columns, ErrBoardTooLarge)
 	}
 	g := &geometry{rows: rows, columns: columns, connect: connect, cells: rows * columns, stride: uint(rows + 1)}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -27,13 +28,18 @@ type ponsCase struct {
 	score int
 }
 
-// readPons reads up to limit positions (all when limit <= 0) of one set, or
-// skips the test when the folder is absent.
+// readPons reads up to limit positions (all when limit <= 0) of one set.
+// When the set is absent it skips the test, saying so, or fails it under
+// CI (the CI environment variable true, as CI services and .ci/run set it),
+// so that CI never passes with every set skipped.
 func readPons(tb testing.TB, set string, limit int) []ponsCase {
 	tb.Helper()
 	f, err := os.Open(filepath.Join(ponsDir, set))
 	if os.IsNotExist(err) {
-		tb.Skipf("Pons' test sets are absent (%s): skipping; they live in ../shared/testdata/pons beside the repository", ponsDir)
+		if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+			tb.Fatalf("Pons' test set %s is absent (%s) and CI=true: CI must check it; put Pascal Pons' test sets in ../shared/testdata/pons beside the repository", set, ponsDir)
+		}
+		tb.Skipf("Pons' test sets are absent (%s): skipping; they live in ../shared/testdata/pons beside the repository (under CI=true this fails)", ponsDir)
 	}
 	if err != nil {
 		tb.Fatal(err)
@@ -180,5 +186,40 @@ func TestPonsWeak(t *testing.T) {
 				t.Errorf("%s line %d %s: weak score %d, want %d", set, c.line, c.text, got.Score, sign(c.score))
 			}
 		}
+	}
+}
+
+// TestPonsAbsent runs TestPonsWeak again in a folder where Pons' sets are
+// absent: it must skip, saying why, and fail under CI=true.
+func TestPonsAbsent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the test binary again")
+	}
+	dir := filepath.Join(t.TempDir(), "a", "b", "c") // ponsDir is three folders up, then shared/...
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ci       string
+		wantFail bool
+		want     string
+	}{
+		{ci: "", want: "--- SKIP: TestPonsWeak"},
+		{ci: "false", want: "--- SKIP: TestPonsWeak"},
+		{ci: "true", wantFail: true, want: "is absent (../../../shared/testdata/pons) and CI=true"},
+	}
+	for _, tt := range tests {
+		t.Run("CI="+tt.ci, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestPonsWeak$", "-test.v", "-test.count=1")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "CI="+tt.ci)
+			out, err := cmd.CombinedOutput()
+			if failed := err != nil; failed != tt.wantFail {
+				t.Errorf("TestPonsWeak without the sets, CI=%q: failed %t (%v), want %t; output:\n%s", tt.ci, failed, err, tt.wantFail, out)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Errorf("TestPonsWeak without the sets, CI=%q: output lacks %q:\n%s", tt.ci, tt.want, out)
+			}
+		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/connectn/connectn/game"
 )
 
 // Solver solves Connect N positions exactly on one board whose bitboard fits
@@ -49,6 +51,16 @@ type SolverOptions struct {
 	// table.
 	Workers int
 }
+
+// Solvable reports whether the exact solver (NewSolver, Engine.Analyze,
+// and the perfect level's exact play) handles boards of cfg: whether its
+// bitboard, a column of cfg.Rows cells plus one sentinel bit for each of
+// cfg.Columns columns, fits in 64 bits, that is (Rows+1) x Columns <= 64.
+// Standard Connect Four (6x7: 49 bits) fits, as do 7x8 and 15x4 (exactly
+// 64 bits); 8x8 (72 bits) does not. It reads only the board's size, not
+// Connect or Wins, and does not check that cfg is valid (game.Config.Validate
+// does).
+func Solvable(cfg game.Config) bool { return fits(cfg.Rows, cfg.Columns) }
 
 // DefaultTableMB is the default transposition table size in mebibytes.
 const DefaultTableMB = 64

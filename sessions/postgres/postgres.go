@@ -19,6 +19,11 @@
 // result are written in the transaction that finishes the match; the
 // schema is migrated at Open under an advisory lock, so replicas that
 // start together migrate once.
+//
+// PostgreSQL's refusals are explained for the person running the bot in
+// this package, so that its callers need not know SQLSTATEs: Open returns
+// its failures already explained, and Store.Explain explains the failures
+// of a store in use.
 package postgres
 
 import (
@@ -43,9 +48,9 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// Migrations returns the schema migrations, in order: version i+1 is
-// Migrations()[i]. They mirror the SQLite backend's, version for version.
-func Migrations() []sqlstore.Migration {
+// migrations returns the schema migrations, in order: version i+1 is
+// migrations()[i]. They mirror the SQLite backend's, version for version.
+func migrations() []sqlstore.Migration {
 	list, err := sqlstore.LoadMigrations(migrationFiles, "migrations")
 	if err != nil {
 		panic(err) // the embedded files are part of the program
@@ -74,9 +79,12 @@ var dialect = sqlstore.Dialect{
 // Store is the PostgreSQL session store. It implements sessions.Store;
 // create one with Open and release it with Close.
 type Store struct {
-	*sqlstore.Store
+	core     *sqlstore.Store // the shared engine; its other methods stay inside
+	name     string          // the URL without its password
 	versions sqlstore.Versions
 }
+
+var _ sessions.Store = (*Store)(nil)
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
 // postgresql:// URL.
@@ -132,11 +140,13 @@ func Redact(s string) string {
 // pending ones are applied in one transaction under an advisory lock.
 // Every error names the database by its redacted URL and wraps the cause:
 // a malformed URL, a server that does not answer or refuses the login, a
-// schema written by a newer program.
+// schema written by a newer program. The usual refusals (see Explain) say
+// first what they mean and what to do, as "MEANING: ADVICE (open session
+// store URL: CAUSE)".
 func Open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, error) {
 	st, err := open(ctx, dsn, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("open session store %s: %w", Redact(dsn), err)
+		return nil, explain(Redact(dsn), fmt.Errorf("open session store %s: %w", Redact(dsn), err))
 	}
 	return st, nil
 }
@@ -146,7 +156,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 	if err != nil {
 		return nil, err
 	}
-	v, err := sqlstore.Migrate(ctx, db, dialect, Migrations(), sqlstore.MigrateHooks{
+	v, err := sqlstore.Migrate(ctx, db, dialect, migrations(), sqlstore.MigrateHooks{
 		Lock: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock))
 			return err
@@ -161,7 +171,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, versions: v}, nil
+	return &Store{core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings
@@ -189,15 +199,117 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 	return db, nil
 }
 
-// Export writes every match and stat to w as JSON lines (see
-// sessions/internal/sqlstore), from one consistent snapshot.
-func (s *Store) Export(ctx context.Context, w io.Writer) (sqlstore.Counts, error) {
-	return s.Store.Export(ctx, w, s.versions.To)
+// Create implements sessions.Store.
+func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.Session, error) {
+	return s.core.Create(ctx, sess)
+}
+
+// Get implements sessions.Store.
+func (s *Store) Get(ctx context.Context, channelID string) (*sessions.Session, error) {
+	return s.core.Get(ctx, channelID)
+}
+
+// Update implements sessions.Store.
+func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	return s.core.Update(ctx, channelID, fn)
+}
+
+// Abandon implements sessions.Store.
+func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
+	return s.core.Abandon(ctx, channelID)
+}
+
+// History implements sessions.Store.
+func (s *Store) History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error) {
+	return s.core.History(ctx, channelID, limit)
+}
+
+// Due implements sessions.Store.
+func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	return s.core.Due(ctx, now, limit)
+}
+
+// Stats implements sessions.Store.
+func (s *Store) Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error) {
+	return s.core.Stats(ctx, guildID, userID, vsAI)
+}
+
+// Pair implements sessions.Store.
+func (s *Store) Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error) {
+	return s.core.Pair(ctx, guildID, userID, opponentID)
+}
+
+// Leaderboard implements sessions.Store.
+func (s *Store) Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error) {
+	return s.core.Leaderboard(ctx, guildID, limit)
+}
+
+// CountActive implements sessions.Store.
+func (s *Store) CountActive(ctx context.Context) (int, error) { return s.core.CountActive(ctx) }
+
+// Ping implements sessions.Store.
+func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
+
+// Close implements sessions.Store.
+func (s *Store) Close() error { return s.core.Close() }
+
+// Export writes every match and stat to w as JSON lines, from one
+// consistent snapshot (a repeatable-read, read-only transaction): a header
+// (format version, schema version, backend), one line per stored row, and
+// a trailer with the counts, which it returns. An error of the database
+// names the store; one of w is w's.
+func (s *Store) Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error) {
+	return s.core.Export(ctx, w, s.versions.To)
+}
+
+// Import reads what Export wrote (by either backend) from r into the
+// store, which must hold no match, member record or pair record yet, in
+// one transaction: every row, keeping its session ID, or none; new
+// sessions then get IDs after the imported ones. It returns the counts
+// imported. An error about the input names its line ("line 3: ..."); a
+// file cut short, a match whose moves do not replay or a store that is
+// not empty is refused and nothing is imported.
+func (s *Store) Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error) {
+	return s.core.Import(ctx, r)
 }
 
 // SchemaVersions returns the schema version Open found and the one it
 // left (equal when nothing was pending).
 func (s *Store) SchemaVersions() (from, to int) { return s.versions.From, s.versions.To }
+
+// Explain returns err explained for the person running the bot when it is
+// one of PostgreSQL's usual refusals: a server that cannot be reached, a
+// login refused (SQLSTATE 28P01, 28000), a database that does not exist
+// (3D000), a change to the schema refused (42501). Any other err, and nil,
+// is returned as is. The explanation reads "MEANING: ADVICE (ERR)", names
+// the database by its URL without the password, and unwraps to err, so
+// errors.Is and errors.As still see the cause. Open's errors come
+// explained already; Explain is for the errors of a store in use.
+func (s *Store) Explain(err error) error { return explain(s.name, err) }
+
+// explain is Explain for the database named name (a redacted URL).
+func explain(name string, err error) error {
+	var (
+		pe  *pgconn.PgError
+		ce  *pgconn.ConnectError
+		msg string
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
+		msg = fmt.Sprintf("PostgreSQL at %s refused the login: check the user and password in CONNECTN_DB", name)
+	case errors.As(err, &pe) && pe.Code == "3D000":
+		msg = fmt.Sprintf("PostgreSQL at %s has no such database: create it (createdb), or fix the database name in CONNECTN_DB", name)
+	case errors.As(err, &pe) && pe.Code == "42501":
+		msg = fmt.Sprintf("PostgreSQL at %s refused a change to the schema: the user in CONNECTN_DB needs the right to create tables in its schema", name)
+	case pgconn.SafeToRetry(err) || errors.As(err, &ce):
+		msg = fmt.Sprintf("cannot reach PostgreSQL at %s: check that the server runs and that the host and port in CONNECTN_DB are right", name)
+	default:
+		return err
+	}
+	return sqlstore.Explained(msg, err)
+}
 
 // isUniqueViolation reports whether err is PostgreSQL's unique_violation
 // (SQLSTATE 23505); in the matches table the only unique index besides the

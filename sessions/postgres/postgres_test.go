@@ -2,11 +2,14 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/postgres"
@@ -62,6 +65,10 @@ func (d *testDB) Exec(tb testing.TB, query string, args ...any) {
 	if _, err := db.ExecContext(tb.Context(), b.String(), args...); err != nil {
 		tb.Fatalf("Exec(%s) error = %v", query, err)
 	}
+}
+
+func (d *testDB) LockWaiters(st sessions.Store, channelID string) int {
+	return postgres.LockWaiters(st.(*postgres.Store), channelID)
 }
 
 func (d *testDB) RefusePairRecords(tb testing.TB) {
@@ -170,5 +177,56 @@ func TestURLChecksAndRedaction(t *testing.T) {
 				t.Errorf("Redact(%q) = %q, want %q", tt.url, got, tt.shown)
 			}
 		}
+	}
+}
+
+// TestExplain checks the explanations of PostgreSQL's usual refusals, in
+// the words `connectn` prints, and that other errors pass unchanged.
+func TestExplain(t *testing.T) {
+	const name = "postgres://connectn:xxxxx@db:5432/connectn"
+	tests := []struct {
+		code string
+		want string // "" when the error passes unchanged
+	}{
+		{"28P01", "PostgreSQL at " + name + " refused the login: check the user and password in CONNECTN_DB"},
+		{"28000", "PostgreSQL at " + name + " refused the login: check the user and password in CONNECTN_DB"},
+		{"3D000", "PostgreSQL at " + name + " has no such database: create it (createdb), or fix the database name in CONNECTN_DB"},
+		{"42501", "PostgreSQL at " + name + " refused a change to the schema: the user in CONNECTN_DB needs the right to create tables in its schema"},
+		{"23505", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.code, func(t *testing.T) {
+			cause := fmt.Errorf("open session store %s: %w", name, &pgconn.PgError{Code: tt.code, Message: "refused"})
+			got := postgres.Explain(name, cause)
+			if tt.want == "" {
+				if got != cause {
+					t.Errorf("Explain(SQLSTATE %s) = %v, want the error unchanged", tt.code, got)
+				}
+				return
+			}
+			if want := tt.want + " (" + cause.Error() + ")"; got.Error() != want {
+				t.Errorf("Explain(SQLSTATE %s) = %q, want %q", tt.code, got, want)
+			}
+			var pe *pgconn.PgError
+			if !errors.As(got, &pe) || pe.Code != tt.code {
+				t.Errorf("Explain(SQLSTATE %s) does not wrap the *pgconn.PgError", tt.code)
+			}
+		})
+	}
+	if got := postgres.Explain(name, nil); got != nil {
+		t.Errorf("Explain(nil) = %v, want nil", got)
+	}
+}
+
+// TestOpenUnreachable checks Open's error when no server answers: it says
+// what to check, and never shows the password. It needs no server.
+func TestOpenUnreachable(t *testing.T) {
+	_, err := postgres.Open(t.Context(), "postgres://connectn:s3cret@127.0.0.1:1/connectn?connect_timeout=5")
+	want := "cannot reach PostgreSQL at postgres://connectn:xxxxx@127.0.0.1:1/connectn?connect_timeout=5: check that the server runs"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Open() error = %v, want it to start with %q", err, want)
+	}
+	if err != nil && strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("Open() error shows the password: %v", err)
 	}
 }

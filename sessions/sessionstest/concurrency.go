@@ -259,11 +259,8 @@ func testChannelsIndependent(t *testing.T, b Backend) {
 // fn, once the first is done, sees the first's write. Without the lock the
 // second fn runs at once on the old state and the test fails.
 func testSecondUpdateWaits(t *testing.T, b Backend) {
-	st := mustOpen(t, b)
-	w, ok := st.(interface{ LockWaiters(string) int })
-	if !ok {
-		t.Fatalf("%T does not report LockWaiters", st)
-	}
+	db := b.NewDB(t)
+	st := db.Open(t, newClock().Now)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -287,7 +284,7 @@ func testSecondUpdateWaits(t *testing.T, b Backend) {
 		second <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for w.LockWaiters("chan-1") != 1 {
+	for db.LockWaiters(st, "chan-1") != 1 {
 		select {
 		case id := <-seen:
 			close(release)

@@ -11,17 +11,16 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
-	"github.com/connectn/connectn/sessions/internal/sqlstore"
 )
 
 // exporter and importer are the Export and Import every backend's Store
 // has beside the sessions.Store contract.
 type (
 	exporter interface {
-		Export(ctx context.Context, w io.Writer) (sqlstore.Counts, error)
+		Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error)
 	}
 	importer interface {
-		Import(ctx context.Context, r io.Reader) (sqlstore.Counts, error)
+		Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
 	}
 )
 

@@ -3,13 +3,12 @@ package sessionstest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"net/url"
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver, as "pgx"
+	"github.com/connectn/connectn/sessions/postgres"
 )
 
 // PostgresSchema creates a schema of its own for one test in the
@@ -22,12 +21,12 @@ func PostgresSchema(tb testing.TB, server string) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	schema := "connectn_test_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", server)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	admin, err := postgres.OpenDB(ctx, server)
 	if err != nil {
 		tb.Fatalf("PostgreSQL at CONNECTN_TEST_POSTGRES: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
 		_ = admin.Close()
 		tb.Fatalf("PostgreSQL at CONNECTN_TEST_POSTGRES: create schema: %v", err)

@@ -44,6 +44,12 @@ type DB interface {
 	// pair_records with an error whose text holds "pair records refused"
 	// (a trigger), so that a test can make the stats write fail.
 	RefusePairRecords(tb testing.TB)
+	// LockWaiters returns how many calls of st (a Store this DB opened)
+	// wait now for the per-channel lock of channelID, not counting the one
+	// that holds it: a hook into the backend's engine, which its exported
+	// Store does not show, for the test that proves a second Update waits.
+	// A backend reaches it from its own tests (an export_test.go).
+	LockWaiters(st sessions.Store, channelID string) int
 }
 
 // Run runs the whole suite against b, each test as a subtest on a fresh

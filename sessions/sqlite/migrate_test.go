@@ -61,7 +61,7 @@ func TestUpgradeKeepsMatchInProgress(t *testing.T) {
 				t.Errorf("SchemaVersions() = %d, %d, want %d, %d", from, to, version, len(sqlite.Migrations()))
 			}
 			var recorded int
-			if err := st.DB().QueryRowContext(t.Context(), "SELECT count(*) FROM schema_migrations").Scan(&recorded); err != nil || recorded != len(sqlite.Migrations()) {
+			if err := sqlite.DB(st).QueryRowContext(t.Context(), "SELECT count(*) FROM schema_migrations").Scan(&recorded); err != nil || recorded != len(sqlite.Migrations()) {
 				t.Errorf("schema_migrations rows = %d, %v, want %d", recorded, err, len(sqlite.Migrations()))
 			}
 			s, err := st.Get(t.Context(), "chan-1")

@@ -4,6 +4,7 @@
 //
 // Usage:
 //
+//	if err := sqlite.CheckPath("data/connectn.db"); err != nil { ... } // optional: says what to fix
 //	st, err := sqlite.Open(ctx, "data/connectn.db")
 //	if err != nil { ... }
 //	defer st.Close()
@@ -13,6 +14,12 @@
 // open the same file: the revision check of Update and the partial unique
 // index hold across them, and BusyTimeout bounds how long one waits for
 // another's write.
+//
+// The errors of SQLite and of the file system are explained for the person
+// running the bot, in this package, so that its callers need not know
+// SQLite's result codes: CheckPath says what stops a path from holding the
+// database before anything is created, Open returns its failures already
+// explained, and Store.Explain explains the failures of a store in use.
 package sqlite
 
 import (
@@ -22,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,9 +60,9 @@ const MaxOpenConns = 4
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// Migrations returns the schema migrations, in order: version i+1 is
-// Migrations()[i].
-func Migrations() []sqlstore.Migration {
+// migrations returns the schema migrations, in order: version i+1 is
+// migrations()[i].
+func migrations() []sqlstore.Migration {
 	list, err := sqlstore.LoadMigrations(migrationFiles, "migrations")
 	if err != nil {
 		panic(err) // the embedded files are part of the program
@@ -69,12 +77,38 @@ var dialect = sqlstore.Dialect{
 }
 
 // Store is the SQLite session store. It implements sessions.Store; create
-// one with Open and release it with Close.
+// one with Open and release it with Close (or Discard).
 type Store struct {
-	*sqlstore.Store
+	core     *sqlstore.Store // the shared engine; its other methods stay inside
 	path     string
 	versions sqlstore.Versions
+	// created is what Open created, for Discard: the database file and its
+	// companions when the file did not exist, and its missing folders.
+	created created
 }
+
+// created is what Open created on disk.
+type created struct {
+	files []string // the database file, -wal, -shm and -journal; nil when the file existed
+	dirs  []string // the folders created for it, deepest first
+}
+
+// remove removes the files and then the folders, if they are empty, and
+// returns the first error of removing a file that was there.
+func (c created) remove() error {
+	var first error
+	for _, f := range c.files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	for _, d := range c.dirs {
+		_ = os.Remove(d) // a folder that holds other files stays
+	}
+	return first
+}
+
+var _ sessions.Store = (*Store)(nil)
 
 // Open opens (creating it if needed) the SQLite database at path, creating
 // the parent folder too if it is missing, and migrates its schema: the
@@ -83,23 +117,48 @@ type Store struct {
 // is adopted at its version and upgraded in place. Each connection gets
 // busy_timeout, WAL journaling, synchronous=NORMAL, foreign keys and BEGIN
 // IMMEDIATE transactions through the DSN. path is a file system path
-// without '?', or MemoryPath. Every error names the path and wraps the
-// cause: a folder or file that cannot be created or opened, a file that is
-// not a database, a schema written by a newer program.
+// without '?', or MemoryPath.
+//
+// Every error names the path and wraps the cause: a folder or file that
+// cannot be created or opened, a file that is not a database, a schema
+// written by a newer program. When SQLite's result code says what it means
+// (not a database, locked, read-only, full, damaged; see Explain), the
+// error says so first and what to do, as "MEANING: ADVICE (open session
+// store "PATH": CAUSE)". When Open fails, it removes the file and the
+// folders it created, so a failed start leaves nothing behind.
 func Open(ctx context.Context, path string, opts ...sessions.Option) (*Store, error) {
 	st, err := open(ctx, path, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("open session store %q: %w", path, err)
+		return nil, explain(path, fmt.Errorf("open session store %q: %w", path, err))
 	}
 	return st, nil
 }
 
-func open(ctx context.Context, path string, opts ...sessions.Option) (*Store, error) {
+func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store, err error) {
+	if err := checkDSNPath(path); err != nil {
+		return nil, err
+	}
+	var made created
+	if path != MemoryPath {
+		_, statErr := os.Lstat(path)
+		made.dirs, err = mkdirs(filepath.Dir(path))
+		if err != nil {
+			return nil, fmt.Errorf("create folder: %w", err)
+		}
+		if errors.Is(statErr, fs.ErrNotExist) {
+			made.files = []string{path, path + "-wal", path + "-shm", path + "-journal"}
+		}
+	}
+	defer func() {
+		if err != nil {
+			_ = made.remove()
+		}
+	}()
 	db, err := OpenDB(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	v, err := sqlstore.Migrate(ctx, db, dialect, Migrations(), sqlstore.MigrateHooks{
+	v, err := sqlstore.Migrate(ctx, db, dialect, migrations(), sqlstore.MigrateHooks{
 		Legacy: func(ctx context.Context, tx *sql.Tx) (int, error) {
 			var v int
 			err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
@@ -120,25 +179,53 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (*Store, er
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, path: path, versions: v}, nil
+	return &Store{core: core, path: path, versions: v, created: made}, nil
 }
 
-// OpenDB opens the database at path with the store's connection settings,
-// and checks that it answers, without touching its schema. For tests and
-// tools; Open is the way to a Store.
-func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
+// checkDSNPath refuses what cannot be a path in the DSN.
+func checkDSNPath(path string) error {
 	if path == "" {
-		return nil, errors.New("empty path")
+		return errors.New("empty path")
 	}
 	if strings.ContainsRune(path, '?') {
-		return nil, errors.New("path contains '?'")
+		return errors.New("path contains '?'")
 	}
-	memory := path == MemoryPath
-	if !memory {
-		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-			return nil, fmt.Errorf("create folder: %w", err)
+	return nil
+}
+
+// mkdirs creates dir and its missing parents, as os.MkdirAll does, and
+// returns the folders it created, deepest first. When it fails it removes
+// them again.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
 		}
 	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		_ = created{dirs: missing}.remove()
+		return nil, err
+	}
+	return missing, nil
+}
+
+// OpenDB opens the database at path with the store's connection settings
+// (those Open gives, see there), creating the file if it does not exist but
+// not its folder, and checks that it answers, without touching its schema.
+// For tests and tools that need SQL on the store's file (an integrity
+// check, a lock held as another process would); Open is the way to a
+// Store. Its errors are the driver's, unexplained: path empty or holding
+// '?', or the database not answering.
+func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
+	if err := checkDSNPath(path); err != nil {
+		return nil, err
+	}
+	memory := path == MemoryPath
 	dsn := path + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate",
 		BusyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite", dsn)
@@ -159,13 +246,93 @@ func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// Create implements sessions.Store.
+func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.Session, error) {
+	return s.core.Create(ctx, sess)
+}
+
+// Get implements sessions.Store.
+func (s *Store) Get(ctx context.Context, channelID string) (*sessions.Session, error) {
+	return s.core.Get(ctx, channelID)
+}
+
+// Update implements sessions.Store.
+func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	return s.core.Update(ctx, channelID, fn)
+}
+
+// Abandon implements sessions.Store.
+func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
+	return s.core.Abandon(ctx, channelID)
+}
+
+// History implements sessions.Store.
+func (s *Store) History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error) {
+	return s.core.History(ctx, channelID, limit)
+}
+
+// Due implements sessions.Store.
+func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	return s.core.Due(ctx, now, limit)
+}
+
+// Stats implements sessions.Store.
+func (s *Store) Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error) {
+	return s.core.Stats(ctx, guildID, userID, vsAI)
+}
+
+// Pair implements sessions.Store.
+func (s *Store) Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error) {
+	return s.core.Pair(ctx, guildID, userID, opponentID)
+}
+
+// Leaderboard implements sessions.Store.
+func (s *Store) Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error) {
+	return s.core.Leaderboard(ctx, guildID, limit)
+}
+
+// CountActive implements sessions.Store.
+func (s *Store) CountActive(ctx context.Context) (int, error) { return s.core.CountActive(ctx) }
+
+// Ping implements sessions.Store.
+func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
+
+// Close implements sessions.Store. The file stays, with everything stored.
+func (s *Store) Close() error { return s.core.Close() }
+
+// Discard closes the store and removes what Open created: the database
+// file (with its -wal and -shm files) when Open created it, and the
+// folders Open created for it, if they are empty. A database that existed
+// before Open is closed and kept, whatever it holds. For a command that
+// created a database for work that failed (a refused import, say). It
+// returns Close's error, or the first error of removing a file.
+func (s *Store) Discard() error {
+	err := s.core.Close()
+	if rerr := s.created.remove(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
 // Path returns the path the store was opened with.
 func (s *Store) Path() string { return s.path }
 
-// Export writes every match and stat to w as JSON lines (see
-// sessions/internal/sqlstore), from one consistent snapshot.
-func (s *Store) Export(ctx context.Context, w io.Writer) (sqlstore.Counts, error) {
-	return s.Store.Export(ctx, w, s.versions.To)
+// Export writes every match and stat to w as JSON lines, from one
+// consistent snapshot: a header (format version, schema version, backend),
+// one line per stored row, and a trailer with the counts, which it
+// returns. An error of the database names the store; one of w is w's.
+func (s *Store) Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error) {
+	return s.core.Export(ctx, w, s.versions.To)
+}
+
+// Import reads what Export wrote (by either backend) from r into the
+// store, which must hold no match, member record or pair record yet, in
+// one transaction: every row, keeping its session ID, or none. It returns
+// the counts imported. An error about the input names its line ("line 3:
+// ..."); a file cut short, a match whose moves do not replay or a store
+// that is not empty is refused and nothing is imported.
+func (s *Store) Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error) {
+	return s.core.Import(ctx, r)
 }
 
 // SchemaVersions returns the schema version Open found and the one it

@@ -39,6 +39,10 @@ func (d *testDB) Exec(tb testing.TB, query string, args ...any) {
 	}
 }
 
+func (d *testDB) LockWaiters(st sessions.Store, channelID string) int {
+	return sqlite.LockWaiters(st.(*sqlite.Store), channelID)
+}
+
 func (d *testDB) RefusePairRecords(tb testing.TB) {
 	d.Exec(tb, `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records
 		BEGIN SELECT RAISE(ABORT, 'pair records refused'); END`)
@@ -162,7 +166,7 @@ func TestConnectionPragmas(t *testing.T) {
 	}
 	// Hold every connection of the pool at once so each one is checked.
 	for i := range sqlite.MaxOpenConns {
-		conn, err := st.DB().Conn(t.Context())
+		conn, err := sqlite.DB(st).Conn(t.Context())
 		if err != nil {
 			t.Fatalf("Conn() error = %v", err)
 		}
@@ -224,7 +228,7 @@ func TestMoveWritesOnePage(t *testing.T) {
 	// frames returns the pages fn's writes appended to the log.
 	frames := func(fn func()) int64 {
 		t.Helper()
-		if _, err := st.DB().ExecContext(t.Context(), "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		if _, err := sqlite.DB(st).ExecContext(t.Context(), "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			t.Fatal(err)
 		}
 		fn()

@@ -107,11 +107,13 @@ const exportPairs = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pa
 // lines (see the format above), read in one transaction so that they are
 // consistent with each other even while the bot runs. schema is the
 // schema version written in the header. It returns the counts written.
+// Its errors carry no "export" prefix (the caller names what it was doing): a
+// failure of the database names the store, one of w is w's own error.
 func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, error) {
 	var n Counts
 	tx, err := s.db.BeginTx(ctx, s.d.SnapshotTx)
 	if err != nil {
-		return n, fmt.Errorf("export: %w", err)
+		return n, s.failed(err)
 	}
 	defer func() { _ = tx.Rollback() }()
 	bw := bufio.NewWriter(w)
@@ -119,25 +121,28 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(exportHeader{Version: ExportVersion, Schema: schema, Backend: s.d.Name,
 		ExportedAt: time.Now().UTC().Format(TimeFormat)}); err != nil {
-		return n, fmt.Errorf("export: %w", err)
+		return n, err
 	}
 	each := func(query string, scan func(*sql.Rows) (exportLine, error), count *int) error {
 		rows, err := tx.QueryContext(ctx, query)
 		if err != nil {
-			return err
+			return s.failed(err)
 		}
 		defer rows.Close()
 		for rows.Next() {
 			line, err := scan(rows)
 			if err != nil {
-				return err
+				return s.failed(err)
 			}
 			if err := enc.Encode(line); err != nil {
 				return err
 			}
 			*count++
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return s.failed(err)
+		}
+		return nil
 	}
 	err = each(exportMatches, func(rows *sql.Rows) (exportLine, error) {
 		var m MatchRow
@@ -171,10 +176,13 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 		err = bw.Flush()
 	}
 	if err != nil {
-		return n, fmt.Errorf("export: %w", err)
+		return n, err
 	}
 	return n, nil
 }
+
+// failed names the store in an error of its database.
+func (s *Store) failed(err error) error { return fmt.Errorf("session store %s: %w", s.name, err) }
 
 // rawJSON returns s as JSON if it is valid JSON, else as a JSON string (a
 // damaged column is exported as the text it holds; import then refuses
@@ -193,23 +201,25 @@ func rawJSON(s string) json.RawMessage {
 // Discord carry it) and revision, or none is. Each match is checked as a
 // load would (its actions must replay) and a file without its trailer, or
 // whose counts differ from its lines, is refused, so a truncated file
-// changes nothing. Errors name the line. It returns the counts imported.
+// changes nothing. It returns the counts imported. Its errors carry no
+// "import" prefix (the caller names what it was doing): one about the input
+// names its line ("line 3: ..."), one of the database names the store.
 func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	var n Counts
 	done := s.lockWrites()
 	defer done()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return n, fmt.Errorf("import: %w", err)
+		return n, s.failed(err)
 	}
 	defer func() { _ = tx.Rollback() }()
 	var present Counts
 	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM member_stats),
 		(SELECT count(*) FROM pair_records)`).Scan(&present.Matches, &present.MemberStats, &present.PairRecords); err != nil {
-		return n, fmt.Errorf("import: %w", err)
+		return n, s.failed(err)
 	}
 	if present != (Counts{}) {
-		return n, fmt.Errorf("import: the database already holds %d matches, %d member records and %d pair records: import into an empty database",
+		return n, fmt.Errorf("the database already holds %d matches, %d member records and %d pair records: import into an empty database",
 			present.Matches, present.MemberStats, present.PairRecords)
 	}
 	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
@@ -218,18 +228,18 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
-		return n, fmt.Errorf("import: %w", err)
+		return n, s.failed(err)
 	}
 	insertStats, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO member_stats
 		(guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn, streak, best_streak, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
-		return n, fmt.Errorf("import: %w", err)
+		return n, s.failed(err)
 	}
 	insertPair, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO pair_records (guild_id, user_id, opponent_id, wins, losses)
 		VALUES (?, ?, ?, ?, ?)`))
 	if err != nil {
-		return n, fmt.Errorf("import: %w", err)
+		return n, s.failed(err)
 	}
 
 	sc := bufio.NewScanner(r)
@@ -243,7 +253,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			continue
 		}
 		fail := func(err error) (Counts, error) {
-			return Counts{}, fmt.Errorf("import: line %d: %w", lineNo, err)
+			return Counts{}, fmt.Errorf("line %d: %w", lineNo, err)
 		}
 		if lineNo == 1 {
 			var h exportHeader
@@ -301,23 +311,23 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return Counts{}, fmt.Errorf("import: line %d: %w", lineNo+1, err)
+		return Counts{}, fmt.Errorf("line %d: %w", lineNo+1, err)
 	}
 	switch {
 	case lineNo == 0:
-		return Counts{}, errors.New("import: empty input: want the JSON lines connectn export writes")
+		return Counts{}, errors.New("empty input: want the JSON lines connectn export writes")
 	case trailer == nil:
-		return Counts{}, errors.New("import: the file ends without its trailer line: it was cut short; nothing was imported")
+		return Counts{}, errors.New("the file ends without its trailer line: it was cut short; nothing was imported")
 	case *trailer != n:
-		return Counts{}, fmt.Errorf("import: the trailer counts %+v but the file holds %+v; nothing was imported", *trailer, n)
+		return Counts{}, fmt.Errorf("the trailer counts %+v but the file holds %+v; nothing was imported", *trailer, n)
 	}
 	if s.d.AfterImport != nil {
 		if err := s.d.AfterImport(ctx, tx); err != nil {
-			return Counts{}, fmt.Errorf("import: %w", err)
+			return Counts{}, s.failed(err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return Counts{}, fmt.Errorf("import: %w", err)
+		return Counts{}, s.failed(err)
 	}
 	return n, nil
 }

@@ -1,0 +1,14 @@
+package postgres
+
+// What the tests in package postgres_test, and the contract suite through
+// them, reach inside a Store; none of it is part of the package's API.
+
+// Migrations is migrations, for tests that count them.
+var Migrations = migrations
+
+// LockWaiters returns how many calls of s wait for the per-channel lock
+// of channelID (sessionstest.DB.LockWaiters).
+func LockWaiters(s *Store, channelID string) int { return s.core.LockWaiters(channelID) }
+
+// Explain is explain, for tests of an error without a Store.
+var Explain = explain
