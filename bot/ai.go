@@ -8,7 +8,6 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
-	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -68,18 +67,6 @@ func (h *Handler) bot(budget time.Duration) sessions.Bot {
 	}}
 }
 
-// analysisOffered reports whether finished matches of s's settings get an
-// Analysis button.
-func (h *Handler) analysisOffered(s *sessions.Session) bool {
-	return h.ai != nil && ai.Solvable(s.Config)
-}
-
-// renderMatchOver draws the finished match s with its players' record
-// and the buttons this handler offers.
-func (h *Handler) renderMatchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematched bool) *message {
-	return renderMatchOver(l, s, h.pair(ctx, s), rematched, h.analysisOffered(s))
-}
-
 // analysis answers Analysis under the channel's last finished match:
 // privately, move by move, whether each move of the deciding round kept the
 // position's value or gave it away, after a deferred response.
@@ -105,4 +92,10 @@ func (h *Handler) analysis(ctx context.Context, c *call) (*discordgo.Interaction
 		}
 		return msg
 	}), nil
+}
+
+// analysisOffered reports whether finished matches of s's settings get an
+// Analysis button: the bot has an AI and the solver settles such boards.
+func (h *Handler) analysisOffered(s *sessions.Session) bool {
+	return h.ai != nil && ai.Solvable(s.Config)
 }

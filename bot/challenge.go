@@ -108,7 +108,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		// against the bot left longer than 15 minutes). Without a bot
 		// token it is never used, and the opponent's Accept carries it
 		// anyway: no request to Discord, no second write.
-		c.afterResponse(func(ctx context.Context) { h.learnMessageID(ctx, c, s.ID, s.PostSeq) })
+		c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
 	}
 	if s.AI != "" {
 		return newMessage(renderBoard(c.public, s)), nil

@@ -58,6 +58,7 @@ type Handler struct {
 
 	routes *router
 	run    *runner
+	boards *boards
 }
 
 // Option configures a Handler.
@@ -114,6 +115,8 @@ func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 		o(h)
 	}
 	h.run = newRunner(h.now, log)
+	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
+		catalog: h.catalog, analysis: h.analysisOffered}
 	h.routes = newRouter(h, routes, h.middleware()...)
 	return h
 }

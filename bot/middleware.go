@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -26,43 +27,47 @@ var (
 // has ended.
 func (h *Handler) middleware() []any {
 	return []any{
-		middleware(h.recoverer),
-		middleware(h.measure),
-		middleware(h.fail),
-		routeMiddleware(h.where),
-		routeMiddleware(h.deferral),
-		routeMiddleware(h.settled),
+		recoverer(h.log, h.metrics),
+		measure(h.metrics),
+		fail(h.log),
+		routeMiddleware(where),
+		deferral(h.boards),
+		settled(h.store, h.boards),
 	}
 }
 
 // recoverer answers a call whose handling panicked with the private
 // apology, and logs the panic with its stack.
-func (h *Handler) recoverer(next handleFunc) handleFunc {
-	return func(ctx context.Context, c *call) (resp *discordgo.InteractionResponse, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				h.log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
-					"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				c.later = nil
-				h.metrics.Interaction(c.kind, OutcomeFailed, time.Since(c.started()))
-				resp, err = ephemeral(c.reader.T("apology")), nil
-			}
-		}()
-		return next(ctx, c)
+func recoverer(log *slog.Logger, metrics Metrics) middleware {
+	return func(next handleFunc) handleFunc {
+		return func(ctx context.Context, c *call) (resp *discordgo.InteractionResponse, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
+						"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					c.later = nil
+					metrics.Interaction(c.kind, OutcomeFailed, time.Since(c.started()))
+					resp, err = ephemeral(c.reader.T("apology")), nil
+				}
+			}()
+			return next(ctx, c)
+		}
 	}
 }
 
 // measure records each call in the metrics: its kind, outcome and time.
-func (h *Handler) measure(next handleFunc) handleFunc {
-	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-		c.start = time.Now()
-		resp, err := next(ctx, c)
-		outcome := c.outcome
-		if outcome == "" {
-			outcome = OutcomeOK
+func measure(metrics Metrics) middleware {
+	return func(next handleFunc) handleFunc {
+		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+			c.start = time.Now()
+			resp, err := next(ctx, c)
+			outcome := c.outcome
+			if outcome == "" {
+				outcome = OutcomeOK
+			}
+			metrics.Interaction(c.kind, outcome, time.Since(c.start))
+			return resp, err
 		}
-		h.metrics.Interaction(c.kind, outcome, time.Since(c.start))
-		return resp, err
 	}
 }
 
@@ -71,22 +76,24 @@ func (h *Handler) measure(next handleFunc) handleFunc {
 // anything else, which is logged (outcome failed); measure reads the
 // outcome. Work queued for after the response stays queued: it follows
 // changes already written (a deadline settled on the way).
-func (h *Handler) fail(next handleFunc) handleFunc {
-	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-		resp, err := next(ctx, c)
-		if err == nil {
-			return resp, nil
+func fail(log *slog.Logger) middleware {
+	return func(next handleFunc) handleFunc {
+		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+			resp, err := next(ctx, c)
+			if err == nil {
+				return resp, nil
+			}
+			c.later = nil
+			if r, ok := sessions.AsRefusal(err); ok {
+				log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
+				c.outcome = OutcomeRefused
+				return ephemeral(c.reader.T(r.Reason.MessageID(), r.Args...)), nil
+			}
+			log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
+				"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
+			c.outcome = OutcomeFailed
+			return ephemeral(c.reader.T("apology")), nil
 		}
-		c.later = nil
-		if r, ok := sessions.AsRefusal(err); ok {
-			h.log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
-			c.outcome = OutcomeRefused
-			return ephemeral(c.reader.T(r.Reason.MessageID(), r.Args...)), nil
-		}
-		h.log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
-			"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
-		c.outcome = OutcomeFailed
-		return ephemeral(c.reader.T("apology")), nil
 	}
 }
 
@@ -157,7 +164,7 @@ func (rt *router) resolve(c *call) (*routed, error) {
 
 // where refuses a command sent outside a server channel, and any call
 // without a channel or a sender.
-func (h *Handler) where(r *route, next handleFunc) handleFunc {
+func where(r *route, next handleFunc) handleFunc {
 	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 		switch {
 		case r.command && (c.i.GuildID == "" || c.i.ChannelID == ""):
@@ -176,24 +183,26 @@ func (h *Handler) where(r *route, next handleFunc) handleFunc {
 // apology), and turns a deferred private answer's work into the work after
 // the response: the message it makes replaces the "thinking…" answer,
 // through the interaction's webhook.
-func (h *Handler) deferral(r *route, next handleFunc) handleFunc {
-	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-		resp, err := next(ctx, c)
-		if err != nil || !deferred(resp.Type) {
-			return resp, err
+func deferral(b *boards) routeMiddleware {
+	return func(r *route, next handleFunc) handleFunc {
+		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+			resp, err := next(ctx, c)
+			if err != nil || !deferred(resp.Type) {
+				return resp, err
+			}
+			if !slices.Contains(r.defers, resp.Type) {
+				return nil, fmt.Errorf("route %s answered with deferred response type %d, which it does not declare", r.name, resp.Type)
+			}
+			if later := c.later; later != nil {
+				c.later = nil
+				c.afterResponse(func(ctx context.Context) {
+					if msg := later(ctx); msg != nil {
+						b.editOriginal(ctx, c, msg)
+					}
+				})
+			}
+			return resp, nil
 		}
-		if !slices.Contains(r.defers, resp.Type) {
-			return nil, fmt.Errorf("route %s answered with deferred response type %d, which it does not declare", r.name, resp.Type)
-		}
-		if later := c.later; later != nil {
-			c.later = nil
-			c.afterResponse(func(ctx context.Context) {
-				if msg := later(ctx); msg != nil {
-					h.editOriginal(ctx, c, msg)
-				}
-			})
-		}
-		return resp, nil
 	}
 }
 
@@ -206,20 +215,22 @@ func deferred(t discordgo.InteractionResponseType) bool {
 // (sessions.ErrOver: its message missed the edit, or a client still shows
 // old buttons) by updating the message to show how it ended, or privately
 // as stale when the channel has moved on to another session.
-func (h *Handler) settled(r *route, next handleFunc) handleFunc {
-	if r.command {
-		return next
-	}
-	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-		resp, err := next(ctx, c)
-		if !errors.Is(err, sessions.ErrOver) {
-			return resp, err
+func settled(store Store, b *boards) routeMiddleware {
+	return func(r *route, next handleFunc) handleFunc {
+		if r.command {
+			return next
 		}
-		s, gerr := h.store.Get(ctx, c.i.ChannelID)
-		if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
-			return nil, sessions.Refuse(sessions.ReasonStale)
+		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+			resp, err := next(ctx, c)
+			if !errors.Is(err, sessions.ErrOver) {
+				return resp, err
+			}
+			s, gerr := store.Get(ctx, c.i.ChannelID)
+			if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
+				return nil, sessions.Refuse(sessions.ReasonStale)
+			}
+			return updateMessage(b.settled(ctx, c.public, s)), nil
 		}
-		return updateMessage(h.renderSettled(ctx, c.public, s)), nil
 	}
 }
 

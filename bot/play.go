@@ -34,13 +34,13 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 	}
 	switch {
 	case expired != sessions.ExpiryNone:
-		return updateMessage(h.renderSettled(ctx, c.public, s)), nil
+		return updateMessage(h.boards.settled(ctx, c.public, s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(h.renderMatchOver(ctx, c.public, s, false)), nil
+		return updateMessage(h.boards.matchOver(ctx, c.public, s, false)), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
-			h.postPending(ctx, s.ChannelID, s.ID)
+			h.boards.postPending(ctx, s.ChannelID, s.ID)
 			if played.BotLate != nil {
 				h.botSettle(ctx, s.ChannelID, s.ID)
 			}
@@ -91,10 +91,10 @@ func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.
 	if expired != sessions.ExpiryNone {
 		// The deadline settled the match: the old message is edited to
 		// say so once the refusal is out.
-		c.afterResponse(func(ctx context.Context) { h.expired(ctx, s, expired) })
+		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expired) })
 		return nil, sessions.Refuse(sessions.ReasonMatchEnded)
 	}
-	c.afterResponse(func(ctx context.Context) { h.learnMessageID(ctx, c, s.ID, s.PostSeq) })
+	c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
 	return newMessage(renderBoard(c.public, s)), nil
 }
 
@@ -144,7 +144,7 @@ func (h *Handler) forfeitConfirm(ctx context.Context, c *call) (*discordgo.Inter
 	if err != nil {
 		return nil, err
 	}
-	c.afterResponse(func(ctx context.Context) { h.editBoard(ctx, s, h.renderSettled(ctx, h.publicOf(s), s)) })
+	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, h.boards.settled(ctx, h.boards.public(s), s)) })
 	text := c.reader.T("forfeit_done", "Winner", name(c.reader, s, s.Match.Winner()))
 	if expired != sessions.ExpiryNone {
 		text = c.reader.T("forfeit_too_late")

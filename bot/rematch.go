@@ -39,6 +39,6 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 		return nil, err
 	}
 	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID)
-	c.afterResponse(func(ctx context.Context) { h.postPending(ctx, s.ChannelID, s.ID) })
-	return updateMessage(h.renderMatchOver(ctx, c.public, old, true)), nil
+	c.afterResponse(func(ctx context.Context) { h.boards.postPending(ctx, s.ChannelID, s.ID) })
+	return updateMessage(h.boards.matchOver(ctx, c.public, old, true)), nil
 }

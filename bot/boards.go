@@ -1,0 +1,247 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// boards reaches the board messages of sessions after the responses that
+// made them: it edits a board when a deadline settles it or the bot moves
+// late, posts the next round's board as a follow-up (or with the bot
+// token), learns the ID of a message a response created, and finishes a
+// deferred private answer. Its rendering of a settled session reads the
+// players' record from the store. All of it runs in the runner's
+// background work or the scheduler, never inside a response.
+type boards struct {
+	store     Store
+	messenger Messenger // nil: nothing is posted or edited
+	log       *slog.Logger
+	metrics   Metrics
+	now       func() time.Time
+	policy    sessions.Policy
+	catalog   *locale.Catalog
+	// analysis reports whether a finished match of these settings gets
+	// an Analysis button.
+	analysis func(*sessions.Session) bool
+}
+
+// expired reports a deadline that fired on s and edits its message.
+func (b *boards) expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
+	b.metrics.DeadlineFired(string(e))
+	attrs := []any{"match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "deadline", string(e)}
+	if e == sessions.ExpiryTurn {
+		attrs = append(attrs, "loser", s.Member(s.Match.Winner().Other()).ID)
+	}
+	b.log.Info("deadline passed", attrs...)
+	b.edit(ctx, s, b.settled(ctx, b.public(s), s))
+}
+
+// publicOf returns the localizer of the messages everyone sees in s's
+// channel.
+func (b *boards) public(*sessions.Session) *locale.Localizer { return b.catalog.Localizer() }
+
+// renderSettled draws a session that is no longer active as its message
+// should read, with the players' record against each other for a finished
+// match between members.
+func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
+	if s.Phase != sessions.PhaseFinished {
+		return renderSession(l, s)
+	}
+	return b.matchOver(ctx, l, s, false)
+}
+
+// matchOver draws the finished match s with its players' record and the
+// buttons this bot offers.
+func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematched bool) *message {
+	return renderMatchOver(l, s, b.pair(ctx, s), rematched, b.analysis(s))
+}
+
+// pair returns the record of s's first player against the second in this
+// server, or nil (and a log line) when the store cannot say.
+func (b *boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRecord {
+	if s.AI != "" {
+		return nil
+	}
+	rec, err := b.store.Pair(ctx, s.GuildID, s.Players[0].ID, s.Players[1].ID)
+	if err != nil {
+		b.log.Warn("reading the record between two players", "match", s.ID, "err", err)
+		return nil
+	}
+	return &rec
+}
+
+// editBoard replaces s's board message with msg: through the latest
+// interaction webhook while its token lives, else with the bot token when
+// there is one. When neither can reach the message, it stays as it is and
+// the next click on it shows msg instead (the click finds the session
+// settled). Failures are logged at warn level.
+func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
+	if b.messenger == nil {
+		return
+	}
+	now := b.now()
+	var err error
+	switch {
+	case s.Webhook.Valid(now) && s.Webhook.Message != "":
+		err = b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
+	case b.messenger.HasBotToken() && s.MessageID != "":
+		err = b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
+	default:
+		b.log.Info("the board message cannot be reached now; the next click on it will show the result",
+			"match", s.ID, "channel", s.ChannelID)
+		return
+	}
+	if err != nil {
+		b.log.Warn("editing the board message", "match", s.ID, "channel", s.ChannelID, "gone", gone(err), "err", restErrorText(err))
+	}
+}
+
+// editOriginal replaces the (deferred) response to c with msg, through
+// the interaction's webhook.
+func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
+	if b.messenger == nil {
+		return
+	}
+	files := msg.Files
+	err := b.early(ctx, func() error {
+		// A fresh reader each try: a failed upload consumed the last one.
+		msg.Files = freshFiles(files)
+		return b.messenger.EditWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original", msg)
+	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	if err != nil {
+		b.log.Warn("sending a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "kind", c.kind, "err", restErrorText(err))
+	}
+}
+
+// postPending posts the board that the session of match in channelID still
+// has to post, unless someone else is posting it already. Delivered runs
+// it as soon as the response that ended the round is delivered.
+func (b *boards) postPending(ctx context.Context, channelID string, match int64) {
+	now := b.now()
+	s, err := b.store.Update(ctx, channelID, func(s *sessions.Session) error {
+		return s.ClaimPost(match, now, b.policy)
+	})
+	if err != nil {
+		if !errors.Is(err, sessions.ErrNothingDue) {
+			b.log.Warn("claiming a board post", "match", match, "channel", channelID, "err", err)
+		}
+		return
+	}
+	b.post(ctx, s)
+}
+
+// errUnreachable means neither a live webhook nor a bot token can reach the
+// channel.
+var errUnreachable = errors.New("no live interaction token and no bot token")
+
+// sendBoard posts s's live board as a new message: a follow-up through the
+// latest interaction webhook while its token lives, else a channel message
+// with the bot token. On success the session learns the new message; on a
+// failure that may pass the lease runs out and the scheduler tries again;
+// on one that will not (the channel gone, no access, no way in) the post is
+// given up, logged, and /connectn board posts the board when asked.
+func (b *boards) post(ctx context.Context, s *sessions.Session) {
+	now := b.now()
+	msg := renderBoard(b.public(s), s)
+	var (
+		id   string
+		hook sessions.Webhook
+		err  = errUnreachable
+	)
+	switch {
+	case b.messenger == nil:
+	case s.Webhook.Valid(now):
+		err = b.early(ctx, func() error {
+			var err error
+			id, err = b.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
+			return err
+		}, discordgo.ErrCodeUnknownWebhook)
+		hook = s.Webhook
+		hook.Message = id
+	case b.messenger.HasBotToken():
+		id, err = b.messenger.SendChannelMessage(ctx, s.ChannelID, msg)
+	}
+	seq := s.PostSeq
+	if err != nil {
+		final := gone(err) || errors.Is(err, errUnreachable)
+		b.log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
+			"retry", !final, "err", restErrorText(err))
+		if final {
+			b.record(ctx, s, "recording a board post", func(x *sessions.Session) error { return x.PostGivenUp(s.ID, seq) })
+		}
+		return
+	}
+	b.record(ctx, s, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, hook) })
+}
+
+// record applies fn to the channel of s, logging a failure as doing.
+func (b *boards) record(ctx context.Context, s *sessions.Session, doing string, fn func(*sessions.Session) error) {
+	_, err := b.store.Update(ctx, s.ChannelID, fn)
+	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
+		b.log.Warn(doing, "match", s.ID, "channel", s.ChannelID, "err", err)
+	}
+}
+
+// learnMessageID records the ID of the message the response to c created,
+// as the board message of post seq of match, unless another was recorded
+// since.
+func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq int) {
+	if b.messenger == nil {
+		return
+	}
+	var id string
+	err := b.early(ctx, func() error {
+		var err error
+		id, err = b.messenger.OriginalMessageID(ctx, c.i.AppID, c.i.Token)
+		return err
+	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	if err != nil {
+		b.log.Warn("reading the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", restErrorText(err))
+		return
+	}
+	_, err = b.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error { return s.LearnMessage(match, seq, id) })
+	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
+		b.log.Warn("recording the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", err)
+	}
+}
+
+// earlyRetries are the waits between tries of a webhook call that Discord
+// may not accept yet: over HTTP, the response that acknowledges the
+// interaction and a follow-up sent at once can cross, and Discord then
+// answers the follow-up as if the webhook did not exist.
+var earlyRetries = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond}
+
+// early calls fn, and again after each of earlyRetries while it fails with
+// one of the Discord error codes given, or until ctx ends.
+func (b *boards) early(ctx context.Context, fn func() error, codes ...int) error {
+	err := fn()
+	for _, wait := range earlyRetries {
+		if err == nil || !hasCode(err, codes...) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		err = fn()
+	}
+	return err
+}
+
+// hasCode reports whether err is a Discord API error with one of codes.
+func hasCode(err error, codes ...int) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Message == nil {
+		return false
+	}
+	return slices.Contains(codes, re.Message.Code)
+}
