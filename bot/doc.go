@@ -7,17 +7,31 @@
 //
 //	Discord ─(gateway INTERACTION_CREATE | HTTP POST /interactions)─▶ transport
 //	  ▶ Handler.Handle(ctx, *discordgo.Interaction)
-//	      ▶ route by command name or parsed custom_id
-//	      ▶ Store.Update(ctx, channelID, fn)   serialised per channel, committed
-//	          ▶ game.Match.Play(player, column)
-//	      ▶ render(session) → embed + emoji rows + button rows
+//	      ▶ middleware: recovery, metrics, failures rendered
+//	      ▶ route table (routes.go): subcommand name or custom_id action
+//	          ▶ middleware: where and by whom, deferral, settled sessions
+//	          ▶ handler: options decoded into a struct, or the custom_id parsed
+//	              ▶ Store.Update(ctx, channelID, fn)   serialised per channel, committed
+//	                  ▶ sessions lifecycle (Accept, Drop, …)(session, policy, now)
+//	                      ▶ game.Match.Play(player, column)
+//	              ▶ render(localizer, session) → embed + emoji rows + button rows
 //	  ◀ the transport sends the response (InteractionRespond | JSON body)
+//	  ▶ Handler.Delivered: the work after it (next board, edits) runs in the background
 //
-// Gateway runs over the websocket with discordgo; HTTPServer serves the
-// Interactions Endpoint URL, verifying Ed25519 signatures. Button custom_ids
-// are small routes ("cn:drop:<match>:<ply>:<column>") that are parsed, never
-// trusted: a malformed, foreign or stale one gets a private (ephemeral)
-// message and changes nothing. Discord's limits are respected: at most 5
-// buttons per action row and 5 rows, custom_ids under 100 characters, the
-// first response well inside 3 seconds.
+// Files by concern: handler.go (the Handler and its options), routes.go
+// (the route table, custom_ids), options.go (subcommand options and the
+// registered commands), middleware.go, call.go (one interaction being
+// handled), a file per feature (challenge.go, play.go, rematch.go,
+// stats.go, help.go, picture.go, ai.go), render.go and theme.go (what
+// players see; every string from package locale), boards.go (board
+// messages reached after a response, through the Messenger),
+// scheduler.go (deadlines and due work) and runner.go (the background
+// work on the injected clock), gateway.go and http.go (the transports;
+// the HTTP wire format is bot/internal/wire).
+//
+// Button custom_ids are small routes ("cn:drop:<match>:<post>:<ply>:<column>")
+// that are parsed, never trusted: a malformed, foreign or stale one gets a
+// private (ephemeral) message and changes nothing. Every refusal is a
+// sessions.Refusal made where its rule is checked and rendered through the
+// catalog in the reader's language.
 package bot
