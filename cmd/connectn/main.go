@@ -551,11 +551,11 @@ func runCommand(ctx context.Context, c *command, args []string, d deps) int {
 // botGCPercent is the garbage collector's target (GOGC) for the bot's
 // commands unless the host sets GOGC: the heap may grow to five times what
 // is live between collections. The bot keeps a few megabytes live and
-// makes its garbage per interaction; at Go's default of 100, collecting
-// took about a fifth of `connectn serve`'s CPU per move (connectn-loadgen,
-// 50 matches: 0.33 ms per request against 0.26 ms at 400), for 40 MiB more
-// at the peak with 500 matches at once (110 MiB resident instead of 70).
-// GOGC=100 in the environment trades the memory back.
+// makes its garbage per interaction, so at Go's default of 100 collecting
+// is a sizeable share of `connectn serve`'s CPU per move; 400 buys most of
+// it back for some tens of MiB more at the peak under heavy load
+// (docs/load.md has the measurements). GOGC=100 in the environment trades
+// the memory back.
 const botGCPercent = 400
 
 // play runs `connectn play` until the players stop, or until SIGINT or

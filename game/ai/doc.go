@@ -68,16 +68,17 @@
 // to it. The run resumes from the lines already written, and each line
 // records the seconds its position took.
 //
-// The embedded book was made with "go generate ./game/ai" (bookgen
-// -max-plies 16 -slow 250ms, one worker, a 64 MiB table emptied before each
-// position) in 57 minutes 35 seconds on this project's 2-core machine while
-// other work shared it. It holds 6,707 positions (146 KB of text): every
-// position of up to 16 discs the perfect level can meet by following its
-// book where the solver needed more than 250 ms; 1,226 positions took
-// longer than that, the slowest (the AI answering a centre opening) 137 s,
-// and none of 16 discs did. So every line out of the book passes through a
-// position settled in 250 ms or less (one worker, empty table); what follows
-// it is left to the live solver, which has about 800 ms per move, a table
-// warmed by the game's earlier moves and, when the pool has one free, a
-// second worker.
+// The embedded book is made by "go generate ./game/ai", which runs
+// "go run ./internal/bookgen -out book7x6.txt -max-plies 16 -slow 250ms"
+// with bookgen's other defaults (one worker, a 64 MiB table emptied before
+// each position); delete book7x6.txt first to make it afresh rather than
+// extend it, and expect it to take about an hour on two cores. It holds
+// every position of up to 16 discs the perfect level can meet by following
+// its book where the solver needed more than 250 ms, and no position of 16
+// discs needed more: so every line out of the book passes through a
+// position settled in 250 ms or less (one worker, empty table); what
+// follows it is left to the live solver, which has about 800 ms per move, a
+// table warmed by the game's earlier moves and, when the pool has one free,
+// a second worker. docs/ai.md has the figures of the run that made the
+// embedded book.
 package ai
