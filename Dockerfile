@@ -5,7 +5,7 @@
 #        docker build --build-arg VERSION=v1.2.3 -t connectn .
 # Run:   docker run -d --env-file .env -v connectn-data:/data connectn                  (gateway)
 #        docker run -d --env-file .env -v connectn-data:/data -p 8080:8080 connectn serve
-# See compose.yaml and README.md (Self-hosting).
+# See compose.yaml and docs/self-hosting.md.
 
 FROM golang:1.26 AS build
 WORKDIR /src

@@ -254,7 +254,7 @@ func parseFlags(l *locale.Localizer, args []string, stdout, stderr io.Writer) (s
 		level: level,
 	}
 	if err := s.cfg.Validate(); err != nil { // a backstop: the checks above should catch everything
-		return fail(l.T("console_flag_invalid", "Error", err))
+		return fail(l.T("console_flag_invalid", "Error", err.Error()))
 	}
 	return s, exitOK, true
 }

@@ -150,9 +150,9 @@ func (c *session) run() int {
 	if err != nil {
 		var re *readError
 		if errors.As(err, &re) {
-			fmt.Fprintln(c.stderr, c.l.T("console_error_reading", "Error", re.err))
+			fmt.Fprintln(c.stderr, c.l.T("console_error_reading", "Error", re.err.Error()))
 		} else {
-			fmt.Fprintln(c.stderr, c.l.T("console_error", "Error", err))
+			fmt.Fprintln(c.stderr, c.l.T("console_error", "Error", err.Error()))
 		}
 		return exitIO
 	}

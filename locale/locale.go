@@ -204,10 +204,11 @@ const (
 
 // T returns message id filled in with args, pairs of a field name and its
 // value ("Round", 2, "Player", name). Values are written as strings,
-// integers (int, int64) or booleans; a value of another type is written
-// "?", and a field without a value is left empty. A message the catalog lacks comes back as
-// its ID in brackets, "[id]", which the tests of every package that reads
-// the catalog rule out.
+// integers (int, int64) or booleans; a value of another type (an error:
+// pass err.Error()) is written "?", and a field without a value is left
+// empty. A message the catalog lacks comes back as its ID in brackets,
+// "[id]", which the tests of every package that reads the catalog rule
+// out.
 func (l *Localizer) T(id string, args ...any) string {
 	return l.get(id, noCount).execute(args, 0, false)
 }

@@ -1,6 +1,7 @@
 package locale
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +171,24 @@ func BenchmarkN(b *testing.B) {
 	l := English()
 	for b.Loop() {
 		l.N("settings_wins", 2)
+	}
+}
+
+// TestWriteValueTypes: strings, integers and booleans are written as
+// they read; anything else is "?" (the catalog formats no other type, so
+// that T's arguments never escape to the heap).
+func TestWriteValueTypes(t *testing.T) {
+	c := mustCatalog(t, map[string]string{"a.en.toml": "[v]\nother = \"<{{.V}}>\"\n"})
+	l := c.NewLocalizer()
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{"text", "<text>"}, {-42, "<-42>"}, {int64(1) << 40, "<1099511627776>"}, {true, "<true>"},
+		{3.5, "<?>"}, {errors.New("boom"), "<?>"}, {nil, "<?>"},
+	} {
+		if got := l.T("v", "V", tt.v); got != tt.want {
+			t.Errorf("T(v, %#v) = %q, want %q", tt.v, got, tt.want)
+		}
 	}
 }

@@ -76,6 +76,9 @@ func testExportImport(t *testing.T, b Backend) {
 	if got := len(lines); got != 1+5+4+6+1 {
 		t.Errorf("export lines = %d, want header + 15 rows + trailer", got)
 	}
+	if last, want := lines[len(lines)-1], `{"end":{"matches":5,"member_stats":4,"pair_records":6}}`; last != want {
+		t.Errorf("export trailer = %s, want %s", last, want)
+	}
 
 	dstDB := b.NewDB(t)
 	dst := dstDB.Open(t, newClock().Now)
@@ -132,6 +135,11 @@ func testExportImport(t *testing.T, b Backend) {
 	}
 	if _, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "empty database") {
 		t.Errorf("Import() into a database with data error = %v, want it refused", err)
+	}
+	// An export made before the trailer lost its "Header":null imports.
+	old := strings.Join(lines[:len(lines)-1], "\n") + "\n" + strings.TrimSuffix(lines[len(lines)-1], "}") + `,"Header":null}` + "\n"
+	if _, err := importOf(t, b.NewDB(t).Open(t, newClock().Now)).Import(t.Context(), strings.NewReader(old)); err != nil {
+		t.Errorf("Import() of an export with the old trailer: %v", err)
 	}
 }
 

@@ -48,7 +48,7 @@ func explain(path string, err error) error {
 	case sqlite3.SQLITE_NOTADB:
 		msg = fmt.Sprintf("%s is not a SQLite database: set CONNECTN_DB to the bot's database file, or to a new path to start afresh", path)
 	case sqlite3.SQLITE_CORRUPT:
-		msg = fmt.Sprintf("the database %s is damaged: stop the bot and restore it from a backup (README: Backups)", path)
+		msg = fmt.Sprintf("the database %s is damaged: stop the bot and restore it from a backup (docs/self-hosting.md, Backups)", path)
 	case sqlite3.SQLITE_CANTOPEN:
 		msg = fmt.Sprintf("cannot open the database %s: check that its folder exists and is writable by uid %d", path, os.Geteuid())
 	default:

@@ -91,7 +91,9 @@ type exportLine struct {
 	Stats  *StatsRow `json:"member_stats,omitempty"`
 	Pair   *PairRow  `json:"pair_record,omitempty"`
 	End    *Counts   `json:"end,omitempty"`
-	Header *exportHeader
+	// Header is never written: exports made before it had its tag carry
+	// "Header":null in their trailer, which import reads.
+	Header *exportHeader `json:"header,omitempty"`
 }
 
 const exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
