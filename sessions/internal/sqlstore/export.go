@@ -87,10 +87,10 @@ type PairRow struct {
 type Counts = sessions.ExportCounts
 
 type exportLine struct {
-	Match  *MatchRow `json:"match,omitempty"`
-	Stats  *StatsRow `json:"member_stats,omitempty"`
-	Pair   *PairRow  `json:"pair_record,omitempty"`
-	End    *Counts   `json:"end,omitempty"`
+	Match *MatchRow `json:"match,omitempty"`
+	Stats *StatsRow `json:"member_stats,omitempty"`
+	Pair  *PairRow  `json:"pair_record,omitempty"`
+	End   *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
