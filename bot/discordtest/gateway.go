@@ -19,10 +19,7 @@ const (
 	opDispatch       = 0
 	opHeartbeat      = 1
 	opIdentify       = 2
-	opPresenceUpdate = 3
-	opVoiceState     = 4
 	opResume         = 6
-	opRequestMembers = 8
 	opInvalidSession = 9
 	opHello          = 10
 	opHeartbeatACK   = 11
@@ -134,7 +131,7 @@ func (s *Server) readLoop(c *gatewayConn) {
 			return
 		}
 		s.mu.Lock()
-		closing, identified := c.closing, c.identified
+		closing := c.closing
 		s.mu.Unlock()
 		if closing {
 			continue // drain until the client closes
@@ -157,10 +154,6 @@ func (s *Server) readLoop(c *gatewayConn) {
 			s.identify(c, p.D)
 		case opResume:
 			s.resume(c, p.D)
-		case opPresenceUpdate, opVoiceState, opRequestMembers:
-			if !identified {
-				s.closeConn(c, 4003, "Not authenticated.")
-			}
 		default:
 			s.closeConn(c, 4001, "Unknown opcode.")
 		}
