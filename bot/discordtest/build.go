@@ -235,7 +235,9 @@ func wireOf(m *discordgo.Message) *wireMessage {
 	if w.Embeds == nil {
 		w.Embeds = []*discordgo.MessageEmbed{}
 	}
-	if w.Components == nil {
+	if rows := toPlain(m.Components); rows != nil {
+		w.Components = rows // rows of buttons, marshaled at a fraction of the cost
+	} else if m.Components == nil {
 		w.Components = []discordgo.MessageComponent{}
 	}
 	if w.Mentions == nil {
@@ -378,7 +380,7 @@ type (
 		Author          *wireUser                      `json:"author"`
 		Content         string                         `json:"content"`
 		Embeds          []*discordgo.MessageEmbed      `json:"embeds"`
-		Components      []discordgo.MessageComponent   `json:"components"`
+		Components      any                            `json:"components"`
 		Attachments     []*discordgo.MessageAttachment `json:"attachments"`
 		Mentions        []*discordgo.User              `json:"mentions"`
 		MentionRoles    []string                       `json:"mention_roles"`

@@ -144,4 +144,20 @@ func TestDecodeResponse(t *testing.T) {
 	if _, err := discordtest.DecodeResponse([]byte(`{"type":4,"data":{"components":[{"type":99}]}}`)); err == nil {
 		t.Error("an unknown component decoded")
 	}
+	// Other components than rows of buttons decode as discordgo decodes
+	// them, and go back into a click as they came.
+	menu := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: "pick", Options: []discordgo.SelectMenuOption{{Label: "a", Value: "a"}}}}}}
+	raw, _ = json.Marshal(discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Content: "x", Components: menu}})
+	resp, err = discordtest.DecodeResponse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := resp.Data.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu); !ok || m.CustomID != "pick" || len(m.Options) != 1 {
+		t.Errorf("select menu = %#v", resp.Data.Components[0])
+	}
+	i := interaction(t, discordtest.Click(envelope(), &discordgo.Message{ID: "1", Components: resp.Data.Components}, "pick"))
+	if m, ok := i.Message.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu); !ok || m.Options[0].Value != "a" {
+		t.Errorf("select menu in a click = %#v", i.Message.Components[0])
+	}
 }

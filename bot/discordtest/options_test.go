@@ -2,6 +2,7 @@ package discordtest_test
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -136,5 +137,21 @@ func TestLatency(t *testing.T) {
 	}
 	if took := time.Since(start); took >= 100*time.Millisecond {
 		t.Errorf("answered in %v without latency", took)
+	}
+}
+
+// TestListener: WithListener serves on the listener given.
+func TestListener(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, discordtest.WithListener(ln))
+	if srv.URL() != "http://"+ln.Addr().String() {
+		t.Fatalf("URL %s, want the listener's %s", srv.URL(), ln.Addr())
+	}
+	if _, err := session(t, srv, srv.Token()).Application("@me"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,37 +5,53 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // DecodeResponse reads the JSON of an interaction response, as a bot
 // answers an Interactions Endpoint URL or POSTs it to the callback route,
-// into a *discordgo.InteractionResponse with its components decoded
-// (discordgo.MessageComponentFromJSON), which json.Unmarshal alone cannot
-// do. It returns an error when body is not such JSON.
+// into a *discordgo.InteractionResponse with its components decoded (as
+// discordgo.MessageComponentFromJSON decodes them: rows and buttons as
+// pointers), which json.Unmarshal alone cannot do. It returns an error
+// when body is not such JSON. Rows of buttons are read in one pass, fast
+// enough for a load generator; other components through
+// MessageComponentFromJSON.
 func DecodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 	type data discordgo.InteractionResponseData
 	var v struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *struct {
 			data
-			Components []json.RawMessage `json:"components"`
+			Components []plainRow `json:"components"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(body, &v); err != nil {
+	if err := fastjson.Unmarshal(body, &v); err != nil {
 		return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
 	}
 	resp := &discordgo.InteractionResponse{Type: v.Type}
-	if v.Data != nil {
-		d := discordgo.InteractionResponseData(v.Data.data)
-		d.Components = nil
-		for _, c := range v.Data.Components {
+	if v.Data == nil {
+		return resp, nil
+	}
+	d := discordgo.InteractionResponseData(v.Data.data)
+	d.Components = fromPlain(v.Data.Components)
+	resp.Data = &d
+	if d.Components == nil && len(v.Data.Components) > 0 {
+		// Not rows of buttons only: decode every component as discordgo does.
+		var raw struct {
+			Data struct {
+				Components []json.RawMessage `json:"components"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &raw); err != nil {
+			return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
+		}
+		for _, c := range raw.Data.Components {
 			mc, err := discordgo.MessageComponentFromJSON(c)
 			if err != nil {
 				return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
 			}
 			d.Components = append(d.Components, mc)
 		}
-		resp.Data = &d
 	}
 	return resp, nil
 }
@@ -46,19 +62,15 @@ func DecodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 func Buttons(components []discordgo.MessageComponent) []*discordgo.Button {
 	var out []*discordgo.Button
 	for _, row := range components {
-		var inner []discordgo.MessageComponent
-		switch r := row.(type) {
-		case discordgo.ActionsRow:
-			inner = r.Components
-		case *discordgo.ActionsRow:
-			inner = r.Components
+		r, ok := component[discordgo.ActionsRow](row)
+		if !ok {
+			continue
 		}
-		for _, c := range inner {
-			switch b := c.(type) {
-			case discordgo.Button:
-				out = append(out, &b)
-			case *discordgo.Button:
+		for _, c := range r.Components {
+			if b, ok := c.(*discordgo.Button); ok {
 				out = append(out, b)
+			} else if b, ok := component[discordgo.Button](c); ok {
+				out = append(out, &b)
 			}
 		}
 	}
@@ -74,4 +86,83 @@ func FindButton(components []discordgo.MessageComponent, label string) *discordg
 		}
 	}
 	return nil
+}
+
+// plainRow is an action row of buttons as its JSON reads, decoded and
+// encoded without discordgo's methods, which decode every component twice
+// and encode each through encoding/json twice.
+type plainRow struct {
+	Components []plainButton           `json:"components"`
+	ID         int                     `json:"id,omitempty"`
+	Type       discordgo.ComponentType `json:"type"`
+}
+
+// plainButton is discordgo.Button as its MarshalJSON writes it.
+type plainButton struct {
+	button
+	Type discordgo.ComponentType `json:"type"`
+}
+
+// button is discordgo.Button without its methods.
+type button discordgo.Button
+
+// toPlain returns comps as plain rows, or nil when they are not all rows
+// of buttons.
+func toPlain(comps []discordgo.MessageComponent) []plainRow {
+	rows := make([]plainRow, 0, len(comps))
+	for _, c := range comps {
+		r, ok := component[discordgo.ActionsRow](c)
+		if !ok {
+			return nil
+		}
+		pr := plainRow{ID: r.ID, Type: discordgo.ActionsRowComponent, Components: make([]plainButton, 0, len(r.Components))}
+		for _, bc := range r.Components {
+			b, ok := component[discordgo.Button](bc)
+			if !ok {
+				return nil
+			}
+			if b.Style == 0 {
+				b.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
+			}
+			pr.Components = append(pr.Components, plainButton{button(b), discordgo.ButtonComponent})
+		}
+		rows = append(rows, pr)
+	}
+	return rows
+}
+
+// fromPlain returns rows as discordgo components, or nil when one is not
+// a row of buttons.
+func fromPlain(rows []plainRow) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	for _, r := range rows {
+		if r.Type != discordgo.ActionsRowComponent {
+			return nil
+		}
+		row := &discordgo.ActionsRow{ID: r.ID, Components: make([]discordgo.MessageComponent, 0, len(r.Components))}
+		for _, b := range r.Components {
+			if b.Type != discordgo.ButtonComponent {
+				return nil
+			}
+			btn := discordgo.Button(b.button)
+			row.Components = append(row.Components, &btn)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// component returns c as a T, whether it holds a T or a non-nil *T; false
+// for anything else.
+func component[T any](c discordgo.MessageComponent) (T, bool) {
+	switch v := any(c).(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var zero T
+	return zero, false
 }
