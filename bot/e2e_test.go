@@ -141,6 +141,41 @@ func TestRateLimitedFollowUp(t *testing.T) {
 	}
 }
 
+// TestFollowUpCrossesTheAnswer: over HTTP, Discord may not have applied
+// the answer that ends a round when the follow-up with the next board
+// reaches it, and answers 10015 Unknown Webhook; the bot tries again
+// shortly, and the board arrives. Likewise for the ID of a new board
+// message (10008 Unknown Message), read when the bot has a token.
+func TestFollowUpCrossesTheAnswer(t *testing.T) {
+	t.Run("the next board", func(t *testing.T) {
+		w := newEnv(t)
+		w.send(slashChallenge(alice, bob, map[string]int{"rows": 4, "columns": 4, "connect": 3}))
+		w.click(bob, w.board(), "Accept")
+		w.fake.FailNext(postsFollowUp, 404, discordgo.ErrCodeUnknownWebhook, 0)
+		w.play(alice, bob, "1", "2", "1", "2", "1")
+		msgs := w.public()
+		if len(msgs) != 2 {
+			t.Fatalf("%d messages after a follow-up that crossed the answer, want 2", len(msgs))
+		}
+		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+		if n := w.requests("POST", isWebhook); n != 2 {
+			t.Errorf("%d follow-ups posted, want 2 (the one refused, then the board)", n)
+		}
+	})
+	t.Run("the ID of a new board", func(t *testing.T) {
+		w := newEnv(t)
+		w.withBotToken(true)
+		w.startMatch(nil)
+		w.fake.FailNext(func(r discordtest.Request) bool {
+			return r.Method == "GET" && strings.HasSuffix(r.Path, "/messages/@original")
+		}, 404, discordgo.ErrCodeUnknownMessage, 0)
+		w.send(slash(bob, "board"))
+		if s := w.session(); s.MessageID != w.board().ID {
+			t.Errorf("the session's board message %q, want the new %q", s.MessageID, w.board().ID)
+		}
+	})
+}
+
 func TestGatewayRegistersGlobally(t *testing.T) {
 	w := newGatewayEnv(t, "")
 	if got := w.fake.Commands(""); len(got) != 1 || got[0].Name != "connectn" {
