@@ -28,9 +28,9 @@
 // session). IDENTIFY and RESUME with a wrong token close the connection
 // with code 4004, and IDENTIFY asking for privileged intents that were not
 // allowed with WithPrivilegedIntents closes it with code 4014, as Discord
-// does. Tests push events with Server.Dispatch, and interactions with
-// Server.DispatchInteraction and Server.DispatchInteractionJSON, routed to
-// the shard that serves their guild (WithShards).
+// does. Tests push interactions with Server.DispatchInteraction and
+// Server.DispatchInteractionJSON, routed to the shard that serves their
+// guild (WithShards); no other event is sent.
 //
 // REST, the routes a bot like ConnectN calls: GET /gateway, GET
 // /gateway/bot, GET /oauth2/applications/@me (or the application id),

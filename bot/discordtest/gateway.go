@@ -265,14 +265,6 @@ func (s *Server) resume(c *gatewayConn, d json.RawMessage) {
 	_ = c.writeLocked(opDispatch, "RESUMED", map[string]any{})
 }
 
-// Dispatch sends the gateway event named event (for example "MESSAGE_CREATE")
-// with data, marshaled to JSON, to every identified gateway connection. It
-// returns ErrNotConnected if there is none, an error if data cannot be
-// marshaled, and the joined write errors otherwise.
-func (s *Server) Dispatch(event string, data any) error {
-	return s.dispatchTo(event, data, func(*gatewayConn) bool { return true })
-}
-
 // dispatchGuild sends event to the connections of the shard that serves
 // guildID, as Discord routes guild events: shard (guild_id >> 22) % count,
 // and shard 0 for events outside a guild (guildID "").

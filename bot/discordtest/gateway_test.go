@@ -45,15 +45,6 @@ func TestOpenReady(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	created := make(chan *discordgo.MessageCreate, 1)
-	sess.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { created <- m })
-	if err := srv.Dispatch("MESSAGE_CREATE", &discordgo.Message{ID: "1", ChannelID: "2", Content: "hello", Author: &discordgo.User{ID: "3"}}); err != nil {
-		t.Fatal(err)
-	}
-	if m := recv(t, created, "MESSAGE_CREATE"); m.Content != "hello" || m.Author.ID != "3" {
-		t.Errorf("MESSAGE_CREATE = %+v", m.Message)
-	}
-
 	app, err := sess.Application("@me")
 	if err != nil || app.ID != "777" {
 		t.Errorf("Application(@me) = %+v, %v", app, err)

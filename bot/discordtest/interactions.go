@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // interactionState tracks an interaction: dispatched, delivered, or met
@@ -48,20 +49,20 @@ const (
 // reading the bot's answer and applying it.
 var beforeApply func(interactionID string)
 
-// DispatchInteraction sends INTERACTION_CREATE for i to every identified
-// gateway connection and remembers i so that the bot can answer it. Empty
-// It goes to the connection of the shard that serves i.GuildID, as
-// WithShards describes (every connection when none is sharded).
-// i.ID, i.Token and i.AppID are filled in place (with a new snowflake, a
-// random token and the application id), and i.Version defaults to 1. If
-// i.Message is set (the message a component is on) and not yet known, it
-// is stored so that the bot may update it; its empty ID and ChannelID are
-// filled in place and its Author defaults to the bot user. The webhook
-// token of i expires WebhookTokenLifetime after this call, on the Server's
-// clock. It returns an error if i is nil or has no Type, ErrNotConnected
-// if no gateway connection is identified, an error if i (with its id or
-// token) was already dispatched or delivered or cannot be marshaled, or
-// the error of Dispatch.
+// DispatchInteraction sends INTERACTION_CREATE for i to the identified
+// gateway connections of the shard that serves i.GuildID, as WithShards
+// describes (every connection when none is sharded), and remembers i so
+// that the bot can answer it. Empty i.ID, i.Token and i.AppID are filled
+// in place (with a new snowflake, a random token and the application id),
+// and i.Version defaults to 1. If i.Message is set (the message a
+// component is on) and not yet known, it is stored so that the bot may
+// update it; its empty ID and ChannelID are filled in place and its Author
+// defaults to the bot user. The webhook token of i expires
+// WebhookTokenLifetime after this call, on the Server's clock. It returns
+// an error if i is nil or has no Type, ErrNotConnected if no gateway
+// connection is identified, an error if i (with its id or token) was
+// already dispatched or delivered or cannot be marshaled, or the joined
+// errors of writing to the connections.
 func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 	if i == nil || i.Type == 0 {
 		return fmt.Errorf("discordtest: DispatchInteraction needs an interaction with a Type")
@@ -407,13 +408,16 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 func (s *Server) respond(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
 	var body struct {
 		Type discordgo.InteractionResponseType `json:"type"`
-		Data map[string]json.RawMessage        `json:"data"`
+		Data *patch                            `json:"data"`
 	}
-	if err := json.Unmarshal(payload, &body); err != nil {
+	if err := fastjson.Unmarshal(payload, &body); err != nil {
 		return errInvalidJSON
 	}
 	if _, err := DecodeResponse(payload); err != nil {
 		return formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}})
+	}
+	if body.Data == nil {
+		body.Data = &patch{}
 	}
 
 	s.mu.Lock()
@@ -444,22 +448,18 @@ func (s *Server) respond(id, token string, payload []byte, files []*discordgo.Me
 		if st.itype == discordgo.InteractionApplicationCommand {
 			msgType = discordgo.MessageTypeChatInputCommand
 		}
-		base := s.newMessageBase(st.channelID, st.guildID, msgType, true)
 		data := body.Data
 		if body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			data = map[string]json.RawMessage{} // only flags count, below
+			data = &patch{} // only flags count, below
 		}
-		msg, err := composeMessage(base, data, files)
-		if err != nil {
-			return reject(formError([]fieldError{{"data", "MODEL_TYPE_CONVERT", err.Error()}}))
+		msg, e := s.compose(data, files, st.channelID, st.guildID, msgType, true)
+		if e != nil {
+			return reject(e)
 		}
-		var flags struct {
-			Flags discordgo.MessageFlags `json:"flags"`
+		if body.Data.Flags != nil {
+			msg.Flags = *body.Data.Flags
 		}
-		if f, ok := body.Data["flags"]; ok {
-			_ = json.Unmarshal(f, &flags.Flags)
-		}
-		msg.Flags = flags.Flags & (discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2)
+		msg.Flags &= discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2
 		if body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
 			msg.Flags = msg.Flags&discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsLoading
 		} else if e := validateMessage("data.", msg); e != nil {
@@ -569,9 +569,9 @@ func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
-	msg, err := composeMessage(s.newMessageBase(st.channelID, st.guildID, discordgo.MessageTypeDefault, true), patch, files)
-	if err != nil {
-		writeAPIError(w, formError([]fieldError{{"", "MODEL_TYPE_CONVERT", err.Error()}}))
+	msg, apiErr := s.compose(patch, files, st.channelID, st.guildID, discordgo.MessageTypeDefault, true)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
 		return
 	}
 	msg.Flags &= discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2

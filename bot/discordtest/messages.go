@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // MessageKind tells how the bot wrote a message.
@@ -256,76 +257,85 @@ func (s *Server) readPayload(contentType string, body io.Reader) ([]byte, []*dis
 	return payload, files, nil
 }
 
-// messageKeys are the keys of a request body that become message fields.
-var messageKeys = []string{"content", "tts", "embeds", "components", "flags", "attachments"}
+// patch is a request body that writes a message, or the data of an
+// interaction response, as far as the fake reads it: content, tts,
+// embeds, components, flags and attachments, each when its key is there
+// (like Discord, "components": null keeps the components).
+type patch struct {
+	Content     *string                 `json:"content"`
+	TTS         *bool                   `json:"tts"`
+	Embeds      json.RawMessage         `json:"embeds"`
+	Components  json.RawMessage         `json:"components"`
+	Flags       *discordgo.MessageFlags `json:"flags"`
+	Attachments json.RawMessage         `json:"attachments"`
+}
 
-// composeMessage overlays the message keys of patch onto base (JSON of a
-// message), adds files as attachments, and returns the decoded result. It
-// returns an error if the result is not a valid message.
-func composeMessage(base []byte, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment) (*discordgo.Message, error) {
-	m := map[string]json.RawMessage{}
-	if err := json.Unmarshal(base, &m); err != nil {
-		return nil, err
+// apply writes p onto m and adds files to its attachments. It returns an
+// error when a field of p is not what the message holds there.
+func (p *patch) apply(m *discordgo.Message, files []*discordgo.MessageAttachment) error {
+	if p.Content != nil {
+		m.Content = *p.Content
 	}
-	for _, k := range messageKeys {
-		v, ok := patch[k]
-		if !ok || (k == "components" && string(v) == "null") {
-			continue // like Discord, "components": null keeps the components
+	if p.TTS != nil {
+		m.TTS = *p.TTS
+	}
+	if p.Flags != nil {
+		m.Flags = *p.Flags
+	}
+	if p.Embeds != nil {
+		m.Embeds = nil
+		if err := fastjson.Unmarshal(p.Embeds, &m.Embeds); err != nil {
+			return err
 		}
-		m[k] = v
 	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
+	if p.Attachments != nil {
+		m.Attachments = nil
+		if err := fastjson.Unmarshal(p.Attachments, &m.Attachments); err != nil {
+			return err
+		}
 	}
-	var msg discordgo.Message
-	if err := json.Unmarshal(raw, &msg); err != nil {
-		return nil, err
+	if p.Components != nil && string(p.Components) != "null" {
+		comps, err := decodeComponents(p.Components)
+		if err != nil {
+			return err
+		}
+		m.Components = comps
 	}
-	msg.Attachments = append(msg.Attachments, files...)
-	return &msg, nil
+	m.Attachments = append(m.Attachments, files...)
+	return nil
 }
 
-// newMessageBase returns the JSON of a new message by the bot.
-func (s *Server) newMessageBase(channelID, guildID string, msgType discordgo.MessageType, webhook bool) []byte {
-	m := map[string]any{
-		"id":               s.newMessageID(),
-		"channel_id":       channelID,
-		"author":           s.cfg.user,
-		"timestamp":        s.now().UTC().Format(time.RFC3339Nano),
-		"type":             msgType,
-		"content":          "",
-		"tts":              false,
-		"mention_everyone": false,
-		"pinned":           false,
-		"mentions":         []any{},
-		"mention_roles":    []any{},
-		"attachments":      []any{},
-		"embeds":           []any{},
-		"components":       []any{},
-		"flags":            0,
-	}
-	if guildID != "" {
-		m["guild_id"] = guildID
-	}
+// newMessage returns a new message by the bot; webhook marks it as
+// written through the application's webhook (an interaction's).
+func (s *Server) newMessage(channelID, guildID string, msgType discordgo.MessageType, webhook bool) *discordgo.Message {
+	m := &discordgo.Message{ID: s.newMessageID(), ChannelID: channelID, GuildID: guildID, Author: s.BotUser(),
+		Timestamp: s.now().UTC(), Type: msgType}
 	if webhook {
-		m["webhook_id"] = s.cfg.appID
-		m["application_id"] = s.cfg.appID
+		m.WebhookID = s.cfg.appID
 	}
-	return mustJSON(m)
+	return m
 }
 
-// readMessageBody reads the body of a request that writes a message: its JSON
-// payload, the files of a multipart body, and the payload decoded as an
-// object. A body that cannot be read or is not a JSON object gives
-// errInvalidJSON.
-func (s *Server) readMessageBody(r *http.Request) ([]byte, []*discordgo.MessageAttachment, map[string]json.RawMessage, *APIError) {
+// compose returns a new message of p and files, or a 50035 error when p
+// does not decode.
+func (s *Server) compose(p *patch, files []*discordgo.MessageAttachment, channelID, guildID string, msgType discordgo.MessageType, webhook bool) (*discordgo.Message, *APIError) {
+	m := s.newMessage(channelID, guildID, msgType, webhook)
+	if err := p.apply(m, files); err != nil {
+		return nil, formError([]fieldError{{"", "MODEL_TYPE_CONVERT", err.Error()}})
+	}
+	return m, nil
+}
+
+// readMessageBody reads the body of a request that writes a message: its
+// JSON payload, the files of a multipart body, and the payload decoded. A
+// body that cannot be read or is not a JSON object gives errInvalidJSON.
+func (s *Server) readMessageBody(r *http.Request) ([]byte, []*discordgo.MessageAttachment, *patch, *APIError) {
 	payload, files, err := s.readPayload(r.Header.Get("Content-Type"), r.Body)
 	if err != nil {
 		return nil, nil, nil, errInvalidJSON
 	}
-	patch, apiErr := decodePatch(payload)
-	return payload, files, patch, apiErr
+	p, apiErr := decodePatch(payload)
+	return payload, files, p, apiErr
 }
 
 // writeRaw answers 200 with raw, a JSON document.
@@ -335,12 +345,12 @@ func writeRaw(w http.ResponseWriter, raw []byte) {
 }
 
 // decodePatch decodes a JSON object body.
-func decodePatch(payload []byte) (map[string]json.RawMessage, *APIError) {
-	var patch map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &patch); err != nil || patch == nil {
+func decodePatch(payload []byte) (*patch, *APIError) {
+	var p patch
+	if t := bytes.TrimSpace(payload); len(t) == 0 || t[0] != '{' || fastjson.Unmarshal(t, &p) != nil {
 		return nil, errInvalidJSON
 	}
-	return patch, nil
+	return &p, nil
 }
 
 // storeLocked saves msg and returns its JSON. s.mu must be held.
@@ -363,18 +373,17 @@ func (s *Server) storeLocked(msg *discordgo.Message, token string) []byte {
 
 // editMessage applies patch to the stored message, marks it edited at now
 // and validates it.
-func editMessage(old *storedMessage, patch map[string]json.RawMessage, files []*discordgo.MessageAttachment, prefix string, now time.Time) (*discordgo.Message, *APIError) {
-	oldMsg := decodeMessage(old.raw)
-	msg, err := composeMessage(old.raw, patch, files)
-	if err != nil {
+func editMessage(old *storedMessage, p *patch, files []*discordgo.MessageAttachment, prefix string, now time.Time) (*discordgo.Message, *APIError) {
+	msg := decodeMessage(old.raw)
+	flags := msg.Flags
+	if err := p.apply(msg, files); err != nil {
 		return nil, formError([]fieldError{{prefix, "MODEL_TYPE_CONVERT", err.Error()}})
 	}
 	// Only SUPPRESS_EMBEDS may change; an edit ends the loading state.
 	keep := discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsIsComponentsV2 | discordgo.MessageFlagsCrossPosted | discordgo.MessageFlagsHasThread
-	msg.Flags = oldMsg.Flags&keep | msg.Flags&discordgo.MessageFlagsSuppressEmbeds
+	msg.Flags = flags&keep | msg.Flags&discordgo.MessageFlagsSuppressEmbeds
 	now = now.UTC()
 	msg.EditedTimestamp = &now
-	msg.ID, msg.ChannelID = oldMsg.ID, oldMsg.ChannelID
 	if e := validateMessage(prefix, msg); e != nil {
 		return nil, e
 	}
@@ -387,9 +396,9 @@ func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
-	msg, err := composeMessage(s.newMessageBase(r.PathValue("channel"), "", discordgo.MessageTypeDefault, false), patch, files)
-	if err != nil {
-		writeAPIError(w, formError([]fieldError{{"", "MODEL_TYPE_CONVERT", err.Error()}}))
+	msg, apiErr := s.compose(patch, files, r.PathValue("channel"), "", discordgo.MessageTypeDefault, false)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
 		return
 	}
 	msg.Flags &= discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2

@@ -22,38 +22,49 @@ func DecodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *struct {
 			data
-			Components []plainRow `json:"components"`
+			Components json.RawMessage `json:"components"`
 		} `json:"data"`
 	}
 	if err := fastjson.Unmarshal(body, &v); err != nil {
 		return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
 	}
 	resp := &discordgo.InteractionResponse{Type: v.Type}
-	if v.Data == nil {
-		return resp, nil
-	}
-	d := discordgo.InteractionResponseData(v.Data.data)
-	d.Components = fromPlain(v.Data.Components)
-	resp.Data = &d
-	if d.Components == nil && len(v.Data.Components) > 0 {
-		// Not rows of buttons only: decode every component as discordgo does.
-		var raw struct {
-			Data struct {
-				Components []json.RawMessage `json:"components"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(body, &raw); err != nil {
+	if v.Data != nil {
+		d := discordgo.InteractionResponseData(v.Data.data)
+		var err error
+		if d.Components, err = decodeComponents(v.Data.Components); err != nil {
 			return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
 		}
-		for _, c := range raw.Data.Components {
-			mc, err := discordgo.MessageComponentFromJSON(c)
-			if err != nil {
-				return nil, fmt.Errorf("discordtest: decode interaction response: %w", err)
-			}
-			d.Components = append(d.Components, mc)
-		}
+		resp.Data = &d
 	}
 	return resp, nil
+}
+
+// decodeComponents decodes a JSON list of components (nil for none, or
+// for null), rows of buttons in one pass.
+func decodeComponents(raw json.RawMessage) ([]discordgo.MessageComponent, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var rows []plainRow
+	if err := fastjson.Unmarshal(raw, &rows); err == nil {
+		if comps := fromPlain(rows); comps != nil || len(rows) == 0 {
+			return comps, nil
+		}
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(raw, &raws); err != nil {
+		return nil, err
+	}
+	comps := make([]discordgo.MessageComponent, 0, len(raws))
+	for _, c := range raws {
+		mc, err := discordgo.MessageComponentFromJSON(c)
+		if err != nil {
+			return nil, err
+		}
+		comps = append(comps, mc)
+	}
+	return comps, nil
 }
 
 // Buttons returns the buttons of the action rows in components, in order,
