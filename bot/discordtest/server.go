@@ -43,7 +43,7 @@ const (
 	originalHostHeader = "X-Discordtest-Original-Host"
 )
 
-// ErrNotConnected is returned by Dispatch and DispatchInteraction when no
+// ErrNotConnected is returned by DispatchInteraction(JSON) when no
 // gateway connection has identified (or resumed).
 var ErrNotConnected = errors.New("discordtest: no identified gateway connection")
 
@@ -143,9 +143,9 @@ func WithResolver(resolve Resolver) Option {
 }
 
 // WithOnMessage makes the Server call f with every message write it
-// accepts (the Messages log, in the same form), on the goroutine of the
-// request that made it and before that request is answered. f must not
-// call Server methods.
+// accepts (as Messages logs it), on the goroutine of the request that made
+// it, before that request is answered and with the Server's lock held: f
+// must be quick and must not call Server methods.
 func WithOnMessage(f func(Message)) Option {
 	return func(c *config) { c.onMessage = f }
 }
