@@ -149,14 +149,14 @@ func TestBotRepliesLate(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
 		t.Fatalf("got response type %d, want a deferred update (6)", resp.Type)
 	}
-	got := e.d.message(board.ID)
+	got := e.message(board.ID)
 	mustContain(t, "board after the late reply", messageText(got), "Alice** to play", "Last disc: 💛 column 1")
 	if s := e.session(); s.Match.Plies() != 2 {
 		t.Fatalf("%d plies, want 2", s.Match.Plies())
 	}
 
 	a.fails = 2 // inline and after the response
-	resp = e.click(alice, e.d.message(board.ID), "4")
+	resp = e.click(alice, e.message(board.ID), "4")
 	if resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
 		t.Fatalf("got response type %d, want a deferred update", resp.Type)
 	}
@@ -169,7 +169,7 @@ func TestBotRepliesLate(t *testing.T) {
 	if s := e.session(); s.Match.Plies() != 4 || s.Phase != sessions.PhasePlaying || s.End != "" {
 		t.Fatalf("after the scheduler: %d plies, phase %q, end %q; want the bot's move and no timeout", s.Match.Plies(), s.Phase, s.End)
 	}
-	mustContain(t, "board after the scheduler's move", messageText(e.d.message(board.ID)), "Alice** to play", "🔴 **2** · 🟡 **2** · Last disc: 💛 column 1")
+	mustContain(t, "board after the scheduler's move", messageText(e.message(board.ID)), "Alice** to play", "🔴 **2** · 🟡 **2** · Last disc: 💛 column 1")
 	// Much later, the bot's turn never times out: it is Alice's turn now,
 	// and hers does.
 	e.clock.Advance(time.Hour)

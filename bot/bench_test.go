@@ -1,18 +1,13 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
 
@@ -40,24 +36,8 @@ type benchServer struct {
 	srv     *bot.HTTPServer
 	channel int
 	rng     *rand.Rand
-	// the live board of the current match
-	board   *benchMessage
-	boardID string
-}
-
-type benchMessage struct {
-	Content         string          `json:"content"`
-	Flags           int             `json:"flags"`
-	Embeds          json.RawMessage `json:"embeds"`
-	Components      json.RawMessage `json:"components"`
-	AllowedMentions *struct {
-		Users []string `json:"users"`
-	} `json:"allowed_mentions"`
-}
-
-type benchResponse struct {
-	Type int           `json:"type"`
-	Data *benchMessage `json:"data"`
+	// board is the live board of the current match.
+	board *discordgo.Message
 }
 
 func newBenchServer(b *testing.B) *benchServer {
@@ -76,100 +56,65 @@ func newBenchServer(b *testing.B) *benchServer {
 }
 
 // serve signs body now and returns the decoded 200 response.
-func (s *benchServer) serve(b *testing.B, body []byte) *benchResponse {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	sig := ed25519.Sign(testPrivate, append([]byte(ts), body...))
-	req := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-	req.Header.Set("X-Signature-Timestamp", ts)
+func (s *benchServer) serve(b *testing.B, body []byte) *discordgo.InteractionResponse {
+	req, err := discordtest.SignedRequest(context.Background(), "/interactions", testPrivate, time.Now(), body)
+	if err != nil {
+		b.Fatal(err)
+	}
 	rec := httptest.NewRecorder()
 	s.srv.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
 		b.Fatalf("status %d: %s", rec.Code, rec.Body.Bytes())
 	}
-	var resp benchResponse
-	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+	resp, err := discordtest.DecodeResponse(rec.Body.Bytes())
+	if err != nil {
 		b.Fatal(err)
 	}
-	return &resp
+	return resp
 }
 
-// click returns a click by from on the live board's button customID.
-func (s *benchServer) click(from user, customID string) []byte {
-	ch := "13" + fmt.Sprintf("%017d", s.channel)
-	i := base(3, from)
-	i["channel_id"] = ch
-	i["channel"].(map[string]any)["id"] = ch
-	i["message"] = map[string]any{
-		"id": s.boardID, "channel_id": ch, "type": 20, "content": s.board.Content,
-		"embeds": s.board.Embeds, "components": s.board.Components,
-		"author":    user{ID: botUserID, Username: "ConnectN", Bot: true}.json(),
-		"timestamp": "2026-11-22T18:00:00.000000+00:00", "flags": 0, "attachments": []any{}, "mentions": []any{},
-	}
-	i["data"] = map[string]any{"custom_id": customID, "component_type": 2}
-	return mustJSON(i)
-}
-
-// buttonsOf returns the custom_ids (enabled only, unless all) and labels
-// of a message's buttons.
-func buttonsOf(b *testing.B, m *benchMessage) (ids, labels []string) {
-	var rows []struct {
-		Components []struct {
-			Label    string `json:"label"`
-			CustomID string `json:"custom_id"`
-			Disabled bool   `json:"disabled"`
-		} `json:"components"`
-	}
-	if len(m.Components) > 0 {
-		if err := json.Unmarshal(m.Components, &rows); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, r := range rows {
-		for _, c := range r.Components {
-			if !c.Disabled {
-				ids, labels = append(ids, c.CustomID), append(labels, c.Label)
-			}
-		}
-	}
-	return ids, labels
+// in returns the envelope of an interaction by u in the current channel.
+func (s *benchServer) in(u user) discordtest.Envelope {
+	e := from(u)
+	e.ChannelID = "13" + fmt.Sprintf("%017d", s.channel)
+	return e
 }
 
 // newMatch starts a 6x7 match in a new channel.
 func (s *benchServer) newMatch(b *testing.B) {
 	s.channel++
-	ch := "13" + fmt.Sprintf("%017d", s.channel)
-	resp := s.serve(b, inChannel(slashChallenge(alice, bob, nil), ch))
-	ids, _ := buttonsOf(b, resp.Data)
-	s.board, s.boardID = resp.Data, "1700000000000000001"
-	resp = s.serve(b, s.click(bob, ids[0]))
-	if resp.Type != 7 {
+	resp := s.serve(b, discordtest.Slash(s.in(alice), "connectn", "challenge", discordtest.UserArg("opponent", bob)))
+	accept := discordtest.FindButton(resp.Data.Components, "Accept")
+	if accept == nil {
+		b.Fatalf("challenge: no Accept button: %s", resp.Data.Content)
+	}
+	challenge := &discordgo.Message{ID: "1700000000000000001", Content: resp.Data.Content, Embeds: resp.Data.Embeds, Components: resp.Data.Components}
+	resp = s.serve(b, discordtest.Click(s.in(bob), challenge, accept.CustomID))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage {
 		b.Fatalf("accept: response type %d: %s", resp.Type, resp.Data.Content)
 	}
-	s.board = resp.Data
+	s.board = &discordgo.Message{ID: challenge.ID, Content: resp.Data.Content, Embeds: resp.Data.Embeds, Components: resp.Data.Components}
 }
 
 // move clicks a random enabled column of the live board as the player it
-// names, and starts a new match when this one has no board left.
+// pings, and starts a new match when this one has no board left.
 func (s *benchServer) move(b *testing.B) {
-	ids, _ := buttonsOf(b, s.board)
 	var cols []string
-	for _, id := range ids {
-		if strings.HasPrefix(id, "cn:drop:") {
-			cols = append(cols, id)
+	for _, btn := range discordtest.Buttons(s.board.Components) {
+		if strings.HasPrefix(btn.CustomID, "cn:drop:") && !btn.Disabled {
+			cols = append(cols, btn.CustomID)
 		}
 	}
 	mover := alice
-	if s.board.AllowedMentions != nil && len(s.board.AllowedMentions.Users) == 1 && s.board.AllowedMentions.Users[0] == bob.ID {
+	if strings.HasPrefix(s.board.Content, "<@"+bob.ID+">") {
 		mover = bob
 	}
-	resp := s.serve(b, s.click(mover, cols[s.rng.IntN(len(cols))]))
-	if resp.Type != int(discordgo.InteractionResponseUpdateMessage) {
+	resp := s.serve(b, discordtest.Click(s.in(mover), s.board, cols[s.rng.IntN(len(cols))]))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage {
 		b.Fatalf("move: response type %d: %s", resp.Type, resp.Data.Content)
 	}
-	s.board = resp.Data
-	if ids, _ := buttonsOf(b, resp.Data); len(ids) == 0 || !strings.HasPrefix(ids[0], "cn:drop:") {
+	s.board.Content, s.board.Embeds, s.board.Components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components
+	if btns := discordtest.Buttons(resp.Data.Components); len(btns) == 0 || !strings.HasPrefix(btns[0].CustomID, "cn:drop:") {
 		b.StopTimer()
 		s.newMatch(b)
 		b.StartTimer()
@@ -179,10 +124,10 @@ func (s *benchServer) move(b *testing.B) {
 func BenchmarkServeHTTP(b *testing.B) {
 	b.Run("ping", func(b *testing.B) {
 		s := newBenchServer(b)
-		ping := []byte(`{"id":"1500000000000000001","application_id":"` + appID + `","type":1,"token":"dG9rZW4","version":1,"user":{"id":"643945264868098049","username":"discord"}}`)
+		ping := discordtest.Ping("1500000000000000001", "dG9rZW4", appID)
 		b.ReportAllocs()
 		for b.Loop() {
-			if r := s.serve(b, ping); r.Type != 1 {
+			if r := s.serve(b, ping); r.Type != discordgo.InteractionResponsePong {
 				b.Fatalf("PING: response type %d", r.Type)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -56,14 +57,14 @@ func TestChallengeExpires(t *testing.T) {
 	if n := e.runDue(); n != 0 {
 		t.Fatalf("RunDue a second before the deadline settled %d sessions", n)
 	}
-	if got := e.d.message(challenge.ID); got.Content != challenge.Content || len(got.Components) == 0 {
+	if got := e.message(challenge.ID); got.Content != challenge.Content || len(got.Components) == 0 {
 		t.Fatalf("the challenge changed before its deadline: %q", messageText(got))
 	}
 	e.clock.Advance(time.Second)
 	if n := e.runDue(); n != 1 {
 		t.Fatalf("RunDue at the deadline settled %d sessions, want 1", n)
 	}
-	got := e.d.message(challenge.ID)
+	got := e.message(challenge.ID)
 	mustContain(t, "expired challenge", messageText(got), "⌛ The challenge from <@"+aliceID+"> to <@"+bobID+"> expired")
 	if len(got.Components) != 0 {
 		t.Errorf("the expired challenge keeps buttons %q", labels(got.Components))
@@ -111,7 +112,7 @@ func TestTurnTimeoutForfeitsTheMatch(t *testing.T) {
 	if n := e.runDue(); n != 1 {
 		t.Fatalf("RunDue when the turn ran out settled %d, want 1", n)
 	}
-	got := e.d.message(board.ID)
+	got := e.message(board.ID)
 	mustContain(t, "timed-out board", messageText(got), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
 		"🏆 🔴 **Alice** wins the match 1 – 0!", "Match over")
 	if labels(got.Components) != "Rematch Picture" {
@@ -148,13 +149,13 @@ func TestDeadlineSurvivesRestart(t *testing.T) {
 	}
 	// The interaction token of the board is long dead: without a bot
 	// token the message cannot be edited, so the next click shows it.
-	if got := e.d.message(board.ID); len(got.Components) == 0 {
+	if got := e.message(board.ID); len(got.Components) == 0 {
 		t.Fatalf("the board was edited with a dead token")
 	}
 	resp := e.click(bob, board, "3")
 	mustUpdate(t, resp)
 	mustContain(t, "board clicked after the timeout", text(resp), "did not play in time", "wins the match")
-	if got := e.d.message(board.ID); labels(got.Components) != "Rematch Picture" {
+	if got := e.message(board.ID); labels(got.Components) != "Rematch Picture" {
 		t.Errorf("after the click, buttons %q, want Rematch Picture", labels(got.Components))
 	}
 }
@@ -182,7 +183,7 @@ func TestExpiredWithoutScheduler(t *testing.T) {
 		if resp.Data.Flags != 0 {
 			t.Fatalf("challenge after an expired one refused: %q", text(resp))
 		}
-		mustContain(t, "old challenge", messageText(e.d.message(old.ID)), "expired")
+		mustContain(t, "old challenge", messageText(e.message(old.ID)), "expired")
 	})
 }
 
@@ -192,16 +193,16 @@ func TestBotTokenEditsAfterTheWebhookExpires(t *testing.T) {
 	for _, botToken := range []bool{false, true} {
 		t.Run(fmt.Sprintf("bot token %t", botToken), func(t *testing.T) {
 			e := newEnv(t, bot.WithTimeouts(time.Hour, time.Hour))
-			e.d.botToken = botToken
+			e.withBotToken(botToken)
 			e.startMatch(nil)
 			board := e.board()
 			e.clock.Advance(time.Hour)
 			e.runDue()
-			edited := len(e.d.message(board.ID).Components) == 1
+			edited := len(e.message(board.ID).Components) == 1
 			if edited != botToken {
 				t.Fatalf("board edited %t, want %t (bot token %t)", edited, botToken, botToken)
 			}
-			if got := e.d.callCount("EditWebhookMessage"); got != 0 {
+			if got := e.requests("PATCH", isWebhook); got != 0 {
 				t.Errorf("%d edits through an expired webhook", got)
 			}
 		})
@@ -216,7 +217,8 @@ func TestBoardPostRetried(t *testing.T) {
 	t.Run("a server error passes", func(t *testing.T) {
 		e := newEnv(t)
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
-		e.d.failNext(restError(502, 0, "Bad Gateway"))
+		// 500, not 502, which discordgo retries by itself.
+		e.fake.FailNext(postsFollowUp, 500, 0, 0)
 		e.play(alice, bob, "1", "2", "1", "2", "1")
 		if n := len(e.public()); n != 1 {
 			t.Fatalf("%d messages after a failed post, want 1", n)
@@ -246,7 +248,7 @@ func TestBoardPostRetried(t *testing.T) {
 	t.Run("an unknown channel does not", func(t *testing.T) {
 		e := newEnv(t)
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
-		e.d.failNext(restError(404, 10003, "Unknown Channel"))
+		e.fake.FailNext(postsFollowUp, 404, 10003, 0)
 		e.play(alice, bob, "1", "2", "1", "2", "1")
 		if s := e.session(); !s.PostDue.IsZero() {
 			t.Fatal("a post to a channel that is gone is still pending")
@@ -292,6 +294,14 @@ func (l *logRecorder) find(msg string) (slog.Level, string, bool) {
 	return 0, "", false
 }
 
+// isWebhook reports whether path is an interaction webhook's route.
+func isWebhook(path string) bool { return strings.HasPrefix(path, "/webhooks/") }
+
+// postsFollowUp matches the POST of a follow-up through a webhook.
+func postsFollowUp(r discordtest.Request) bool {
+	return r.Method == "POST" && isWebhook(r.Path) && strings.Count(r.Path, "/") == 3
+}
+
 // inChannel moves an interaction to another channel.
 func inChannel(body []byte, channel string) []byte {
 	var m map[string]any
@@ -310,20 +320,16 @@ func TestRESTErrorsEndTheChannelsWorkCleanly(t *testing.T) {
 	for _, code := range []int{10008, 10003, 50001, 50013} {
 		t.Run(fmt.Sprint(code), func(t *testing.T) {
 			logs := &logRecorder{}
-			c := newClock()
-			store, _ := mustOpenStore(t, c.Now)
-			d := newMemDiscord(c.Now)
-			h := bot.NewHandler(store, slog.New(logs), bot.WithClock(c.Now), bot.WithMessenger(d))
-			e := &env{t: t, clock: c, store: store, d: d, h: h}
+			e := newEnvLog(t, slog.New(logs))
 			e.send(inChannel(slashChallenge(alice, bob, nil), "1300000000000000008"))
 			e.send(inChannel(slashChallenge(alice, bob, nil), "1300000000000000009"))
-			c.Advance(bot.DefaultChallengeTimeout)
-			d.failNext(restError(403, code, "refused"))
+			e.clock.Advance(bot.DefaultChallengeTimeout)
+			e.fake.FailNext(func(r discordtest.Request) bool { return r.Method == "PATCH" && isWebhook(r.Path) }, 403, code, 0)
 			if n := e.runDue(); n != 2 {
 				t.Fatalf("RunDue settled %d, want both channels", n)
 			}
 			for _, ch := range []string{"1300000000000000008", "1300000000000000009"} {
-				s, err := store.Get(context.Background(), ch)
+				s, err := e.store.Get(context.Background(), ch)
 				if err != nil || s.End != sessions.EndExpired {
 					t.Errorf("channel %s: %+v, %v, want expired", ch, s, err)
 				}
@@ -355,21 +361,21 @@ func TestChallengeMessageIDWithBotToken(t *testing.T) {
 	for _, botToken := range []bool{false, true} {
 		t.Run(fmt.Sprintf("bot token %t", botToken), func(t *testing.T) {
 			e := newEnv(t, bot.WithTimeouts(time.Hour, time.Hour))
-			e.d.botToken = botToken
+			e.withBotToken(botToken)
 			e.send(slashChallenge(alice, bob, nil))
 			challenge := e.board()
 			wantCalls := 0
 			if botToken {
 				wantCalls = 1
 			}
-			if got := e.d.callCount("OriginalMessageID"); got != wantCalls {
+			if got := e.requests("GET", func(p string) bool { return isWebhook(p) && strings.HasSuffix(p, "/messages/@original") }); got != wantCalls {
 				t.Errorf("%d requests for the challenge's message ID, want %d", got, wantCalls)
 			}
 			e.clock.Advance(time.Hour)
 			e.runDue()
-			expired := strings.Contains(messageText(e.d.message(challenge.ID)), "expired")
+			expired := strings.Contains(messageText(e.message(challenge.ID)), "expired")
 			if expired != botToken {
-				t.Fatalf("challenge edited as expired %t, want %t; it reads %q", expired, botToken, messageText(e.d.message(challenge.ID)))
+				t.Fatalf("challenge edited as expired %t, want %t; it reads %q", expired, botToken, messageText(e.message(challenge.ID)))
 			}
 			if !botToken {
 				resp := e.click(bob, challenge, "Accept")

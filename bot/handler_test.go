@@ -48,13 +48,16 @@ func TestChallengeRefused(t *testing.T) {
 		{"in a DM", edit(func(m map[string]any) {
 			delete(m, "guild_id")
 			delete(m, "member")
-			m["user"] = alice.json()
+			m["user"] = userJSON(alice)
 		}), "played in server channels"},
 		{"no member and no user", edit(func(m map[string]any) { delete(m, "member") }), "couldn't understand"},
 		{"another command", edit(func(m map[string]any) { m["data"].(map[string]any)["name"] = "chess" }), "don't know that command"},
 		{"unknown subcommand", slash(alice, "undo"), "don't know that command"},
 		{"a modal submit", func() []byte {
-			i := base(5, alice)
+			var i map[string]any
+			json.Unmarshal(componentClick(alice, &discordgo.Message{ID: "1700000000000000001"}, "cn:accept:1"), &i)
+			delete(i, "message")
+			i["type"] = 5
 			i["data"] = map[string]any{"custom_id": "cn:accept:1", "components": []any{}}
 			return mustJSON(i)
 		}(), "couldn't understand"},
@@ -147,7 +150,7 @@ func TestSecondChallengeInChannel(t *testing.T) {
 	e.click(bob, e.board(), "Accept")
 	mustPrivate(t, e.send(slashChallenge(carol, bob, nil)), "already has a challenge or a match")
 	e.click(alice, e.board(), "Forfeit match")
-	e.click(alice, e.d.msgs[len(e.d.msgs)-1], "Forfeit match") // the private confirmation
+	e.click(alice, e.lastPrivate(), "Forfeit match") // the private confirmation
 	resp := e.send(slashChallenge(carol, bob, nil))
 	if resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		t.Fatalf("after the match ended a new challenge was refused: %q", resp.Data.Content)
@@ -188,21 +191,6 @@ func TestDecline(t *testing.T) {
 	}
 }
 
-// lastPrivate returns the newest ephemeral message.
-func (e *env) lastPrivate() *discordgo.Message {
-	e.t.Helper()
-	e.d.mu.Lock()
-	defer e.d.mu.Unlock()
-	for k := len(e.d.msgs) - 1; k >= 0; k-- {
-		if m := e.d.msgs[k]; m.Flags&discordgo.MessageFlagsEphemeral != 0 {
-			cp := *m
-			return &cp
-		}
-	}
-	e.t.Fatal("no private message")
-	return nil
-}
-
 func TestForfeitNeedsConfirmation(t *testing.T) {
 	for _, how := range []string{"button", "command"} {
 		t.Run(how, func(t *testing.T) {
@@ -222,7 +210,7 @@ func TestForfeitNeedsConfirmation(t *testing.T) {
 			if got := labels(resp.Data.Components); got != "Forfeit match Keep playing" {
 				t.Fatalf("confirmation buttons %q", got)
 			}
-			if got := e.d.message(board.ID); got.Content != board.Content || e.session().Match.Over() {
+			if got := e.message(board.ID); got.Content != board.Content || e.session().Match.Over() {
 				t.Fatal("asking to forfeit changed the match")
 			}
 			resp = e.click(bob, e.lastPrivate(), "Keep playing")
@@ -238,7 +226,7 @@ func TestForfeitNeedsConfirmation(t *testing.T) {
 			resp = e.click(bob, prompt, "Forfeit match")
 			mustUpdate(t, resp)
 			mustContain(t, "confirmation", text(resp), "You forfeited the match: 🔴 **Alice** wins it.")
-			got := e.d.message(board.ID)
+			got := e.message(board.ID)
 			mustContain(t, "board after the forfeit", messageText(got), "Bob** forfeited the match", "Alice** wins the match 1 – 0")
 			if labels(got.Components) != "Rematch Picture" {
 				t.Errorf("board buttons after the forfeit %q, want Rematch Picture", labels(got.Components))
@@ -500,7 +488,7 @@ func TestBoardPicture(t *testing.T) {
 		t.Fatalf("the answer does not show the attachment %q: %+v", name, got.Embeds)
 	}
 	mustContain(t, "picture answer", got.Content, "Round 1 of Alice vs Bob")
-	img, err := png.Decode(bytes.NewReader(e.d.files[name]))
+	img, err := png.Decode(bytes.NewReader(e.attachment(got.Attachments[0])))
 	if err != nil {
 		t.Fatalf("the attachment is not a PNG: %v", err)
 	}

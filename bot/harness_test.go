@@ -4,9 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -29,13 +29,9 @@ const (
 	aliceID   = "1400000000000000001"
 	bobID     = "1400000000000000002"
 	carolID   = "1400000000000000003"
-	botUserID = "1100000000000000001"
 )
 
-type user struct {
-	ID, Username, GlobalName string
-	Bot                      bool
-}
+type user = discordtest.User
 
 var (
 	alice = user{ID: aliceID, Username: "alice", GlobalName: "Alice"}
@@ -44,50 +40,29 @@ var (
 	robot = user{ID: "1400000000000000009", Username: "robot", Bot: true}
 )
 
-func (u user) json() map[string]any {
-	m := map[string]any{
-		"id": u.ID, "username": u.Username, "discriminator": "0",
-		"global_name": nil, "avatar": nil, "public_flags": 0,
+// userJSON returns u as Discord's user object, for tests that edit an
+// interaction's JSON (an interaction in a DM carries user, not member).
+func userJSON(u user) map[string]any {
+	var i struct {
+		Member struct {
+			User map[string]any `json:"user"`
+		} `json:"member"`
 	}
-	if u.GlobalName != "" {
-		m["global_name"] = u.GlobalName
+	if err := json.Unmarshal(slash(u, "help"), &i); err != nil {
+		panic(err)
 	}
-	if u.Bot {
-		m["bot"] = true
-	}
-	return m
-}
-
-func member(u user) map[string]any {
-	return map[string]any{
-		"user": u.json(), "nick": nil, "roles": []string{}, "avatar": nil,
-		"joined_at": "2024-05-01T12:00:00.000000+00:00", "deaf": false, "mute": false,
-		"flags": 0, "pending": false, "permissions": "2248473465835073",
-	}
+	return i.Member.User
 }
 
 var interactionSeq atomic.Int64
 
-// base returns the fields every guild interaction carries, as Discord sends
-// them.
-func base(typ int, from user) map[string]any {
+// from returns the envelope of a new interaction by u in the test channel:
+// a fresh ID and token.
+func from(u user) discordtest.Envelope {
 	n := interactionSeq.Add(1)
-	return map[string]any{
-		"id":                             fmt.Sprintf("15%017d", n),
-		"application_id":                 appID,
-		"type":                           typ,
-		"token":                          fmt.Sprintf("aW50ZXJhY3Rpb246%d", n),
-		"version":                        1,
-		"guild_id":                       guildID,
-		"channel_id":                     channelID,
-		"channel":                        map[string]any{"id": channelID, "type": 0, "guild_id": guildID, "name": "games"},
-		"member":                         member(from),
-		"locale":                         "en-US",
-		"guild_locale":                   "en-US",
-		"app_permissions":                "562949953421311",
-		"entitlements":                   []any{},
-		"authorizing_integration_owners": map[string]any{"0": guildID},
-		"context":                        0,
+	return discordtest.Envelope{
+		ID: fmt.Sprintf("15%017d", n), Token: fmt.Sprintf("aW50ZXJhY3Rpb246%d", n),
+		AppID: appID, GuildID: guildID, ChannelID: channelID, ChannelName: "games", From: u,
 	}
 }
 
@@ -99,107 +74,50 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// slash returns the JSON of `/connectn <sub>` typed by from, with options
-// (name → value: int for INTEGER, string for STRING, user for USER), shaped
-// like Discord's APPLICATION_COMMAND interaction: USER options resolved in
-// data.resolved.users and data.resolved.members.
-func slash(from user, sub string, options ...any) []byte {
-	var opts []any
-	users, members := map[string]any{}, map[string]any{}
+// slash returns the JSON of `/connectn <sub>` typed by u, with options
+// (name → value: int for INTEGER, string for STRING, user for USER), as
+// Discord sends it: USER options resolved in data.resolved.users and
+// data.resolved.members.
+func slash(u user, sub string, options ...any) []byte {
+	var args []discordtest.Arg
 	for k := 0; k+1 < len(options); k += 2 {
 		name := options[k].(string)
 		switch v := options[k+1].(type) {
 		case int:
-			opts = append(opts, map[string]any{"type": 4, "name": name, "value": v})
+			args = append(args, discordtest.IntArg(name, v))
 		case string:
-			opts = append(opts, map[string]any{"type": 3, "name": name, "value": v})
+			args = append(args, discordtest.StringArg(name, v))
 		case user:
-			opts = append(opts, map[string]any{"type": 6, "name": name, "value": v.ID})
-			users[v.ID] = v.json()
-			m := member(v)
-			delete(m, "user")
-			members[v.ID] = m
+			args = append(args, discordtest.UserArg(name, v))
 		default:
 			panic(fmt.Sprintf("option %s: %T", name, v))
 		}
 	}
-	sc := map[string]any{"type": 1, "name": sub}
-	if len(opts) > 0 {
-		sc["options"] = opts
-	}
-	data := map[string]any{"id": "1600000000000000001", "name": "connectn", "type": 1, "options": []any{sc}, "guild_id": guildID}
-	if len(users) > 0 {
-		data["resolved"] = map[string]any{"users": users, "members": members}
-	}
-	i := base(2, from)
-	i["data"] = data
-	return mustJSON(i)
+	return discordtest.Slash(from(u), "connectn", sub, args...)
 }
 
-// slashChallenge returns `/connectn challenge opponent:<opp>` by from with
+// slashChallenge returns `/connectn challenge opponent:<opp>` by u with
 // extra integer options.
-func slashChallenge(from, opp user, ints map[string]int) []byte {
+func slashChallenge(u, opp user, ints map[string]int) []byte {
 	opts := []any{"opponent", opp}
 	for _, name := range []string{"rows", "columns", "connect", "wins"} {
 		if v, ok := ints[name]; ok {
 			opts = append(opts, name, v)
 		}
 	}
-	return slash(from, "challenge", opts...)
+	return slash(u, "challenge", opts...)
 }
 
-// componentClick returns the JSON of a button click by from on msg, shaped
-// like Discord's MESSAGE_COMPONENT interaction: data.custom_id and
-// data.component_type, and the message the button is on.
-func componentClick(from user, msg *discordgo.Message, customID string) []byte {
-	i := base(3, from)
-	components := msg.Components
-	if components == nil {
-		components = []discordgo.MessageComponent{}
-	}
-	i["message"] = map[string]any{
-		"id":               msg.ID,
-		"channel_id":       channelID,
-		"type":             20,
-		"content":          msg.Content,
-		"embeds":           msg.Embeds,
-		"components":       components,
-		"author":           user{ID: botUserID, Username: "ConnectN", Bot: true}.json(),
-		"timestamp":        "2026-11-22T18:00:00.000000+00:00",
-		"edited_timestamp": nil,
-		"flags":            int(msg.Flags),
-		"tts":              false,
-		"mention_everyone": false,
-		"mentions":         []any{},
-		"mention_roles":    []any{},
-		"attachments":      []any{},
-		"pinned":           false,
-	}
-	i["data"] = map[string]any{"custom_id": customID, "component_type": 2}
-	return mustJSON(i)
+// componentClick returns the JSON of a click by u on the button customID
+// of msg, as Discord sends it: data.custom_id and data.component_type, and
+// the message the button is on.
+func componentClick(u user, msg *discordgo.Message, customID string) []byte {
+	return discordtest.Click(from(u), msg, customID)
 }
 
 // buttons returns every button of components, in order.
-func buttons(components []discordgo.MessageComponent) []discordgo.Button {
-	var out []discordgo.Button
-	for _, row := range components {
-		var inner []discordgo.MessageComponent
-		switch r := row.(type) {
-		case discordgo.ActionsRow:
-			inner = r.Components
-		case *discordgo.ActionsRow:
-			inner = r.Components
-		}
-		for _, comp := range inner {
-			switch b := comp.(type) {
-			case discordgo.Button:
-				out = append(out, b)
-			case *discordgo.Button:
-				out = append(out, *b)
-			}
-		}
-	}
-	return out
+func buttons(components []discordgo.MessageComponent) []*discordgo.Button {
+	return discordtest.Buttons(components)
 }
 
 // labels returns the labels of every button of components, space-separated.
@@ -211,15 +129,13 @@ func labels(components []discordgo.MessageComponent) string {
 	return strings.Join(l, " ")
 }
 
-func findButton(t *testing.T, components []discordgo.MessageComponent, label string) discordgo.Button {
+func findButton(t *testing.T, components []discordgo.MessageComponent, label string) *discordgo.Button {
 	t.Helper()
-	for _, b := range buttons(components) {
-		if b.Label == label {
-			return b
-		}
+	b := discordtest.FindButton(components, label)
+	if b == nil {
+		t.Fatalf("no button %q on the message; buttons: %q", label, labels(components))
 	}
-	t.Fatalf("no button %q on the message; buttons: %q", label, labels(components))
-	return discordgo.Button{}
+	return b
 }
 
 // text returns everything a user reads in a response: content and embeds.
@@ -313,311 +229,118 @@ func mustOpenStore(t *testing.T, now func() time.Time) (*sqlite.Store, string) {
 	return store, path
 }
 
-// decodeResponse reads an interaction response as Discord would receive it.
+// decodeResponse reads an interaction response as Discord receives it.
 func decodeResponse(t *testing.T, b []byte) *discordgo.InteractionResponse {
 	t.Helper()
-	var raw struct {
-		Type discordgo.InteractionResponseType `json:"type"`
-		Data *struct {
-			Content         string                            `json:"content"`
-			Flags           discordgo.MessageFlags            `json:"flags"`
-			Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
-			Components      []json.RawMessage                 `json:"components"`
-			AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatalf("decode response %s: %v", b, err)
-	}
-	resp := &discordgo.InteractionResponse{Type: raw.Type}
-	if raw.Data != nil {
-		resp.Data = &discordgo.InteractionResponseData{
-			Content: raw.Data.Content, Flags: raw.Data.Flags, Embeds: raw.Data.Embeds,
-			AllowedMentions: raw.Data.AllowedMentions,
-		}
-		for _, c := range raw.Data.Components {
-			comp, err := discordgo.MessageComponentFromJSON(c)
-			if err != nil {
-				t.Fatalf("decode component %s: %v", c, err)
-			}
-			resp.Data.Components = append(resp.Data.Components, comp)
-		}
+	resp, err := discordtest.DecodeResponse(b)
+	if err != nil {
+		t.Fatalf("%v: %s", err, b)
 	}
 	return resp
 }
 
-// memDiscord is an in-memory stand-in for what Discord keeps of one
-// server's messages: it applies interaction responses as Discord does and
-// serves as the handler's Messenger (follow-ups and edits through
-// interaction webhooks, which expire after 15 minutes by its clock, and
-// channel messages when it has a bot token). Its failNext makes the next
-// messenger calls fail.
-type memDiscord struct {
-	mu       sync.Mutex
-	now      func() time.Time
-	botToken bool
-	msgs     []*discordgo.Message
-	byID     map[string]*discordgo.Message
-	original map[string]string    // interaction token → message behind @original
-	owner    map[string]string    // message ID → interaction token that posted it
-	tokenAt  map[string]time.Time // interaction token → when the interaction came
-	calls    []string             // messenger calls made, by name
-	files    map[string][]byte    // attached files by name
-	failures []error              // returned by the next messenger calls, in order
-	nextID   int
-}
+// gatewayToken is the bot token the fake Discord accepts.
+const gatewayToken = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhJkLm.Z2F0ZXdheS10ZXN0LXRva2Vu"
 
-func newMemDiscord(now func() time.Time) *memDiscord {
-	return &memDiscord{now: now, byID: map[string]*discordgo.Message{}, original: map[string]string{},
-		owner: map[string]string{}, tokenAt: map[string]time.Time{}, files: map[string][]byte{}}
-}
-
-// restError builds the error discordgo returns for a Discord API error.
-func restError(status, code int, msg string) error {
-	return &discordgo.RESTError{
-		Response:     &http.Response{StatusCode: status, Status: http.StatusText(status)},
-		ResponseBody: mustJSON(map[string]any{"code": code, "message": msg}),
-		Message:      &discordgo.APIErrorMessage{Code: code, Message: msg},
-	}
-}
-
-// failNext makes the next messenger calls fail with errs, in order.
-func (d *memDiscord) failNext(errs ...error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.failures = append(d.failures, errs...)
-}
-
-func (d *memDiscord) called(name string) error {
-	d.calls = append(d.calls, name)
-	if len(d.failures) > 0 {
-		err := d.failures[0]
-		d.failures = d.failures[1:]
-		return err
-	}
-	return nil
-}
-
-// callCount returns how many times the messenger method name was called.
-func (d *memDiscord) callCount(name string) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n := 0
-	for _, c := range d.calls {
-		if c == name {
-			n++
-		}
-	}
-	return n
-}
-
-func (d *memDiscord) newMessageLocked(data *discordgo.InteractionResponseData, token string) *discordgo.Message {
-	d.nextID++
-	m := &discordgo.Message{ID: fmt.Sprintf("17%017d", d.nextID), ChannelID: channelID}
-	d.setLocked(m, data)
-	m.Flags = data.Flags & discordgo.MessageFlagsEphemeral
-	d.msgs = append(d.msgs, m)
-	d.byID[m.ID] = m
-	if token != "" {
-		d.owner[m.ID] = token
-	}
-	return m
-}
-
-func (d *memDiscord) setLocked(m *discordgo.Message, data *discordgo.InteractionResponseData) {
-	m.Content, m.Embeds, m.Components = data.Content, data.Embeds, data.Components
-	for _, f := range data.Files {
-		body, _ := io.ReadAll(f.Reader)
-		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{Filename: f.Name, ContentType: f.ContentType, Size: len(body)})
-		d.files[f.Name] = body
-	}
-	if data.AllowedMentions != nil {
-		am := *data.AllowedMentions
-		m.Mentions = nil
-		for _, id := range am.Users {
-			m.Mentions = append(m.Mentions, &discordgo.User{ID: id})
-		}
-	}
-}
-
-// apply does what Discord does with the response to interaction i.
-func (d *memDiscord) apply(t *testing.T, i *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+// newFake starts a fake Discord on clock c. Its messages are numbered
+// 1700000000000000001, 1700000000000000002, ... in the order they are
+// created, as the recorded session (testdata/replay) has them.
+func newFake(t *testing.T, c *clock, opts ...discordtest.Option) *discordtest.Server {
 	t.Helper()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.tokenAt[i.Token] = d.now()
-	switch resp.Type {
-	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		d.original[i.Token] = d.newMessageLocked(resp.Data, "").ID
-	case discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate:
-		m := d.byID[i.Message.ID]
-		if m == nil {
-			t.Fatalf("response type %d to a click on unknown message %s", resp.Type, i.Message.ID)
-		}
-		if resp.Type == discordgo.InteractionResponseUpdateMessage {
-			d.setLocked(m, resp.Data)
-		}
-		d.original[i.Token] = m.ID
-	}
+	var n atomic.Int64
+	fake := discordtest.New(append([]discordtest.Option{discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID),
+		discordtest.WithClock(c.Now), discordtest.WithMessageIDs(func() string { return fmt.Sprintf("17%017d", n.Add(1)) })}, opts...)...)
+	t.Cleanup(fake.Close)
+	return fake
 }
 
-func (d *memDiscord) liveTokenLocked(token string) error {
-	at, ok := d.tokenAt[token]
-	if !ok {
-		return restError(404, discordgo.ErrCodeUnknownWebhook, "Unknown Webhook")
-	}
-	if d.now().Sub(at) >= sessions.WebhookLifetime {
-		return restError(401, discordgo.ErrCodeInvalidWebhookTokenProvided, "Invalid Webhook Token")
-	}
-	return nil
-}
-
-func (d *memDiscord) FollowUp(_ context.Context, app, token string, msg *discordgo.InteractionResponseData) (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.called("FollowUp"); err != nil {
-		return "", err
-	}
-	if app != appID {
-		return "", restError(404, discordgo.ErrCodeUnknownWebhook, "Unknown Webhook")
-	}
-	if err := d.liveTokenLocked(token); err != nil {
-		return "", err
-	}
-	return d.newMessageLocked(msg, token).ID, nil
-}
-
-func (d *memDiscord) EditWebhookMessage(_ context.Context, app, token, id string, msg *discordgo.InteractionResponseData) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.called("EditWebhookMessage"); err != nil {
-		return err
-	}
-	if err := d.liveTokenLocked(token); err != nil {
-		return err
-	}
-	if id == "@original" {
-		id = d.original[token]
-	} else if d.owner[id] != token {
-		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
-	}
-	m := d.byID[id]
-	if m == nil {
-		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
-	}
-	d.setLocked(m, msg)
-	return nil
-}
-
-func (d *memDiscord) OriginalMessageID(_ context.Context, app, token string) (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.called("OriginalMessageID"); err != nil {
-		return "", err
-	}
-	if err := d.liveTokenLocked(token); err != nil {
-		return "", err
-	}
-	id, ok := d.original[token]
-	if !ok {
-		return "", restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
-	}
-	return id, nil
-}
-
-func (d *memDiscord) HasBotToken() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.botToken
-}
-
-func (d *memDiscord) SendChannelMessage(_ context.Context, channel string, msg *discordgo.InteractionResponseData) (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.called("SendChannelMessage"); err != nil {
-		return "", err
-	}
-	if !d.botToken {
-		return "", restError(401, 0, "401: Unauthorized")
-	}
-	return d.newMessageLocked(msg, "").ID, nil
-}
-
-func (d *memDiscord) EditChannelMessage(_ context.Context, channel, id string, msg *discordgo.InteractionResponseData) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.called("EditChannelMessage"); err != nil {
-		return err
-	}
-	if !d.botToken {
-		return restError(401, 0, "401: Unauthorized")
-	}
-	m := d.byID[id]
-	if m == nil {
-		return restError(404, discordgo.ErrCodeUnknownMessage, "Unknown Message")
-	}
-	d.setLocked(m, msg)
-	return nil
-}
-
-// public returns the channel's messages everyone sees, oldest first.
-func (d *memDiscord) public() []*discordgo.Message {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	var out []*discordgo.Message
-	for _, m := range d.msgs {
-		if m.Flags&discordgo.MessageFlagsEphemeral == 0 {
-			cp := *m
-			out = append(out, &cp)
-		}
-	}
-	return out
-}
-
-// message returns the current state of message id.
-func (d *memDiscord) message(id string) *discordgo.Message {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	cp := *d.byID[id]
-	return &cp
-}
-
-// env is one server with the bot in it: a clock, a store, a handler and the
-// in-memory Discord it answers to.
+// env is one server with the bot in it: a clock, a store, a handler, and
+// the fake Discord (bot/discordtest) it answers, on the same clock. Over
+// HTTP (newEnv), interactions are delivered, signed, to the bot's
+// Interactions Endpoint (bot.HTTPServer), and the bot reaches the fake's
+// REST API through a messenger without a bot token, as `connectn serve`
+// without DISCORD_TOKEN does (withBotToken gives it one). Over the gateway
+// (newGatewayEnv), they are dispatched to bot.Gateway, whose session (with
+// the token) the messenger shares.
 type env struct {
 	t     *testing.T
 	clock *clock
 	path  string
 	store *sqlite.Store
-	d     *memDiscord
+	fake  *discordtest.Server
+	rest  *discordgo.Session // the messenger's session
 	h     *bot.Handler
+	srv   *httptest.Server // the bot's Interactions Endpoint; nil over the gateway
+	log   *slog.Logger
 	opts  []bot.Option
+	// deliver sends an interaction to the bot through the fake and
+	// returns the response.
+	deliver func(body []byte) *discordgo.InteractionResponse
 	// last is the latest response to an interaction.
 	last *discordgo.InteractionResponse
 }
 
-// newEnv starts a bot on a fresh database, with the given handler options
-// after the harness's own (clock, messenger, seed).
+// newEnv starts a bot over HTTP on a fresh database, with the given
+// handler options after the harness's own (clock, messenger, seed).
 func newEnv(t *testing.T, opts ...bot.Option) *env {
+	t.Helper()
+	return newEnvLog(t, slog.New(slog.DiscardHandler), opts...)
+}
+
+// newEnvLog is newEnv with the bot logging to log.
+func newEnvLog(t *testing.T, log *slog.Logger, opts ...bot.Option) *env {
 	t.Helper()
 	c := newClock()
 	store, path := mustOpenStore(t, c.Now)
-	e := &env{t: t, clock: c, path: path, store: store, d: newMemDiscord(c.Now), opts: opts}
-	e.h = e.newHandler()
+	fake := newFake(t, c)
+	rest, err := fake.NewSession("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, clock: c, path: path, store: store, fake: fake, rest: rest, log: log, opts: opts}
+	e.start()
+	e.deliver = func(body []byte) *discordgo.InteractionResponse {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		resp, err := fake.DeliverJSON(ctx, e.srv.URL+"/interactions", testPrivate, body)
+		if err != nil {
+			t.Fatalf("deliver: %v", err)
+		}
+		return resp
+	}
 	return e
 }
 
-func (e *env) newHandler() *bot.Handler {
-	opts := append([]bot.Option{bot.WithClock(e.clock.Now), bot.WithMessenger(e.d), bot.WithSeed(1)}, e.opts...)
-	h := bot.NewHandler(e.store, slog.New(slog.DiscardHandler), opts...)
-	e.t.Cleanup(func() { h.Close(context.Background()) })
-	return h
+// start starts a handler on e.store and its Interactions Endpoint.
+func (e *env) start() {
+	e.h = bot.NewHandler(e.store, e.log,
+		append([]bot.Option{bot.WithClock(e.clock.Now), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)...)
+	e.srv = httptest.NewServer(&bot.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Now: e.clock.Now, Log: e.log})
+	h, srv := e.h, e.srv
+	e.t.Cleanup(func() {
+		srv.Close()
+		h.Close(context.Background())
+	})
+}
+
+// withBotToken gives the messenger the bot token (or takes it away), as
+// DISCORD_TOKEN does; call it before the bot does anything.
+func (e *env) withBotToken(on bool) {
+	e.rest.Token = ""
+	if on {
+		e.rest.Token = "Bot " + gatewayToken
+	}
 }
 
 // restart stops the bot and starts a new one on the same database file, as
 // a host restarting the process would.
 func (e *env) restart() {
 	e.t.Helper()
+	if e.srv == nil {
+		e.t.Fatal("restart over the gateway")
+	}
+	e.srv.Close()
 	if err := e.h.Close(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
@@ -630,29 +353,72 @@ func (e *env) restart() {
 	}
 	e.t.Cleanup(func() { store.Close() })
 	e.store = store
-	e.h = e.newHandler()
+	e.start()
 }
 
-// send delivers one interaction as Discord would: the handler answers, the
-// response goes through JSON, Discord applies it, and the handler hears it
-// was delivered. It returns when the work after the response is done.
+// newGatewayEnv runs the bot's gateway transport against a fake Discord,
+// with a messenger on the same (token-bearing) session, and waits until it
+// has registered its commands (in guild, or globally for "").
+func newGatewayEnv(t *testing.T, guild string) *env {
+	t.Helper()
+	c := newClock()
+	fake := newFake(t, c)
+	store, path := mustOpenStore(t, c.Now)
+	s, err := fake.NewSession(gatewayToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
+	e := &env{t: t, clock: c, fake: fake, store: store, path: path, rest: s, h: h}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	g := &bot.Gateway{Session: s, Handler: h, GuildID: guild, Log: slog.New(slog.DiscardHandler)}
+	go func() { done <- g.Run(ctx) }()
+	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer waitCancel()
+	if _, err := fake.WaitRequest(wait, func(r discordtest.Request) bool {
+		return r.Method == "PUT" && strings.HasSuffix(r.Path, "/commands")
+	}); err != nil {
+		cancel()
+		t.Fatalf("commands never registered: %v (Run: %v)", err, <-done)
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Gateway.Run: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("Gateway.Run did not return within 15s of cancel")
+		}
+		h.Close(context.Background())
+	})
+	e.deliver = func(body []byte) *discordgo.InteractionResponse {
+		t.Helper()
+		if err := fake.DispatchInteractionJSON(body); err != nil {
+			t.Fatalf("dispatch: %v", err)
+		}
+		var i struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal(body, &i)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		resp, err := fake.WaitResponse(ctx, i.ID)
+		if err != nil {
+			t.Fatalf("wait for the response to %s: %v", i.ID, err)
+		}
+		return resp
+	}
+	return e
+}
+
+// send delivers one interaction as Discord would and returns the response
+// once the bot's work after it (follow-ups, edits) is done.
 func (e *env) send(body []byte) *discordgo.InteractionResponse {
 	e.t.Helper()
-	var i discordgo.Interaction
-	if err := json.Unmarshal(body, &i); err != nil {
-		e.t.Fatalf("decode interaction: %v", err)
-	}
-	resp, err := e.h.Handle(context.Background(), &i)
-	if err != nil {
-		e.t.Fatalf("Handle: %v", err)
-	}
-	b, err := json.Marshal(resp)
-	if err != nil {
-		e.t.Fatalf("encode response: %v", err)
-	}
-	resp = decodeResponse(e.t, b)
-	e.d.apply(e.t, &i, resp)
-	e.h.Delivered(&i)
+	resp := e.deliver(body)
 	e.idle()
 	e.last = resp
 	return resp
@@ -679,75 +445,98 @@ func (e *env) runDue() int {
 	return n
 }
 
-// public returns the channel's messages everyone sees, oldest first.
-func (e *env) public() []*discordgo.Message { return e.d.public() }
+// public returns the channel's messages everyone sees, oldest first, as
+// they read now.
+func (e *env) public() []*discordgo.Message { return e.fake.ChannelMessages(channelID) }
 
 // board returns the newest public message.
-func (e *env) board() *discordgo.Message { return newest(e.t, e) }
-
-// click clicks the button labelled label on msg as from.
-func (e *env) click(from user, msg *discordgo.Message, label string) *discordgo.InteractionResponse {
+func (e *env) board() *discordgo.Message {
 	e.t.Helper()
-	return click(e.t, e, from, msg, label)
-}
-
-// clickID clicks a button by its custom_id, which may be stale or crafted.
-func (e *env) clickID(from user, msg *discordgo.Message, customID string) *discordgo.InteractionResponse {
-	e.t.Helper()
-	return e.send(componentClick(from, msg, customID))
-}
-
-// play drops discs in the columns on the live board, first and second
-// taking turns, and returns the last response.
-func (e *env) play(first, second user, columns ...string) *discordgo.InteractionResponse {
-	e.t.Helper()
-	return play(e.t, e, first, second, columns...)
-}
-
-// world is a Discord server with the bot in it, reached one way or another:
-// in memory, over the fake gateway, or over signed HTTP.
-type world interface {
-	// send delivers an interaction and returns the response once the bot's
-	// work after it is done.
-	send(body []byte) *discordgo.InteractionResponse
-	// public returns the channel's messages everyone sees, oldest first,
-	// as they read now.
-	public() []*discordgo.Message
-}
-
-// newest returns the newest public message of w.
-func newest(t *testing.T, w world) *discordgo.Message {
-	t.Helper()
-	msgs := w.public()
+	msgs := e.public()
 	if len(msgs) == 0 {
-		t.Fatal("no message in the channel")
+		e.t.Fatal("no message in the channel")
 	}
 	return msgs[len(msgs)-1]
 }
 
-// click clicks the button labelled label on msg as from.
-func click(t *testing.T, w world, from user, msg *discordgo.Message, label string) *discordgo.InteractionResponse {
-	t.Helper()
-	b := findButton(t, msg.Components, label)
-	if b.Disabled {
-		t.Fatalf("button %q is disabled", label)
+// message returns the current state of message id.
+func (e *env) message(id string) *discordgo.Message {
+	e.t.Helper()
+	m := e.fake.Message(id)
+	if m == nil {
+		e.t.Fatalf("no message %s", id)
 	}
-	return w.send(componentClick(from, msg, b.CustomID))
+	return m
+}
+
+// lastPrivate returns the current state of the newest ephemeral message.
+func (e *env) lastPrivate() *discordgo.Message {
+	e.t.Helper()
+	newest := ""
+	for _, m := range e.fake.Messages() {
+		id := m.Message.ID // snowflakes: the longer, or the greater of two as long, is the newer
+		if m.Message.Flags&discordgo.MessageFlagsEphemeral != 0 && (len(id) > len(newest) || len(id) == len(newest) && id > newest) {
+			newest = m.Message.ID
+		}
+	}
+	if newest == "" {
+		e.t.Fatal("no private message")
+	}
+	return e.message(newest)
+}
+
+// attachment returns the bytes of the file attached as a.
+func (e *env) attachment(a *discordgo.MessageAttachment) []byte {
+	e.t.Helper()
+	b, ok := e.fake.Attachment(a.ID)
+	if !ok {
+		e.t.Fatalf("no file for attachment %s (%s)", a.ID, a.Filename)
+	}
+	return b
+}
+
+// requests returns how many REST requests the bot made with method on a
+// path for which match is true (the failed ones included).
+func (e *env) requests(method string, match func(path string) bool) int {
+	n := 0
+	for _, r := range e.fake.Requests() {
+		if r.Method == method && match(r.Path) {
+			n++
+		}
+	}
+	return n
+}
+
+// click clicks the button labelled label on msg as u, which must be
+// enabled.
+func (e *env) click(u user, msg *discordgo.Message, label string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	b := findButton(e.t, msg.Components, label)
+	if b.Disabled {
+		e.t.Fatalf("button %q is disabled", label)
+	}
+	return e.send(componentClick(u, msg, b.CustomID))
+}
+
+// clickID clicks a button by its custom_id, which may be stale or crafted.
+func (e *env) clickID(u user, msg *discordgo.Message, customID string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	return e.send(componentClick(u, msg, customID))
 }
 
 // play drops discs in the columns on the newest message, first and second
 // taking turns, checking each updates the message; it returns the last
 // response.
-func play(t *testing.T, w world, first, second user, columns ...string) *discordgo.InteractionResponse {
-	t.Helper()
+func (e *env) play(first, second user, columns ...string) *discordgo.InteractionResponse {
+	e.t.Helper()
 	var resp *discordgo.InteractionResponse
 	for k, c := range columns {
 		who := first
 		if k%2 == 1 {
 			who = second
 		}
-		resp = click(t, w, who, newest(t, w), c)
-		mustUpdate(t, resp)
+		resp = e.click(who, e.board(), c)
+		mustUpdate(e.t, resp)
 	}
 	return resp
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -34,17 +35,7 @@ var testPublic, testPrivate = func() (ed25519.PublicKey, ed25519.PrivateKey) {
 // Ed25519 over timestamp + body, hex in X-Signature-Ed25519.
 func signed(t *testing.T, url string, body []byte) *http.Request {
 	t.Helper()
-	ts := strconv.FormatInt(fixedClock().Unix(), 10)
-	sig := ed25519.Sign(testPrivate, append([]byte(ts), body...))
-	req, err := http.NewRequest(http.MethodPost, url+"/interactions", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-	req.Header.Set("X-Signature-Timestamp", ts)
-	return req
+	return signedAt(t, url, body, fixedClock())
 }
 
 func newHTTPServer(t *testing.T, store *sqlite.Store) *httptest.Server {
@@ -184,11 +175,11 @@ func TestHealthzNotReady(t *testing.T) {
 // signedAt is signed with the timestamp at.
 func signedAt(t *testing.T, url string, body []byte, at time.Time) *http.Request {
 	t.Helper()
-	r := signed(t, url, body)
-	ts := strconv.FormatInt(at.Unix(), 10)
-	r.Header.Set("X-Signature-Timestamp", ts)
-	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testPrivate, append([]byte(ts), body...))))
-	return r
+	req, err := discordtest.SignedRequest(context.Background(), url+"/interactions", testPrivate, at, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
 }
 
 // TestHTTPSignatureWindow: a correctly signed request whose timestamp is
@@ -384,7 +375,7 @@ func TestHTTPAbsurdInteractions(t *testing.T) {
 		{"challenge in a DM", with(slashChallenge(alice, bob, nil), func(m map[string]any) {
 			delete(m, "guild_id")
 			delete(m, "member")
-			m["user"] = alice.json()
+			m["user"] = userJSON(alice)
 		}), 200, "played in server channels"},
 		{"opponent not resolved", with(slashChallenge(alice, bob, nil), func(m map[string]any) {
 			delete(m["data"].(map[string]any), "resolved")

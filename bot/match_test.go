@@ -37,7 +37,7 @@ func mentionsOnly(t *testing.T, what string, am *discordgo.MessageAllowedMention
 // opponent (who opens round 2), a full column, and a horizontal win that
 // takes the match 2-1. restart, when not nil, is called in the middle of
 // round 2 and must restart the bot on the same database.
-func playCompleteMatch(t *testing.T, w world, restart func()) {
+func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	t.Helper()
 	resp := w.send(slashChallenge(alice, bob, map[string]int{"wins": 2}))
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
@@ -46,13 +46,13 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 	mustContain(t, "challenge message", text(resp), "<@"+aliceID+">", "<@"+bobID+">", "Alice", "Bob", "Connect 4",
 		"6 rows × 7 columns", "first to win 2 rounds", "🔴 **Alice** opens round 1", "The challenge expires <t:")
 	mentionsOnly(t, "challenge", resp.Data.AllowedMentions, bobID)
-	if got := labels(newest(t, w).Components); got != "Accept Decline" {
+	if got := labels(w.board().Components); got != "Accept Decline" {
 		t.Errorf("challenge buttons = %q, want Accept Decline", got)
 	}
 
-	mustPrivate(t, click(t, w, carol, newest(t, w), "Accept"), "between two other players")
-	mustPrivate(t, click(t, w, alice, newest(t, w), "Accept"), "can't accept your own challenge")
-	resp = click(t, w, bob, newest(t, w), "Accept")
+	mustPrivate(t, w.click(carol, w.board(), "Accept"), "between two other players")
+	mustPrivate(t, w.click(alice, w.board(), "Accept"), "can't accept your own challenge")
+	resp = w.click(bob, w.board(), "Accept")
 	mustUpdate(t, resp)
 	mustContain(t, "board after accept", text(resp), "Connect 4 · Round 1", "🔴 **Alice** 0 – 0 **Bob** 🟡",
 		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "Alice** to play", "The turn runs out <t:",
@@ -68,21 +68,21 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 		t.Errorf("Forfeit match is not alone on the last of 3 rows: %d rows", len(rows))
 	}
 
-	mustPrivate(t, click(t, w, bob, newest(t, w), "1"), "not your turn")
-	mustPrivate(t, click(t, w, carol, newest(t, w), "1"), "not playing in this match")
+	mustPrivate(t, w.click(bob, w.board(), "1"), "not your turn")
+	mustPrivate(t, w.click(carol, w.board(), "1"), "not playing in this match")
 
 	// Round 1: Alice opens and wins vertically in column 1.
-	stale := findButton(t, newest(t, w).Components, "3").CustomID
-	resp = play(t, w, alice, bob, "1")
+	stale := findButton(t, w.board().Components, "3").CustomID
+	resp = w.play(alice, bob, "1")
 	if got := gridCells(text(resp), "❤️"); got != 1 {
 		t.Errorf("after the first disc: %d last-disc marks, want 1:\n%s", got, text(resp))
 	}
 	mustContain(t, "board after one disc", text(resp), "Last disc: ❤️ column 1", "Bob** to play")
 	mentionsOnly(t, "board", resp.Data.AllowedMentions, bobID)
-	play(t, w, bob, alice, "2", "1", "2", "1", "2")
-	mustPrivate(t, w.send(componentClick(alice, newest(t, w), stale)), "moved on")
-	first := newest(t, w)
-	resp = click(t, w, alice, first, "1")
+	w.play(bob, alice, "2", "1", "2", "1", "2")
+	mustPrivate(t, w.send(componentClick(alice, w.board(), stale)), "moved on")
+	first := w.board()
+	resp = w.click(alice, first, "1")
 	mustUpdate(t, resp)
 	mustContain(t, "round 1 record", text(resp), "Connect 4 · Round 1 result", "Alice** wins round 1 with 4 in a row",
 		"🔴 **Alice** 1 – 0 **Bob** 🟡", "Longest run: 🔴 **4** · 🟡 **3**", "Round 2 starts in a new message below")
@@ -105,31 +105,31 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 	}
 
 	// Round 2: Bob opens and wins vertically in column 7.
-	mustPrivate(t, click(t, w, alice, round2, "7"), "not your turn")
-	play(t, w, bob, alice, "7", "6", "7", "6")
+	mustPrivate(t, w.click(alice, round2, "7"), "not your turn")
+	w.play(bob, alice, "7", "6", "7", "6")
 	if restart != nil {
 		restart()
 	}
-	play(t, w, bob, alice, "7", "6")
-	resp = click(t, w, bob, newest(t, w), "7")
+	w.play(bob, alice, "7", "6")
+	resp = w.click(bob, w.board(), "7")
 	mustUpdate(t, resp)
 	mustContain(t, "round 2 record", text(resp), "Bob** wins round 2", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
 	if got := gridCells(text(resp), "🟨"); got != 4 {
 		t.Errorf("round 2 record: %d highlighted discs, want 4:\n%s", got, text(resp))
 	}
-	round3 := newest(t, w)
+	round3 := w.board()
 	mustContain(t, "round 3 board", messageText(round3), "Connect 4 · Round 3", "**Round 3** · 🔴 **Alice** opens")
 
 	// Round 3: column 1 fills up without a line, then Alice connects the
 	// bottom row.
-	play(t, w, alice, bob, "1", "1", "1", "1", "1", "1")
-	full := findButton(t, newest(t, w).Components, "1")
+	w.play(alice, bob, "1", "1", "1", "1", "1", "1")
+	full := findButton(t, w.board().Components, "1")
 	if !full.Disabled {
 		t.Errorf("button 1 of a full column is enabled")
 	}
-	mustPrivate(t, w.send(componentClick(alice, newest(t, w), full.CustomID)), "column is full")
-	play(t, w, alice, bob, "2", "2", "3", "3")
-	resp = click(t, w, alice, newest(t, w), "4")
+	mustPrivate(t, w.send(componentClick(alice, w.board(), full.CustomID)), "column is full")
+	w.play(alice, bob, "2", "2", "3", "3")
+	resp = w.click(alice, w.board(), "4")
 	mustUpdate(t, resp)
 	mustContain(t, "final message", text(resp), "Connect 4 · Match over", "Alice** wins round 3",
 		"🏆 🔴 **Alice** wins the match 2 – 1!", "Matches between them in this server: Alice **1** – **0** Bob")
@@ -139,7 +139,7 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 	mentionsOnly(t, "final message", resp.Data.AllowedMentions)
 
 	// A click from an old board of this match shows the result again.
-	mustUpdate(t, w.send(componentClick(bob, newest(t, w), full.CustomID)))
+	mustUpdate(t, w.send(componentClick(bob, w.board(), full.CustomID)))
 
 	// The channel's history shows every round.
 	var titles []string
@@ -151,7 +151,7 @@ func playCompleteMatch(t *testing.T, w world, restart func()) {
 	}
 }
 
-func TestCompleteMatchDirect(t *testing.T) {
+func TestCompleteMatch(t *testing.T) {
 	e := newEnv(t)
 	playCompleteMatch(t, e, e.restart)
 	a, err := e.store.Stats(context.Background(), guildID, aliceID, false)

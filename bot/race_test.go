@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/game"
 )
 
@@ -42,8 +40,6 @@ func waitGroup(t *testing.T, wg *sync.WaitGroup, limit time.Duration) {
 // turn for the other player's clicks that come first) and changes nothing.
 func TestRacingClicksOverHTTP(t *testing.T) {
 	e := newEnv(t)
-	srv := httptest.NewServer(&bot.HTTPServer{Handler: e.h, PublicKey: testPublic, Now: e.clock.Now})
-	defer srv.Close()
 	// Connect 6 on 6x7: nobody can win within eight plies.
 	e.startMatch(map[string]int{"connect": 6})
 	board := e.board()
@@ -86,7 +82,7 @@ func TestRacingClicksOverHTTP(t *testing.T) {
 		start := make(chan struct{})
 		var wg sync.WaitGroup
 		for k, c := range clicks {
-			req := signedAt(t, srv.URL, componentClick(c.from, board, c.customID), e.clock.Now())
+			req := signedAt(t, e.srv.URL, componentClick(c.from, board, c.customID), e.clock.Now())
 			wg.Go(func() { // records only: the checks run on the test's goroutine
 				<-start
 				res, err := client.Do(req)

@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -50,9 +49,7 @@ func guildOfShard(shard, count, n int) string {
 // registers the commands.
 func TestShardedGateways(t *testing.T) {
 	c := newClock()
-	fake := discordtest.New(discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID),
-		discordtest.WithClock(c.Now), discordtest.WithShards(2))
-	t.Cleanup(fake.Close)
+	fake := newFake(t, c, discordtest.WithShards(2))
 	ctx, cancel := context.WithCancel(context.Background())
 	var stores [2]interface {
 		Get(context.Context, string) (*sessions.Session, error)
@@ -98,15 +95,13 @@ func TestShardedGateways(t *testing.T) {
 	for shard := range 2 {
 		for n := range 2 {
 			guild := guildOfShard(shard, 2, n)
-			var i discordgo.Interaction
-			if err := json.Unmarshal(slashChallenge(alice, bob, nil), &i); err != nil {
-				t.Fatal(err)
-			}
-			i.GuildID, i.ChannelID = guild, "chan-"+guild
-			if err := fake.DispatchInteraction(&i); err != nil {
+			e := from(alice)
+			e.GuildID, e.ChannelID = guild, "chan-"+guild
+			body := discordtest.Slash(e, "connectn", "challenge", discordtest.UserArg("opponent", bob))
+			if err := fake.DispatchInteractionJSON(body); err != nil {
 				t.Fatalf("dispatch to shard %d: %v", shard, err)
 			}
-			resp, err := fake.WaitResponse(wait, i.ID)
+			resp, err := fake.WaitResponse(wait, e.ID)
 			if err != nil {
 				t.Fatalf("no answer in server %s of shard %d: %v", guild, shard, err)
 			}
@@ -139,9 +134,7 @@ func TestShardedGateways(t *testing.T) {
 // count stops Run with a clear error before connecting.
 func TestGatewayShardOutOfRange(t *testing.T) {
 	c := newClock()
-	fake := discordtest.New(discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID),
-		discordtest.WithClock(c.Now), discordtest.WithShards(2))
-	t.Cleanup(fake.Close)
+	fake := newFake(t, c, discordtest.WithShards(2))
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ var knownErrors = func() map[int]string {
 		130000: "API resource is currently overloaded. Try again a little later.",
 	}
 	for _, e := range []*APIError{
-		errInvalidJSON, errMissingAccess, errUnknownApplication, errUnknownMessage, errUnknownUser,
+		errInvalidJSON, errMissingAccess, errUnknownApplication, errUnknownMessage,
 		errUnknownWebhook, errUnknownInteraction, errAlreadyAcknowledged, errEmptyMessage,
 		errEditOthers, errInvalidWebhookToken,
 	} {

@@ -83,15 +83,15 @@ func TestFailNextQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	web := tokenless(t, srv)
+	web := session(t, srv, "")
 	srv.FailNext(postsTo("/channels/20/messages"), http.StatusForbidden, 50013, 0)
 	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusNotFound, 10003, 0)
 	srv.FailNext(func(r discordtest.Request) bool { return strings.Contains(string(r.Body), "third") }, http.StatusBadRequest, 50035, 0)
 
-	// GET /users/@me skips the first failure and takes the second.
-	_, err = bot.User("@me")
+	// GET /oauth2/applications/@me skips the first failure and takes the second.
+	_, err = bot.Application("@me")
 	if _, code := restCode(t, err); code != 10003 {
-		t.Errorf("GET /users/@me: code %d, want 10003 from the second failure", code)
+		t.Errorf("GET /oauth2/applications/@me: code %d, want 10003 from the second failure", code)
 	}
 	// The first failure is still queued, for the first POST.
 	_, err = bot.ChannelMessageSend("20", "first")
@@ -115,13 +115,13 @@ func TestFailNextQueue(t *testing.T) {
 	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusForbidden, 50001, 0)
 	srv.FailNext(func(discordtest.Request) bool { return true }, http.StatusNotFound, 10013, 0)
 	for _, want := range []int{50001, 10013} {
-		_, err := bot.User("@me")
+		_, err := bot.Application("@me")
 		if _, code := restCode(t, err); code != want {
-			t.Errorf("GET /users/@me: code %d, want %d", code, want)
+			t.Errorf("GET /oauth2/applications/@me: code %d, want %d", code, want)
 		}
 	}
-	if _, err := bot.User("@me"); err != nil {
-		t.Errorf("GET /users/@me after the queue emptied: %v", err)
+	if _, err := bot.Application("@me"); err != nil {
+		t.Errorf("GET /oauth2/applications/@me after the queue emptied: %v", err)
 	}
 }
 
@@ -130,17 +130,10 @@ func TestFailNextRateLimit(t *testing.T) {
 	const retryAfter = 5 * time.Millisecond
 	clock := newFakeClock()
 	srv := newServer(t, discordtest.WithClock(clock.Now))
-	openSession(t, srv, nil)
-	bot, err := srv.NewSession(srv.Token())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bot := session(t, srv, "")
 	limited := make(chan *discordgo.RateLimit, 1)
 	bot.AddHandler(func(_ *discordgo.Session, rl *discordgo.RateLimit) { limited <- rl })
-	i := slashCommand(t, srv)
-	if err := bot.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
-		t.Fatal(err)
-	}
+	i := answered(t, srv, answerJSON(discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}))
 	followups := "/webhooks/" + srv.ApplicationID() + "/" + i.Token
 	srv.FailNext(postsTo(followups), http.StatusTooManyRequests, 0, retryAfter)
 

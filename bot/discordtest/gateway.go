@@ -19,10 +19,7 @@ const (
 	opDispatch       = 0
 	opHeartbeat      = 1
 	opIdentify       = 2
-	opPresenceUpdate = 3
-	opVoiceState     = 4
 	opResume         = 6
-	opRequestMembers = 8
 	opInvalidSession = 9
 	opHello          = 10
 	opHeartbeatACK   = 11
@@ -134,7 +131,7 @@ func (s *Server) readLoop(c *gatewayConn) {
 			return
 		}
 		s.mu.Lock()
-		closing, identified := c.closing, c.identified
+		closing := c.closing
 		s.mu.Unlock()
 		if closing {
 			continue // drain until the client closes
@@ -157,10 +154,6 @@ func (s *Server) readLoop(c *gatewayConn) {
 			s.identify(c, p.D)
 		case opResume:
 			s.resume(c, p.D)
-		case opPresenceUpdate, opVoiceState, opRequestMembers:
-			if !identified {
-				s.closeConn(c, 4003, "Not authenticated.")
-			}
 		default:
 			s.closeConn(c, 4001, "Unknown opcode.")
 		}
@@ -270,14 +263,6 @@ func (s *Server) resume(c *gatewayConn, d json.RawMessage) {
 	s.mu.Unlock()
 	c.seq = rp.Seq
 	_ = c.writeLocked(opDispatch, "RESUMED", map[string]any{})
-}
-
-// Dispatch sends the gateway event named event (for example "MESSAGE_CREATE")
-// with data, marshaled to JSON, to every identified gateway connection. It
-// returns ErrNotConnected if there is none, an error if data cannot be
-// marshaled, and the joined write errors otherwise.
-func (s *Server) Dispatch(event string, data any) error {
-	return s.dispatchTo(event, data, func(*gatewayConn) bool { return true })
 }
 
 // dispatchGuild sends event to the connections of the shard that serves

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Request is one REST request received by the Server.
@@ -81,7 +82,6 @@ var (
 	errMissingAccess       = newAPIError(http.StatusForbidden, 50001, "Missing Access")
 	errUnknownApplication  = newAPIError(http.StatusNotFound, 10002, "Unknown Application")
 	errUnknownMessage      = newAPIError(http.StatusNotFound, 10008, "Unknown Message")
-	errUnknownUser         = newAPIError(http.StatusNotFound, 10013, "Unknown User")
 	errUnknownWebhook      = newAPIError(http.StatusNotFound, 10015, "Unknown Webhook")
 	errUnknownInteraction  = newAPIError(http.StatusNotFound, 10062, "Unknown interaction")
 	errAlreadyAcknowledged = newAPIError(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
@@ -143,6 +143,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // serveREST routes a REST request (or fails it, see FailNext), logs it with
 // its answer, then answers.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	if d := s.latency.Load(); d > 0 {
+		time.Sleep(time.Duration(d))
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
 		writeAPIError(w, newAPIError(http.StatusBadRequest, 0, "400: Bad Request"))
@@ -222,8 +225,6 @@ func (s *Server) handle(pattern string, public bool, h func(http.ResponseWriter,
 func (s *Server) routes() {
 	s.handle("GET /gateway", true, s.getGateway)
 	s.handle("GET /gateway/bot", false, s.getGatewayBot)
-	s.handle("GET /users/{user}", false, s.getUser)
-	s.handle("GET /applications/@me", false, s.getApplication)
 	s.handle("GET /oauth2/applications/{app}", false, s.getApplication)
 	s.handle("GET /applications/{app}/commands", false, s.getCommands)
 	s.handle("PUT /applications/{app}/commands", false, s.putCommands)
@@ -234,11 +235,8 @@ func (s *Server) routes() {
 	s.handle("POST /webhooks/{app}/{token}", true, s.followupCreate)
 	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageGet)
 	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageEdit)
-	s.handle("DELETE /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageDelete)
 	s.handle("POST /channels/{channel}/messages", false, s.channelMessageCreate)
-	s.handle("GET /channels/{channel}/messages/{msg}", false, s.channelMessageGet)
 	s.handle("PATCH /channels/{channel}/messages/{msg}", false, s.channelMessageEdit)
-	s.handle("DELETE /channels/{channel}/messages/{msg}", false, s.channelMessageDelete)
 }
 
 func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request) {
@@ -255,16 +253,8 @@ func (s *Server) getGatewayBot(w http.ResponseWriter, _ *http.Request) {
 	})
 }
 
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
-	if u := r.PathValue("user"); u != "@me" && u != s.cfg.user.ID {
-		writeAPIError(w, errUnknownUser)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.cfg.user)
-}
-
 func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) {
-	if app := r.PathValue("app"); app != "" && app != "@me" && app != s.cfg.appID {
+	if app := r.PathValue("app"); app != "@me" && app != s.cfg.appID {
 		writeAPIError(w, errUnknownApplication)
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -13,10 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/connectn/connectn/bot/internal/limits"
 )
 
 const (
@@ -40,7 +43,7 @@ const (
 	originalHostHeader = "X-Discordtest-Original-Host"
 )
 
-// ErrNotConnected is returned by Dispatch and DispatchInteraction when no
+// ErrNotConnected is returned by DispatchInteraction(JSON) when no
 // gateway connection has identified (or resumed).
 var ErrNotConnected = errors.New("discordtest: no identified gateway connection")
 
@@ -55,6 +58,10 @@ type config struct {
 	privileged discordgo.Intent
 	now        func() time.Time
 	shards     int // GET /gateway/bot's recommended shard count; 0 means 1
+	messageIDs func() string
+	listener   net.Listener
+	resolve    Resolver
+	onMessage  func(Message)
 }
 
 // Option configures a Server created by New.
@@ -66,23 +73,11 @@ func WithToken(token string) Option {
 	return func(c *config) { c.token = strings.TrimPrefix(token, "Bot ") }
 }
 
-// WithApplicationID sets the application id. It is also the default bot
-// user id, as on Discord. The default is "1187654321098765432".
+// WithApplicationID sets the application id. It is also the bot user's id
+// (the user is named "discordtest-bot"), as on Discord. The default is
+// "1187654321098765432".
 func WithApplicationID(id string) Option {
 	return func(c *config) { c.appID = id }
-}
-
-// WithBotUser sets the bot user reported by READY and GET /users/@me and
-// used as author of the bot's messages. An empty ID defaults to the
-// application id, as on Discord; keep them equal if the bot passes
-// State.User.ID as application id. The user is copied.
-func WithBotUser(u *discordgo.User) Option {
-	return func(c *config) {
-		if u != nil {
-			cp := *u
-			c.user = &cp
-		}
-	}
 }
 
 // WithShards sets the shard count GET /gateway/bot recommends (1 by
@@ -111,6 +106,50 @@ func WithClock(now func() time.Time) Option {
 	return func(c *config) { c.now = now }
 }
 
+// WithListener makes the Server serve on ln, which it closes on Close,
+// instead of on a new loopback port: for a fake at a fixed address.
+func WithListener(ln net.Listener) Option {
+	return func(c *config) { c.listener = ln }
+}
+
+// WithMessageIDs makes next give the ID of every message the Server
+// creates (responses, follow-ups, channel messages), in order, instead of
+// a snowflake of its clock: for tests whose recorded data names the IDs of
+// the messages. next must return IDs that are unique, and must not call
+// Server methods. Other IDs (interactions, attachments, commands) stay
+// snowflakes.
+func WithMessageIDs(next func() string) Option {
+	return func(c *config) { c.messageIDs = next }
+}
+
+// Resolver tells a Server about an interaction it neither dispatched nor
+// delivered, from the token of a webhook request: the channel it happened
+// in and the ID of the message its response created or updated (behind
+// @original). ok is false for a token it does not know either.
+type Resolver func(token string) (channelID, originalID string, ok bool)
+
+// WithResolver lets the webhook routes (/webhooks/{app}/{token}...) serve
+// the tokens of interactions that were sent to the bot by someone else,
+// such as a load generator that signs and sends them itself: the first
+// webhook request with such a token asks resolve, and a known token then
+// stands for an interaction answered at that moment (its token lives
+// WebhookTokenLifetime from then), whose @original is a message the Server
+// had not seen, known by its ID and channel only (no content) until the bot
+// edits it. Follow-ups and edits are validated and logged as usual. This is
+// the Server's thin mode: nothing else about the interaction is known, and
+// its response is not checked.
+func WithResolver(resolve Resolver) Option {
+	return func(c *config) { c.resolve = resolve }
+}
+
+// WithOnMessage makes the Server call f with every message write it
+// accepts (as Messages logs it), on the goroutine of the request that made
+// it, before that request is answered and with the Server's lock held: f
+// must be quick and must not call Server methods.
+func WithOnMessage(f func(Message)) Option {
+	return func(c *config) { c.onMessage = f }
+}
+
 // WebhookTokenLifetime is how long an interaction token stays valid for
 // follow-ups, gets, edits and deletes through /webhooks/{app}/{token}...,
 // counted from when the interaction was dispatched (DispatchInteraction) or
@@ -118,7 +157,7 @@ func WithClock(now func() time.Time) Option {
 // 401 {"message": "Invalid Webhook Token", "code": 50027}, as on Discord.
 // The 3 seconds Discord allows for the interaction callback itself are not
 // enforced.
-const WebhookTokenLifetime = 15 * time.Minute
+const WebhookTokenLifetime = limits.TokenLifetime
 
 // privilegedIntents are the intents Discord requires to be enabled for the
 // application before a bot may identify with them.
@@ -138,6 +177,8 @@ type Server struct {
 	idMu   sync.Mutex
 	lastID int64
 
+	latency atomic.Int64 // nanoseconds every REST answer is held back
+
 	mu           sync.Mutex
 	closed       bool
 	changed      chan struct{} // closed and replaced on every change
@@ -147,6 +188,7 @@ type Server struct {
 	interactions map[string]*interactionState // by interaction id
 	byToken      map[string]*interactionState // by interaction token
 	messages     map[string]*storedMessage    // by message id
+	files        map[string][]byte            // uploaded files, by attachment id
 	records      []messageRecord
 	requests     []Request
 	commands     map[string][]byte // by guild id, "" for global
@@ -162,12 +204,7 @@ func New(opts ...Option) *Server {
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
-	if cfg.user == nil {
-		cfg.user = &discordgo.User{Username: defaultBotName, Discriminator: "0", Bot: true}
-	}
-	if cfg.user.ID == "" {
-		cfg.user.ID = cfg.appID
-	}
+	cfg.user = &discordgo.User{ID: cfg.appID, Username: defaultBotName, Discriminator: "0", Bot: true}
 
 	s := &Server{
 		cfg:          cfg,
@@ -179,10 +216,16 @@ func New(opts ...Option) *Server {
 		interactions: make(map[string]*interactionState),
 		byToken:      make(map[string]*interactionState),
 		messages:     make(map[string]*storedMessage),
+		files:        make(map[string][]byte),
 		commands:     make(map[string][]byte),
 	}
 	s.routes()
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	if cfg.listener != nil {
+		s.srv.Listener.Close()
+		s.srv.Listener = cfg.listener
+	}
+	s.srv.Start()
 	s.wsURL = "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/ws"
 	s.base = &http.Transport{
 		Proxy:               nil,
@@ -330,6 +373,22 @@ func (s *Server) newID() string {
 	return strconv.FormatInt(id, 10)
 }
 
+// newMessageID returns the ID of a new message: the next of WithMessageIDs,
+// or a snowflake.
+func (s *Server) newMessageID() string {
+	if s.cfg.messageIDs != nil {
+		s.idMu.Lock()
+		defer s.idMu.Unlock()
+		return s.cfg.messageIDs()
+	}
+	return s.newID()
+}
+
+// SetLatency holds back the answer to every REST request from now on by d
+// (0, the default, answers at once), as a slow Discord would. It does not
+// touch the gateway.
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
+
 // randomHex returns n random bytes in hex.
 func randomHex(n int) string {
 	b := make([]byte, n)
@@ -342,9 +401,10 @@ func (s *Server) tokenOK(tok string) bool {
 	return tok != "" && strings.TrimPrefix(tok, "Bot ") == s.cfg.token
 }
 
-// mustJSON marshals v, which must be marshalable.
+// mustJSON marshals v, which must be marshalable, as encoding/json does
+// (through github.com/segmentio/encoding/json, at a fraction of the cost).
 func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
+	b, err := fastjson.Marshal(v)
 	if err != nil {
 		panic("discordtest: " + err.Error())
 	}

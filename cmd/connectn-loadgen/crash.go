@@ -230,17 +230,18 @@ func (s *slot) acknowledged() int {
 // reboard posts /connectn board and takes the new message as the board.
 func (s *slot) reboard(ctx context.Context) error {
 	s.inflight = nil
-	body, seq := s.c.command(s.n, s.channel, s.a, "board")
+	body, seq := s.c.command(s.channel, s.a, "board")
 	resp, err := s.send(ctx, &request{kind: "board"}, body)
 	if err != nil {
 		return err
 	}
-	d := drops(resp.Data)
-	if resp.Type != respNewMessage || len(d) == 0 {
+	board := boardOf(resp.Data)
+	d := drops(board)
+	if !newMessage(resp) || len(d) == 0 {
 		return s.unexpected("board", resp)
 	}
 	r := parseCustomID(d[0].CustomID)
-	s.board, s.boardID, s.post, s.phase = resp.Data, strconv.FormatInt(originalBase+seq, 10), r.Post, phasePlaying
+	s.board, s.boardID, s.post, s.phase = board, strconv.FormatInt(originalBase+seq, 10), r.Post, phasePlaying
 	return nil
 }
 
@@ -326,8 +327,7 @@ func (s *slot) checkCurrent(stored []*sessions.Session) (int, bool, error) {
 		// answered as its message (which nobody saw) offered.
 		s.inflightApplied = true
 		s.match, s.phase, s.boardID, s.inflight = newest.ID, phaseChallenge, "0", nil
-		s.board = &messageData{Components: []byte(`[{"type":1,"components":[{"type":2,"style":3,"label":"Accept","custom_id":"cn:accept:` +
-			strconv.FormatInt(newest.ID, 10) + `"}]}]`)}
+		s.board = acceptBoard(newest.ID)
 		return 0, true, nil
 	}
 	if newest == nil || newest.ID != s.match {
@@ -418,8 +418,8 @@ func stopTest(ctx context.Context, e *env, o *options, w io.Writer) error {
 		}
 		// Follow-ups slow from now on, so that the work after the last
 		// responses is still under way when the server stops serving.
-		e.h.delay.Store(int64(300 * time.Millisecond))
-		defer e.h.delay.Store(0)
+		e.d.SetLatency(300 * time.Millisecond)
+		defer e.d.SetLatency(0)
 		unlock, err := lockDatabase(ctx, e.srv.db)
 		if err != nil {
 			done <- outcome{err: err}

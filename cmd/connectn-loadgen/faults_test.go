@@ -130,14 +130,14 @@ func testDatabaseFault(t *testing.T, bin string, f dbFault) {
 	path := filepath.Join(dir, "connectn.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	h, err := listenHooks("127.0.0.1:0")
+	d, err := listenDiscord("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.close()
+	defer d.Close()
 	pub, priv := generateKey()
 	var logs safeBuffer
-	srv, err := newServer(bin, path, pub, h.apiBase(), &logs)
+	srv, err := newServer(bin, path, pub, d.apiBase(), &logs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func testDatabaseFault(t *testing.T, bin string, f dbFault) {
 	}
 	defer srv.kill()
 	c := newClient([]string{srv.url()}, priv, 2)
-	s := newSlot(0, c, h, 1300000000000000000, matchSettings{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, 7)
+	s := newSlot(0, c, d, 1300000000000000000, matchSettings{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, 7)
 	s.keepHistory = true
 	for s.phase != phasePlaying || len(s.acked) < 4 {
 		if err := s.step(ctx); err != nil {

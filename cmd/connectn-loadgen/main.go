@@ -16,7 +16,10 @@
 // When a round ends, the response is the round's record and the next
 // round's board arrives as a follow-up through the interaction's webhook, so
 // the load generator also serves the webhook routes of Discord's REST API
-// (-hooks); the server must have CONNECTN_DISCORD_API pointing there.
+// (-hooks), with bot/discordtest, which checks what the bot posts as Discord
+// would; the server must have CONNECTN_DISCORD_API pointing there. The
+// interactions are built, signed and their responses read with
+// bot/discordtest too.
 //
 // For each phase it prints throughput, latency percentiles (p50, p90, p99,
 // max) by kind of request, errors by kind, and the server's CPU time per
@@ -55,6 +58,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 func main() {
@@ -296,11 +301,11 @@ func verdict(w io.Writer, err error) int {
 	return 0
 }
 
-// env is what the phases share: the client, the fake webhooks and, with
+// env is what the phases share: the client, the fake Discord and, with
 // -spawn, the server process.
 type env struct {
 	c      *client
-	h      *hooks
+	d      *fakeDiscord
 	srv    *server   // nil when driving a server started elsewhere
 	more   []*server // the other replicas of -replicas
 	pids   []int     // the server's processes: srv's and more's, or -pid
@@ -318,15 +323,15 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	if o.spawn != "" {
 		hooksAddr = "127.0.0.1:0"
 	}
-	h, err := listenHooks(hooksAddr)
+	d, err := listenDiscord(hooksAddr)
 	if err != nil {
 		return nil, err
 	}
-	e.h = h
+	e.d = d
 	if o.spawn == "" {
 		key, err := parseKey(o.keyHex)
 		if err != nil {
-			h.close()
+			d.Close()
 			return nil, err
 		}
 		e.c = newClient(o.urls, key, maxInt(o.matches))
@@ -334,7 +339,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	}
 	pub, priv := generateKey()
 	if e.tmp, err = os.MkdirTemp("", "connectn-loadgen-"); err != nil {
-		h.close()
+		d.Close()
 		return nil, err
 	}
 	db := o.db
@@ -356,7 +361,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.close()
 		return nil, err
 	}
-	if e.srv, err = newServer(bin, db, pub, h.apiBase(), logw, o.serverEnv...); err != nil {
+	if e.srv, err = newServer(bin, db, pub, d.apiBase(), logw, o.serverEnv...); err != nil {
 		e.close()
 		return nil, err
 	}
@@ -368,7 +373,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	e.pids = []int{e.srv.pid()}
 	urls := []string{e.srv.url()}
 	for range o.replicas - 1 {
-		more, err := newServer(bin, db, pub, h.apiBase(), logw, o.serverEnv...)
+		more, err := newServer(bin, db, pub, d.apiBase(), logw, o.serverEnv...)
 		if err == nil {
 			err = more.start(ctx)
 		}
@@ -394,13 +399,13 @@ func (e *env) close() {
 			}
 		}
 	}
-	if e.h != nil {
+	if e.d != nil {
 		if e.srv == nil {
 			// A server started elsewhere keeps running: let it finish the
 			// edits that follow the last forfeits before its webhooks go.
 			time.Sleep(time.Second)
 		}
-		e.h.close()
+		e.d.Close()
 	}
 	if e.logf != nil {
 		e.logf.Close()
@@ -496,7 +501,7 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 					}
 					ex := e.c.send(ctx, e.c.ping())
 					switch {
-					case ex.errKind == "" && ex.resp.Type == respPong:
+					case ex.errKind == "" && ex.resp.Type == discordgo.InteractionResponsePong:
 						recs[g].ok("ping", ex.took)
 					case ex.errKind == "":
 						recs[g].fail("ping", fmt.Sprintf("response type %d", ex.resp.Type))
@@ -537,7 +542,7 @@ func (e *env) newSlots(m int, o *options) []*slot {
 	base := e.chBase + e.seq.Add(1)*10_000
 	slots := make([]*slot, m)
 	for i := range m {
-		slots[i] = newSlot(i, e.c, e.h, base, o.settings, o.seed+uint64(base))
+		slots[i] = newSlot(i, e.c, e.d, base, o.settings, o.seed+uint64(base))
 	}
 	return slots
 }
@@ -548,7 +553,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 	slots := e.newSlots(m, o)
 	var budget atomic.Int64
 	budget.Store(int64(o.moves))
-	hooksBefore := e.h.count()
+	hooksBefore := e.d.count()
 	elapsed, cpu, self := e.measure(func() {
 		// The phase ends new requests at its deadline; those in flight
 		// finish (a cancelled request would be an error on the server's
@@ -575,7 +580,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 		}
 		wg.Wait()
 	})
-	hooksAfter := e.h.count()
+	hooksAfter := e.d.count()
 	// Leave nothing active behind (not measured).
 	cleanCtx, cleanCancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cleanCancel()

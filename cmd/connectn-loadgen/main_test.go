@@ -260,15 +260,15 @@ func TestCPUTime(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	c := &client{}
-	_, id, token := c.next(42)
-	if slot, ok := slotOf(token); !ok || slot != 42 {
-		t.Errorf("slotOf(%q) = %d, %v", token, slot, ok)
+	seq, e := c.next("1300000000000000042", player(userBase+1))
+	if channel, original, ok := resolve(e.Token); !ok || channel != "1300000000000000042" || original != strconv.FormatInt(originalBase+seq, 10) ||
+		e.ID != strconv.FormatInt(interBase+seq, 10) {
+		t.Errorf("resolve(%q) = %s, %s, %t; id %s", e.Token, channel, original, ok, e.ID)
 	}
-	if got := originalID(token); got != strconv.FormatInt(originalBase+1, 10) || id != strconv.FormatInt(interBase+1, 10) {
-		t.Errorf("originalID(%q) = %s, id %s", token, got, id)
-	}
-	if _, ok := slotOf("aW50ZXJhY3Rpb24"); ok {
-		t.Error("slotOf read a token that is not ours")
+	for _, tok := range []string{"aW50ZXJhY3Rpb24", "lg", "lgx1", "lg13x", "lg13xa"} {
+		if _, _, ok := resolve(tok); ok {
+			t.Errorf("resolve read %q, a token that is not ours", tok)
+		}
 	}
 	r := parseCustomID("cn:drop:12:3:45:6")
 	if !r.OK || r.Match != 12 || r.Post != 3 || r.Ply != 45 || r.Column != 6 {

@@ -10,19 +10,24 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/discordtest"
 )
 
 // slot is one channel where two made-up members play match after match:
 // challenge, accept, then legal moves read from the buttons of each
 // response until the match ends. When a round ends, the response is the
 // round's record and the next board arrives as a follow-up through the
-// webhook (see hooks). A slot is used by one goroutine at a time.
+// webhook (see fakeDiscord). A slot is used by one goroutine at a time.
 type slot struct {
 	n        int
 	channel  string
-	a, b     *wireUser // the challenger and the opponent
+	a, b     discordtest.User // the challenger and the opponent
 	c        *client
-	follow   chan followUp
+	d        *fakeDiscord // nil when nothing is posted as follow-ups
+	follow   chan *discordgo.Message
 	rng      *rand.Rand
 	settings matchSettings
 	rec      *recorder
@@ -30,11 +35,11 @@ type slot struct {
 	followTimeout time.Duration
 
 	phase   slotPhase
-	match   int64        // the match being played, 0 before the challenge is answered
-	board   *messageData // the last acknowledged message with live buttons
-	boardID string       // its message ID
-	post    int          // the board's post sequence, from its custom_ids
-	acked   []int        // columns (0-based) of the acknowledged drops of this match, in order
+	match   int64              // the match being played, 0 before the challenge is answered
+	board   *discordgo.Message // the last acknowledged message with live buttons
+	boardID string             // its message ID
+	post    int                // the board's post sequence, from its custom_ids
+	acked   []int              // columns (0-based) of the acknowledged drops of this match, in order
 	// history keeps the matches this slot finished (with keepHistory), for
 	// a crash check.
 	history     []doneMatch
@@ -91,19 +96,24 @@ type refusal struct{ text string }
 
 func (e *refusal) Error() string { return "refused: " + e.text }
 
-func newSlot(n int, c *client, h *hooks, channelBase int64, s matchSettings, seed uint64) *slot {
+func newSlot(n int, c *client, d *fakeDiscord, channelBase int64, s matchSettings, seed uint64) *slot {
 	sl := &slot{
-		n: n, c: c, settings: s, rec: newRecorder(),
-		a:             userObject(userBase + int64(2*n+1)),
-		b:             userObject(userBase + int64(2*n+2)),
+		n: n, c: c, d: d, settings: s, rec: newRecorder(),
+		a:             player(userBase + int64(2*n+1)),
+		b:             player(userBase + int64(2*n+2)),
 		rng:           rand.New(rand.NewPCG(seed, uint64(n))),
 		followTimeout: 10 * time.Second,
 	}
-	if h != nil {
-		sl.follow = h.subscribe(n)
-	}
-	sl.channel = strconv.FormatInt(channelBase+int64(n), 10)
+	sl.setChannel(strconv.FormatInt(channelBase+int64(n), 10))
 	return sl
+}
+
+// setChannel moves the slot to channel, where it receives the follow-ups.
+func (s *slot) setChannel(channel string) {
+	s.channel = channel
+	if s.d != nil {
+		s.follow = s.d.subscribe(channel)
+	}
 }
 
 // step takes the slot's next action. It returns an error when the action
@@ -123,7 +133,7 @@ func (s *slot) step(ctx context.Context) error {
 }
 
 // send sends body as the request r and records its latency under r.kind.
-func (s *slot) send(ctx context.Context, r *request, body []byte) (*wireResponse, error) {
+func (s *slot) send(ctx context.Context, r *request, body []byte) (*discordgo.InteractionResponse, error) {
 	s.inflight = r
 	ex := s.c.send(ctx, body)
 	if ex.errKind != "" {
@@ -139,7 +149,7 @@ func (s *slot) send(ctx context.Context, r *request, body []byte) (*wireResponse
 	s.inflight = nil
 	s.rec.ok(r.kind, ex.took)
 	resp := ex.resp
-	if resp.Type == respNewMessage && resp.Data != nil && resp.Data.Flags&flagEphemeral != 0 {
+	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		text := resp.Data.Content
 		if len(text) > 60 {
 			text = text[:60] + "…"
@@ -151,7 +161,7 @@ func (s *slot) send(ctx context.Context, r *request, body []byte) (*wireResponse
 }
 
 func (s *slot) challenge(ctx context.Context) error {
-	body, seq := s.c.challenge(s.n, s.channel, s.a, s.b, s.settings)
+	body, seq := s.c.challenge(s.channel, s.a, s.b, s.settings)
 	resp, err := s.send(ctx, &request{kind: "challenge"}, body)
 	var ref *refusal
 	if errors.As(err, &ref) && strings.Contains(ref.text, "already has a challenge") {
@@ -160,15 +170,15 @@ func (s *slot) challenge(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	accept := find(resp.Data, "Accept")
-	if resp.Type != respNewMessage || accept == nil {
+	accept := find(boardOf(resp.Data), "Accept")
+	if !newMessage(resp) || accept == nil {
 		return s.unexpected("challenge", resp)
 	}
 	r := parseCustomID(accept.CustomID)
 	if !r.OK || r.Action != "accept" {
 		return s.unexpected("challenge", resp)
 	}
-	s.match, s.board, s.boardID, s.acked, s.phase = r.Match, resp.Data, strconv.FormatInt(originalBase+seq, 10), nil, phaseChallenge
+	s.match, s.board, s.boardID, s.acked, s.phase = r.Match, boardOf(resp.Data), strconv.FormatInt(originalBase+seq, 10), nil, phaseChallenge
 	return nil
 }
 
@@ -177,15 +187,16 @@ func (s *slot) accept(ctx context.Context) error {
 	if b == nil {
 		return fmt.Errorf("no Accept button on the challenge")
 	}
-	resp, err := s.send(ctx, &request{kind: "accept", customID: b.CustomID}, s.c.click(s.n, s.channel, s.b, s.boardID, s.board, b.CustomID))
+	resp, err := s.send(ctx, &request{kind: "accept", customID: b.CustomID}, s.c.click(s.channel, s.b, s.onBoard(), b.CustomID))
 	if err != nil {
 		return err
 	}
-	d := drops(resp.Data)
-	if resp.Type != respUpdateMessage || len(d) == 0 {
+	board := boardOf(resp.Data)
+	d := drops(board)
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || len(d) == 0 {
 		return s.unexpected("accept", resp)
 	}
-	s.board, s.phase, s.post = resp.Data, phasePlaying, parseCustomID(d[0].CustomID).Post
+	s.board, s.phase, s.post = board, phasePlaying, parseCustomID(d[0].CustomID).Post
 	return nil
 }
 
@@ -198,24 +209,25 @@ func (s *slot) move(ctx context.Context) error {
 	}
 	r := parseCustomID(btn.CustomID)
 	resp, err := s.send(ctx, &request{kind: "move", column: r.Column - 1, customID: btn.CustomID},
-		s.c.click(s.n, s.channel, mover, s.boardID, s.board, btn.CustomID))
+		s.c.click(s.channel, mover, s.onBoard(), btn.CustomID))
 	if err != nil {
 		return err
 	}
-	if resp.Type != respUpdateMessage {
+	if resp.Type != discordgo.InteractionResponseUpdateMessage {
 		return s.unexpected("move", resp)
 	}
+	board := boardOf(resp.Data)
 	s.acked = append(s.acked, r.Column-1)
 	s.rec.moves++
 	if s.ackTotal != nil {
 		s.ackTotal.Add(1)
 	}
-	switch d := drops(resp.Data); {
+	switch d := drops(board); {
 	case len(d) > 0:
-		s.board, s.post = resp.Data, parseCustomID(d[0].CustomID).Post
-	case find(resp.Data, "Rematch") != nil:
+		s.board, s.post = board, parseCustomID(d[0].CustomID).Post
+	case find(board, "Rematch") != nil:
 		s.endMatch()
-	case len(allButtons(resp.Data)) == 0:
+	case len(discordtest.Buttons(board.Components)) == 0:
 		// The round's record: the next board comes as a follow-up.
 		s.board, s.phase = nil, phaseAwaitNext
 	default:
@@ -226,27 +238,29 @@ func (s *slot) move(ctx context.Context) error {
 
 // pick returns a random enabled column button of the board and the member
 // to click it.
-func (s *slot) pick() (button, *wireUser, error) {
-	live := drops(s.board)
-	var open []button
-	for _, b := range live {
+func (s *slot) pick() (*discordgo.Button, discordtest.User, error) {
+	var open []*discordgo.Button
+	for _, b := range drops(s.board) {
 		if !b.Disabled {
 			open = append(open, b)
 		}
 	}
 	if len(open) == 0 {
-		return button{}, nil, fmt.Errorf("no enabled column button on the board")
+		return nil, discordtest.User{}, fmt.Errorf("no enabled column button on the board")
 	}
-	var mover *wireUser
-	switch s.board.toMove() {
-	case s.a.ID:
-		mover = s.a
-	case s.b.ID:
-		mover = s.b
-	default:
-		return button{}, nil, fmt.Errorf("the board mentions nobody of this match to move")
+	switch {
+	case pings(s.board, s.a.ID):
+		return open[s.rng.IntN(len(open))], s.a, nil
+	case pings(s.board, s.b.ID):
+		return open[s.rng.IntN(len(open))], s.b, nil
 	}
-	return open[s.rng.IntN(len(open))], mover, nil
+	return nil, discordtest.User{}, fmt.Errorf("the board mentions nobody of this match to move")
+}
+
+// pings reports whether board names the member id first, as a board names
+// the player to move.
+func pings(board *discordgo.Message, id string) bool {
+	return strings.HasPrefix(board.Content, "<@"+id+">")
 }
 
 // awaitNext waits for the next round's board, posted as a follow-up.
@@ -256,7 +270,7 @@ func (s *slot) awaitNext(ctx context.Context) error {
 	for {
 		select {
 		case f := <-s.follow:
-			d := drops(f.data)
+			d := drops(f)
 			if len(d) == 0 {
 				continue // an edit or board of something else
 			}
@@ -265,7 +279,7 @@ func (s *slot) awaitNext(ctx context.Context) error {
 				continue // a late or repeated post of an earlier board
 			}
 			s.rec.ok("follow-up", 0)
-			s.board, s.boardID, s.phase, s.post = f.data, f.id, phasePlaying, r.Post
+			s.board, s.boardID, s.phase, s.post = f, f.ID, phasePlaying, r.Post
 			return nil
 		case <-timer.C:
 			s.rec.fail("follow-up", "next board not posted within "+s.followTimeout.String())
@@ -295,7 +309,7 @@ func (s *slot) reset() {
 func (s *slot) freshChannel() {
 	s.channelGen++
 	n, _ := strconv.ParseInt(s.channel, 10, 64)
-	s.channel = strconv.FormatInt(n+1_000_000, 10)
+	s.setChannel(strconv.FormatInt(n+1_000_000, 10))
 	s.reset()
 }
 
@@ -315,33 +329,56 @@ func (s *slot) abandon(ctx context.Context) {
 	default:
 		cid = "cn:forfeit!:" + id
 	}
-	s.c.send(ctx, s.c.click(s.n, s.channel, s.a, s.boardID, nil, cid))
+	s.c.send(ctx, s.c.click(s.channel, s.a, &discordgo.Message{ID: s.boardID}, cid))
 	s.reset()
 }
 
-func (s *slot) unexpected(kind string, resp *wireResponse) error {
+func (s *slot) unexpected(kind string, resp *discordgo.InteractionResponse) error {
 	what := fmt.Sprintf("response type %d", resp.Type)
-	if resp.Data != nil {
-		what += fmt.Sprintf(", %q, buttons %v", resp.Data.title(), labels(resp.Data))
+	if b := boardOf(resp.Data); len(b.Embeds) > 0 {
+		what += fmt.Sprintf(", %q, buttons %v", b.Embeds[0].Title, labels(b))
 	}
 	s.rec.fail(kind, "unexpected "+kind+" response")
 	return fmt.Errorf("unexpected %s response: %s", kind, what)
 }
 
-// find returns the button labelled label, nil when there is none.
-func find(d *messageData, label string) *button {
-	for _, b := range allButtons(d) {
-		if b.Label == label {
-			return &b
-		}
-	}
-	return nil
+// newMessage reports whether resp posts a new message.
+func newMessage(resp *discordgo.InteractionResponse) bool {
+	return resp.Type == discordgo.InteractionResponseChannelMessageWithSource
 }
 
-// drops returns the column buttons of d.
-func drops(d *messageData) []button {
-	var out []button
-	for _, b := range allButtons(d) {
+// onBoard returns the board as the message a click is on.
+func (s *slot) onBoard() *discordgo.Message {
+	b := *s.board
+	b.ID, b.ChannelID = s.boardID, s.channel
+	return &b
+}
+
+// boardOf returns the message a response creates or updates (without its
+// ID).
+func boardOf(d *discordgo.InteractionResponseData) *discordgo.Message {
+	if d == nil {
+		return &discordgo.Message{}
+	}
+	return &discordgo.Message{Content: d.Content, Embeds: d.Embeds, Components: d.Components, Flags: d.Flags}
+}
+
+// acceptBoard returns a challenge to match as a board that offers Accept
+// only, as a player who never saw the challenge's message would click it.
+func acceptBoard(match int64) *discordgo.Message {
+	return &discordgo.Message{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "cn:accept:" + strconv.FormatInt(match, 10)}}}}}
+}
+
+// find returns the button labelled label, nil when there is none.
+func find(m *discordgo.Message, label string) *discordgo.Button {
+	return discordtest.FindButton(m.Components, label)
+}
+
+// drops returns the column buttons of m.
+func drops(m *discordgo.Message) []*discordgo.Button {
+	var out []*discordgo.Button
+	for _, b := range discordtest.Buttons(m.Components) {
 		if strings.HasPrefix(b.CustomID, "cn:drop:") {
 			out = append(out, b)
 		}
@@ -349,17 +386,52 @@ func drops(d *messageData) []button {
 	return out
 }
 
-func allButtons(d *messageData) []button {
-	b, _ := d.buttons()
-	return b
-}
-
-func labels(d *messageData) []string {
+func labels(m *discordgo.Message) []string {
 	var out []string
-	for _, b := range allButtons(d) {
+	for _, b := range discordtest.Buttons(m.Components) {
 		out = append(out, b.Label)
 	}
 	return out
+}
+
+// dropRoute is a parsed button custom_id of the bot's form
+// cn:<action>:<match>[:...]; a column's is cn:drop:<match>:<post>:<ply>:<column>.
+type dropRoute struct {
+	Match       int64
+	Post, Ply   int
+	Column      int // 1-based
+	OK          bool
+	Action      string
+	MatchString string
+}
+
+// parseCustomID reads a custom_id of the bot's form cn:<action>:<match>[:...].
+// It is the load generator's own reading of what the buttons say, not the
+// bot's parser.
+func parseCustomID(id string) dropRoute {
+	parts := strings.Split(id, ":")
+	if len(parts) < 3 || parts[0] != "cn" {
+		return dropRoute{}
+	}
+	r := dropRoute{Action: parts[1], MatchString: parts[2]}
+	var err error
+	if r.Match, err = strconv.ParseInt(parts[2], 10, 64); err != nil {
+		return dropRoute{}
+	}
+	if r.Action == "drop" {
+		if len(parts) != 6 {
+			return dropRoute{}
+		}
+		var e1, e2, e3 error
+		r.Post, e1 = strconv.Atoi(parts[3])
+		r.Ply, e2 = strconv.Atoi(parts[4])
+		r.Column, e3 = strconv.Atoi(parts[5])
+		if errors.Join(e1, e2, e3) != nil {
+			return dropRoute{}
+		}
+	}
+	r.OK = true
+	return r
 }
 
 // recorder keeps one slot's latencies and errors by kind.

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/discordtest"
+)
+
+// fakeDiscord is the part of Discord's REST API that `connectn serve` calls
+// back during a match, the interaction webhooks (a follow-up with the next
+// round's board, reads and edits of @original and of follow-ups), served
+// by a bot/discordtest Server in its thin mode: the interactions are
+// signed and sent by this program, not by the Server, so it learns of
+// each from its token (see token), and it validates what the bot posts as
+// Discord would. Any prefix before /webhooks/ is accepted
+// (CONNECTN_DISCORD_API sets it, e.g. http://127.0.0.1:8090/api/v10). A
+// follow-up is handed to the slot of its channel.
+type fakeDiscord struct {
+	*discordtest.Server
+
+	mu    sync.Mutex
+	slots map[string]chan *discordgo.Message // by channel
+}
+
+// listenDiscord serves the fake webhooks on addr ("127.0.0.1:0" picks a
+// port).
+func listenDiscord(addr string) (*fakeDiscord, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for the webhook routes on %s: %w", addr, err)
+	}
+	d := &fakeDiscord{slots: map[string]chan *discordgo.Message{}}
+	d.Server = discordtest.New(discordtest.WithListener(ln), discordtest.WithApplicationID(appID),
+		discordtest.WithResolver(resolve), discordtest.WithOnMessage(d.posted))
+	return d, nil
+}
+
+// apiBase is the value of CONNECTN_DISCORD_API that points a bot here.
+func (d *fakeDiscord) apiBase() string { return d.URL() + "/api/v10" }
+
+// subscribe returns the channel on which the slot playing in channel
+// receives the messages posted there as follow-ups.
+func (d *fakeDiscord) subscribe(channel string) chan *discordgo.Message {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ch := d.slots[channel]
+	if ch == nil {
+		ch = make(chan *discordgo.Message, 16)
+		d.slots[channel] = ch
+	}
+	return ch
+}
+
+// posted hands a follow-up to the slot of its channel.
+func (d *fakeDiscord) posted(m discordtest.Message) {
+	if m.Kind != discordtest.FollowupMessageCreate {
+		return
+	}
+	d.mu.Lock()
+	ch := d.slots[m.Message.ChannelID]
+	d.mu.Unlock()
+	select {
+	case ch <- m.Message:
+	default: // nobody reads: the slot has stopped
+	}
+}
+
+// count returns the number of webhook requests per route so far, for the
+// report.
+func (d *fakeDiscord) count() map[string]int {
+	out := map[string]int{}
+	for _, r := range d.Requests() {
+		route := "unknown"
+		switch parts := strings.Split(r.Path, "/"); {
+		case len(parts) == 4 && parts[1] == "webhooks" && r.Method == "POST":
+			route = "POST follow-up"
+		case len(parts) == 6 && parts[1] == "webhooks" && parts[4] == "messages":
+			route = r.Method + " message"
+		}
+		if r.Status >= 400 {
+			route += fmt.Sprintf(" (%d)", r.Status)
+		}
+		out[route]++
+	}
+	return out
+}
+
+// token returns the interaction token of the interaction seq in channel:
+// it names both, so that the fake knows a webhook's channel and its
+// @original (see resolve) without a table.
+func token(channel string, seq int64) string { return fmt.Sprintf("lg%sx%d", channel, seq) }
+
+// resolve reads a token made by token: the channel and the ID of the
+// message the interaction's response created, originalBase + its
+// sequence.
+func resolve(tok string) (channel, original string, ok bool) {
+	rest, ok := strings.CutPrefix(tok, "lg")
+	channel, seq, ok2 := strings.Cut(rest, "x")
+	n, err := strconv.ParseInt(seq, 10, 64)
+	if !ok || !ok2 || channel == "" || err != nil {
+		return "", "", false
+	}
+	return channel, strconv.FormatInt(originalBase+n, 10), true
+}
