@@ -9,6 +9,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/limits"
+
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -90,7 +92,7 @@ func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
 	now := b.now()
 	var err error
 	switch {
-	case s.Webhook.Valid(now) && s.Webhook.Message != "":
+	case live(s.Webhook, now) && s.Webhook.Message != "":
 		err = b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
 	case b.messenger.HasBotToken() && s.MessageID != "":
 		err = b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
@@ -138,6 +140,13 @@ func (b *boards) postPending(ctx context.Context, channelID string, match int64)
 	b.post(ctx, s)
 }
 
+// live reports whether w holds an interaction token that is still usable
+// at now, with a minute to spare before Discord's limits.TokenLifetime.
+// Editing the board through it also needs w.Message.
+func live(w sessions.Webhook, now time.Time) bool {
+	return w.AppID != "" && w.Token != "" && now.Before(w.At.Add(limits.TokenLifetime-time.Minute))
+}
+
 // errUnreachable means neither a live webhook nor a bot token can reach the
 // channel.
 var errUnreachable = errors.New("no live interaction token and no bot token")
@@ -158,7 +167,7 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	)
 	switch {
 	case b.messenger == nil:
-	case s.Webhook.Valid(now):
+	case live(s.Webhook, now):
 		err = b.early(ctx, func() error {
 			var err error
 			id, err = b.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)

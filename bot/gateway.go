@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/limits"
 )
 
 // handleTimeout bounds the work on one interaction: Discord drops a first
 // response that arrives after 3 seconds.
-const handleTimeout = 2500 * time.Millisecond
+const handleTimeout = limits.ResponseWindow - 500*time.Millisecond
 
 // RegisterCommands overwrites the application's commands with Commands() in
 // one bulk call: in the guild guildID, which Discord updates at once, or

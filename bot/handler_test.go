@@ -333,7 +333,7 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	resp = e.send(slash(bob, "leaderboard"))
 	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> · **Wins:** 2 · **Win rate:** 67% · **Played:** 3",
 		"🥈 <@"+carolID+"> · **Wins:** 1 · **Win rate:** 100% · **Played:** 1", "🥉 <@"+bobID+"> · **Wins:** 0",
-		"Ranked by "+sessions.LeaderboardRule)
+		"Ranked by most match wins, then highest win rate, then best round difference (rounds won − rounds lost)")
 	mentionsOnly(t, "leaderboard", resp.Data.AllowedMentions)
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/limits"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -399,9 +401,9 @@ func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 	return renderClosedChallenge(l, s)
 }
 
-// The layout of a board's buttons: at most five to a row (Discord's
-// limit), the Forfeit match button alone on the last row.
-const rowButtons = 5
+// rowButtons is how many column buttons a row of a board holds:
+// Discord's most.
+const rowButtons = limits.ButtonsPerRow
 
 // boardButtons returns one button per column, labelled as the column
 // headers read and disabled when the column is full, rowButtons to an

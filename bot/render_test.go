@@ -16,6 +16,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/limits"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -27,19 +29,6 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // UpdateGolden lets the external tests see -update.
 var UpdateGolden = update
-
-// Discord's limits on one message (https://discord.com/developers/docs/resources/message).
-const (
-	limitContent     = 2000
-	limitTitle       = 256
-	limitDescription = 4096
-	limitFooter      = 2048
-	limitEmbedsTotal = 6000
-	limitRows        = 5
-	limitRowButtons  = 5
-	limitLabel       = 80
-	limitCustomID    = 100
-)
 
 // en is the English localizer the render tests draw with.
 var en = locale.English()
@@ -71,29 +60,29 @@ func length(s string) int {
 // checkLimits returns what in msg breaks one of Discord's limits.
 func checkLimits(msg *message) []string {
 	var bad []string
-	if n := length(msg.Content); n > limitContent {
+	if n := length(msg.Content); n > limits.Content {
 		bad = append(bad, fmt.Sprintf("content of %d characters", n))
 	}
 	total := 0
 	for _, e := range msg.Embeds {
-		if n := length(e.Title); n > limitTitle {
+		if n := length(e.Title); n > limits.EmbedTitle {
 			bad = append(bad, fmt.Sprintf("title of %d characters", n))
 		}
-		if n := length(e.Description); n > limitDescription {
+		if n := length(e.Description); n > limits.EmbedDescription {
 			bad = append(bad, fmt.Sprintf("description of %d characters", n))
 		}
 		total += length(e.Title) + length(e.Description)
 		if e.Footer != nil {
-			if n := length(e.Footer.Text); n > limitFooter {
+			if n := length(e.Footer.Text); n > limits.EmbedFooter {
 				bad = append(bad, fmt.Sprintf("footer of %d characters", n))
 			}
 			total += length(e.Footer.Text)
 		}
 	}
-	if total > limitEmbedsTotal {
+	if total > limits.EmbedsTotal {
 		bad = append(bad, fmt.Sprintf("embeds of %d characters in all", total))
 	}
-	if len(msg.Components) > limitRows {
+	if len(msg.Components) > limits.ActionRows {
 		bad = append(bad, fmt.Sprintf("%d action rows", len(msg.Components)))
 	}
 	seen := map[string]bool{}
@@ -103,7 +92,7 @@ func checkLimits(msg *message) []string {
 			bad = append(bad, fmt.Sprintf("a top-level %T", row))
 			continue
 		}
-		if len(r.Components) == 0 || len(r.Components) > limitRowButtons {
+		if len(r.Components) == 0 || len(r.Components) > limits.ButtonsPerRow {
 			bad = append(bad, fmt.Sprintf("a row of %d components", len(r.Components)))
 		}
 		for _, c := range r.Components {
@@ -112,11 +101,11 @@ func checkLimits(msg *message) []string {
 				bad = append(bad, fmt.Sprintf("a %T in a row", c))
 				continue
 			}
-			if len(b.CustomID) > limitCustomID || seen[b.CustomID] || b.CustomID == "" {
+			if len(b.CustomID) > limits.CustomID || seen[b.CustomID] || b.CustomID == "" {
 				bad = append(bad, fmt.Sprintf("custom_id %q (long, empty or repeated)", b.CustomID))
 			}
 			seen[b.CustomID] = true
-			if length(b.Label) > limitLabel {
+			if length(b.Label) > limits.ButtonLabel {
 				bad = append(bad, fmt.Sprintf("label %q", b.Label))
 			}
 			if _, _, err := testRouter.parse(b.CustomID); err != nil {

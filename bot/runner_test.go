@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/connectn/connectn/sessions"
 )
 
 // testClock is a settable clock, safe for concurrent use.
@@ -84,3 +86,29 @@ func TestRunDueSweeps(t *testing.T) {
 type emptyStore struct{ Store }
 
 func (emptyStore) Due(context.Context, time.Time, int) ([]string, error) { return nil, nil }
+
+// TestLive: an interaction's token serves the board until a minute before
+// Discord's limit, and never without an application or a token.
+func TestLive(t *testing.T) {
+	t0 := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	w := sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: t0}
+	tests := []struct {
+		name string
+		w    sessions.Webhook
+		at   time.Time
+		want bool
+	}{
+		{"fresh", w, t0.Add(time.Minute), true},
+		{"a minute to spare", w, t0.Add(13*time.Minute + 59*time.Second), true},
+		{"too close to expiry", w, t0.Add(14 * time.Minute), false},
+		{"expired", w, t0.Add(time.Hour), false},
+		{"no token", sessions.Webhook{AppID: "app", Message: "@original", At: t0}, t0, false},
+		{"no app", sessions.Webhook{Token: "tok", Message: "@original", At: t0}, t0, false},
+		{"no message yet (a follow-up to post)", sessions.Webhook{AppID: "app", Token: "tok", At: t0}, t0, true},
+	}
+	for _, tt := range tests {
+		if got := live(tt.w, tt.at); got != tt.want {
+			t.Errorf("%s: live = %t, want %t", tt.name, got, tt.want)
+		}
+	}
+}

@@ -131,8 +131,9 @@ type Session struct {
 }
 
 // Webhook is an interaction's webhook, through which the bot can post
-// follow-up messages and edit its messages for 15 minutes after the
-// interaction, without a bot token. The token is a secret: never log it.
+// follow-up messages and edit its messages for a while after the
+// interaction (Discord's limit, which the bot knows), without a bot token.
+// The token is a secret: never log it.
 type Webhook struct {
 	// AppID is the application the interaction was sent to.
 	AppID string `json:"app_id,omitempty"`
@@ -142,20 +143,9 @@ type Webhook struct {
 	// "@original" when the interaction's own response is (or updated) the
 	// board message, or the ID of a follow-up message it posted.
 	Message string `json:"message,omitempty"`
-	// At is when the interaction arrived, in UTC; the token expires 15
-	// minutes later.
+	// At is when the interaction arrived, in UTC; the token's lifetime
+	// counts from it.
 	At time.Time `json:"at,omitzero"`
-}
-
-// WebhookLifetime is how long an interaction token can be used for
-// follow-ups and edits after the interaction (Discord's documented 15
-// minutes).
-const WebhookLifetime = 15 * time.Minute
-
-// Valid reports whether w holds a token that is still usable at now, with a
-// minute to spare. Editing the board through it also needs Message.
-func (w Webhook) Valid(now time.Time) bool {
-	return w.AppID != "" && w.Token != "" && now.Before(w.At.Add(WebhookLifetime-time.Minute))
 }
 
 // End is how a session ended.

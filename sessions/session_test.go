@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -62,29 +61,5 @@ func TestPlayerOfAndMember(t *testing.T) {
 				t.Errorf("Member(%v) = %+v, want %+v", got, m, tt.wantMember)
 			}
 		})
-	}
-}
-
-func TestWebhookValid(t *testing.T) {
-	t0 := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
-	w := sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: t0}
-	tests := []struct {
-		name string
-		w    sessions.Webhook
-		at   time.Time
-		want bool
-	}{
-		{"fresh", w, t0.Add(time.Minute), true},
-		{"a minute to spare", w, t0.Add(13*time.Minute + 59*time.Second), true},
-		{"too close to expiry", w, t0.Add(14 * time.Minute), false},
-		{"expired", w, t0.Add(time.Hour), false},
-		{"no token", sessions.Webhook{AppID: "app", Message: "@original", At: t0}, t0, false},
-		{"no app", sessions.Webhook{Token: "tok", Message: "@original", At: t0}, t0, false},
-		{"no message yet (a follow-up to post)", sessions.Webhook{AppID: "app", Token: "tok", At: t0}, t0, true},
-	}
-	for _, tt := range tests {
-		if got := tt.w.Valid(tt.at); got != tt.want {
-			t.Errorf("%s: Valid() = %t, want %t", tt.name, got, tt.want)
-		}
 	}
 }

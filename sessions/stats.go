@@ -31,8 +31,3 @@ func (s Stats) WinRate() float64 {
 type PairRecord struct {
 	Wins, Losses int
 }
-
-// LeaderboardRule states the order of Leaderboard, for users to read: the
-// most match wins first, then the higher win rate, then the better round
-// difference (rounds won minus rounds lost).
-const LeaderboardRule = "most match wins, then highest win rate, then best round difference (rounds won − rounds lost)"

@@ -121,7 +121,9 @@ type Store interface {
 
 	// Leaderboard returns the best members of server guildID in matches
 	// between members, at most limit of them (limit from 1 to 100, else an
-	// error), ranked by LeaderboardRule and then by user ID. Members with
+	// error), ranked by the most match wins, then the higher win rate, then
+	// the better round difference (rounds won minus rounds lost), then by
+	// user ID (the catalog states the rule to users). Members with
 	// no finished match are left out; matches against the bot do not
 	// count.
 	Leaderboard(ctx context.Context, guildID string, limit int) ([]Stats, error)
