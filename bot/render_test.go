@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/limits"
+	"github.com/connectn/connectn/bot/internal/wire"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
@@ -35,21 +36,6 @@ var en = locale.English()
 
 // testRouter parses custom_ids by the route table.
 var testRouter = newRouter(nil, routes)
-
-// component returns c as a T, whether it holds a T or a non-nil *T;
-// false for anything else.
-func component[T any](c discordgo.MessageComponent) (T, bool) {
-	switch v := any(c).(type) {
-	case T:
-		return v, true
-	case *T:
-		if v != nil {
-			return *v, true
-		}
-	}
-	var zero T
-	return zero, false
-}
 
 // length counts s both ways Discord might: in code points and in UTF-16
 // code units; the larger is what a limit is held against.
@@ -87,7 +73,7 @@ func checkLimits(msg *message) []string {
 	}
 	seen := map[string]bool{}
 	for _, row := range msg.Components {
-		r, ok := component[discordgo.ActionsRow](row)
+		r, ok := wire.Component[discordgo.ActionsRow](row)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("a top-level %T", row))
 			continue
@@ -96,7 +82,7 @@ func checkLimits(msg *message) []string {
 			bad = append(bad, fmt.Sprintf("a row of %d components", len(r.Components)))
 		}
 		for _, c := range r.Components {
-			b, ok := component[discordgo.Button](c)
+			b, ok := wire.Component[discordgo.Button](c)
 			if !ok {
 				bad = append(bad, fmt.Sprintf("a %T in a row", c))
 				continue
@@ -328,9 +314,9 @@ func TestHeadersMatchButtons(t *testing.T) {
 		}
 		var got []string
 		for _, b := range boardButtons(en, s) {
-			row, _ := component[discordgo.ActionsRow](b)
+			row, _ := wire.Component[discordgo.ActionsRow](b)
 			for _, c := range row.Components {
-				if btn, _ := component[discordgo.Button](c); btn.Label != "Forfeit match" {
+				if btn, _ := wire.Component[discordgo.Button](c); btn.Label != "Forfeit match" {
 					got = append(got, btn.Label)
 				}
 			}
@@ -457,7 +443,7 @@ func TestRenderGolden(t *testing.T) {
 			}
 			n := 0
 			for _, row := range tc.msg.Components {
-				r, _ := component[discordgo.ActionsRow](row)
+				r, _ := wire.Component[discordgo.ActionsRow](row)
 				n += len(r.Components)
 			}
 			if n != tc.buttons {

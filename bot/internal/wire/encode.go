@@ -86,7 +86,7 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 		w.Data.Components = make([]wireRow, 0, len(d.Components))
 	}
 	for _, c := range d.Components {
-		row, ok := component[discordgo.ActionsRow](c)
+		row, ok := Component[discordgo.ActionsRow](c)
 		if !ok {
 			return nil, false
 		}
@@ -95,7 +95,7 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 			wr.Components = make([]wireButton, 0, len(row.Components))
 		}
 		for _, b := range row.Components {
-			btn, ok := component[discordgo.Button](b)
+			btn, ok := Component[discordgo.Button](b)
 			if !ok {
 				return nil, false
 			}
@@ -109,9 +109,9 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 	return w, true
 }
 
-// component returns c as a T, whether it holds a T or a non-nil *T;
+// Component returns c as a T, whether it holds a T or a non-nil *T;
 // false for anything else.
-func component[T any](c discordgo.MessageComponent) (T, bool) {
+func Component[T any](c discordgo.MessageComponent) (T, bool) {
 	switch v := any(c).(type) {
 	case T:
 		return v, true
