@@ -42,75 +42,20 @@ func realSession(token string) (*discordgo.Session, error) {
 	return s, nil
 }
 
+// The members of the tests' matches, as interactions carry them.
+var (
+	alice = discordtest.User{ID: aliceID, Username: "alice", GlobalName: "Alice"}
+	bob   = discordtest.User{ID: bobID, Username: "bob", GlobalName: "Bob"}
+)
+
 var interactionSeq atomic.Int64
 
-func userJSON(id, name string) map[string]any {
-	return map[string]any{"id": id, "username": name, "discriminator": "0", "global_name": strings.ToUpper(name[:1]) + name[1:]}
-}
-
-// interactionJSON returns an interaction of type typ by user from in the
-// test channel, shaped as Discord sends it.
-func interactionJSON(typ int, from string, data, message map[string]any) []byte {
+// from returns the envelope of a new interaction by u in channel of the
+// test guild: a fresh ID and token.
+func from(u discordtest.User, channel string) discordtest.Envelope {
 	n := interactionSeq.Add(1)
-	names := map[string]string{aliceID: "alice", bobID: "bob"}
-	i := map[string]any{
-		"id": fmt.Sprintf("15%017d", n), "application_id": fakeAppID, "type": typ,
-		"token": fmt.Sprintf("aW50ZXJhY3Rpb246%d", n), "version": 1,
-		"guild_id": guildID, "channel_id": channelID,
-		"member": map[string]any{"user": userJSON(from, names[from]), "roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00"},
-		"data":   data,
-	}
-	if message != nil {
-		i["message"] = message
-	}
-	b, err := json.Marshal(i)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// challengeJSON returns `/connectn challenge opponent:@bob` typed by alice,
-// with integer options ints.
-func challengeJSON(ints map[string]int) []byte {
-	opts := []any{map[string]any{"type": 6, "name": "opponent", "value": bobID}}
-	for name, v := range ints {
-		opts = append(opts, map[string]any{"type": 4, "name": name, "value": v})
-	}
-	return interactionJSON(2, aliceID, map[string]any{
-		"id": "1600000000000000001", "name": "connectn", "type": 1,
-		"options":  []any{map[string]any{"type": 1, "name": "challenge", "options": opts}},
-		"resolved": map[string]any{"users": map[string]any{bobID: userJSON(bobID, "bob")}},
-	}, nil)
-}
-
-// clickJSON returns a click by from on the button customID of message
-// messageID.
-func clickJSON(from, messageID, customID string) []byte {
-	return interactionJSON(3, from, map[string]any{"custom_id": customID, "component_type": 2},
-		map[string]any{"id": messageID, "channel_id": channelID, "type": 0, "content": "board",
-			"author": userJSON(fakeAppID, "connectn"), "timestamp": "2026-11-22T18:00:00.000000+00:00"})
-}
-
-// customIDs returns the custom_ids of resp's buttons that contain part, in
-// order.
-func customIDs(resp *discordgo.InteractionResponse, part string) []string {
-	var out []string
-	if resp == nil || resp.Data == nil {
-		return nil
-	}
-	for _, row := range resp.Data.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			if b, ok := c.(*discordgo.Button); ok && strings.Contains(b.CustomID, part) {
-				out = append(out, b.CustomID)
-			}
-		}
-	}
-	return out
+	return discordtest.Envelope{ID: fmt.Sprintf("15%017d", n), Token: fmt.Sprintf("aW50ZXJhY3Rpb246%d", n),
+		AppID: fakeAppID, GuildID: guildID, ChannelID: channel, From: u}
 }
 
 // playMatch plays a one-round match of alice against bob through send:
@@ -118,35 +63,47 @@ func customIDs(resp *discordgo.InteractionResponse, part string) []string {
 // in column 1 while bob plays column 2.
 func playMatch(t *testing.T, send func([]byte) *discordgo.InteractionResponse) {
 	t.Helper()
-	const msgID = "1700000000000000001"
-	resp := send(challengeJSON(map[string]int{"wins": 1}))
-	accept := customIDs(resp, ":accept:")
-	if len(accept) != 1 {
+	board := &discordgo.Message{ID: "1700000000000000001"}
+	button := func(resp *discordgo.InteractionResponse, label string) *discordgo.Button {
+		if resp.Data == nil {
+			return nil
+		}
+		return discordtest.FindButton(resp.Data.Components, label)
+	}
+	resp := send(discordtest.Slash(from(alice, channelID), "connectn", "challenge",
+		discordtest.UserArg("opponent", bob), discordtest.IntArg("wins", 1)))
+	accept := button(resp, "Accept")
+	if accept == nil {
 		t.Fatalf("challenge: got %+v, want an Accept button", resp)
 	}
-	resp = send(clickJSON(bobID, msgID, accept[0]))
-	drops := customIDs(resp, ":drop:")
-	if len(drops) < 2 {
+	resp = send(discordtest.Click(from(bob, channelID), board, accept.CustomID))
+	second := button(resp, "2")
+	if second == nil {
 		t.Fatalf("accept: got %+v, want column buttons", resp)
 	}
-	if refused := send(clickJSON(bobID, msgID, drops[1])); refused.Data == nil || refused.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+	if refused := send(discordtest.Click(from(bob, channelID), board, second.CustomID)); refused.Data == nil || refused.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatalf("a click out of turn: got %+v, want a private refusal", refused)
 	}
 	for i, m := range []struct {
-		who    string
+		who    discordtest.User
 		column int
-	}{{aliceID, 0}, {bobID, 1}, {aliceID, 0}, {bobID, 1}, {aliceID, 0}, {bobID, 1}, {aliceID, 0}} {
-		drops := customIDs(resp, ":drop:")
-		if len(drops) <= m.column {
+	}{{alice, 0}, {bob, 1}, {alice, 0}, {bob, 1}, {alice, 0}, {bob, 1}, {alice, 0}} {
+		drop := button(resp, strconv.Itoa(m.column+1))
+		if drop == nil {
 			t.Fatalf("move %d: no button for column %d in %+v", i+1, m.column+1, resp)
 		}
-		resp = send(clickJSON(m.who, msgID, drops[m.column]))
+		resp = send(discordtest.Click(from(m.who, channelID), board, drop.CustomID))
 		if resp.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("move %d: got response type %d, want UPDATE_MESSAGE", i+1, resp.Type)
 		}
 	}
-	if left := customIDs(resp, ":drop:"); len(left) != 0 {
-		t.Fatalf("the finished match still has %d column buttons", len(left))
+	if resp.Data == nil {
+		return
+	}
+	for _, b := range discordtest.Buttons(resp.Data.Components) {
+		if strings.Contains(b.CustomID, ":drop:") {
+			t.Fatalf("the finished match still has the column button %q", b.Label)
+		}
 	}
 }
 
@@ -155,11 +112,13 @@ func playMatch(t *testing.T, send func([]byte) *discordgo.InteractionResponse) {
 func viaGateway(t *testing.T, fake *discordtest.Server) func([]byte) *discordgo.InteractionResponse {
 	return func(body []byte) *discordgo.InteractionResponse {
 		t.Helper()
-		var i discordgo.Interaction
+		var i struct {
+			ID string `json:"id"`
+		}
 		if err := json.Unmarshal(body, &i); err != nil {
 			t.Fatalf("decode interaction: %v", err)
 		}
-		if err := fake.DispatchInteraction(&i); err != nil {
+		if err := fake.DispatchInteractionJSON(body); err != nil {
 			t.Fatalf("dispatch: %v", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -119,13 +119,10 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 		}
 		return procs[k].base + "/interactions"
 	}
-	deliver := func(i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-		return deliverTo(fake, endpoint(), i)
+	deliver := func(body []byte) (*discordgo.InteractionResponse, error) {
+		return deliverTo(fake, endpoint(), body)
 	}
-	boardJSON := func(who string) []byte {
-		return interactionJSON(2, who, map[string]any{"id": "1600000000000000001", "name": "connectn", "type": 1,
-			"options": []any{map[string]any{"type": 1, "name": "board"}}}, nil)
-	}
+	members := map[string]discordtest.User{aliceID: alice, bobID: bob}
 	deadline := time.Now().Add(90 * time.Second)
 	for n := range matches {
 		ch := fmt.Sprintf("13000000000000009%02d", n)
@@ -136,13 +133,16 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 				s, err := st.Get(context.Background(), ch)
 				switch {
 				case err != nil:
-					_, _ = deliver(interaction(t, challengeJSON(map[string]int{"wins": 1}), ch))
+					_, _ = deliver(discordtest.Slash(from(alice, ch), "connectn", "challenge",
+						discordtest.UserArg("opponent", bob), discordtest.IntArg("wins", 1)))
 					continue
 				case s.Phase == sessions.PhaseChallenge:
 					msgs := fake.ChannelMessages(ch)
 					if len(msgs) > 0 {
 						m := msgs[len(msgs)-1]
-						_, _ = deliver(interaction(t, clickJSON(bobID, m.ID, buttonOn(m, "Accept")), ch))
+						if accept := discordtest.FindButton(m.Components, "Accept"); accept != nil {
+							_, _ = deliver(discordtest.Click(from(bob, ch), m, accept.CustomID))
+						}
 					}
 					continue
 				}
@@ -166,18 +166,19 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 				}
 				col := cols[rng.IntN(len(cols))]
 				p := s.Match.ToMove()
+				who := members[s.Member(p).ID]
 				msgs := fake.ChannelMessages(ch)
-				id := ""
 				var m *discordgo.Message
+				var drop *discordgo.Button
 				if len(msgs) > 0 {
 					m = msgs[len(msgs)-1]
-					id = buttonOn(m, strconv.Itoa(col+1))
+					drop = discordtest.FindButton(m.Components, strconv.Itoa(col+1))
 				}
-				if id == "" { // no live board in sight: ask for it again
-					_, _ = deliver(interaction(t, boardJSON(s.Member(p).ID), ch))
+				if drop == nil { // no live board in sight: ask for it again
+					_, _ = deliver(discordtest.Slash(from(who, ch), "connectn", "board"))
 					continue
 				}
-				resp, err := deliver(interaction(t, clickJSON(s.Member(p).ID, m.ID, id), ch))
+				resp, err := deliver(discordtest.Click(from(who, ch), m, drop.CustomID))
 				switch {
 				case err != nil:
 					failed.Add(1) // no answer: not acknowledged
@@ -189,7 +190,7 @@ func TestKillReplicaUnderLoad(t *testing.T) {
 				default:
 					// The board moved on without us seeing it (a move the killed
 					// replica committed but never answered): post it again.
-					_, _ = deliver(interaction(t, boardJSON(s.Member(p).ID), ch))
+					_, _ = deliver(discordtest.Slash(from(who, ch), "connectn", "board"))
 				}
 			}
 			t.Errorf("%s: the match did not end in time", ch)

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/joho/godotenv"
 
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/metrics"
 )
 
@@ -376,20 +376,6 @@ func TestPlay(t *testing.T) {
 	}
 }
 
-// signed returns a POST /interactions request for body, signed as Discord
-// signs it.
-func signed(t *testing.T, base string, body []byte) *http.Request {
-	t.Helper()
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	req, err := http.NewRequest(http.MethodPost, base+"/interactions", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-Signature-Timestamp", ts)
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testPrivate, append([]byte(ts), body...))))
-	return req
-}
-
 // get returns the status and body of GET url.
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
@@ -438,7 +424,11 @@ func TestServe(t *testing.T) {
 	}
 
 	post := func(body []byte) (int, string) {
-		res, err := testClient.Do(signed(t, base, body))
+		req, err := discordtest.SignedRequest(context.Background(), base+"/interactions", testPrivate, time.Now(), body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := testClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,10 +436,10 @@ func TestServe(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b)
 	}
-	if code, body := post([]byte(`{"id":"1500000000000000001","application_id":"1","type":1,"token":"t","version":1}`)); code != 200 || body != `{"type":1}` {
+	if code, body := post(discordtest.Ping("1500000000000000001", "t", "1")); code != 200 || body != `{"type":1}` {
 		t.Fatalf("PING: got %d %s, want 200 {\"type\":1}", code, body)
 	}
-	if code, body := post(challengeJSON(nil)); code != 200 || !strings.Contains(body, `"type":4`) {
+	if code, body := post(discordtest.Slash(from(alice, channelID), "connectn", "challenge", discordtest.UserArg("opponent", bob))); code != 200 || !strings.Contains(body, `"type":4`) {
 		t.Fatalf("challenge: got %d %s", code, body)
 	}
 	if _, err := os.Stat(db); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"sync"
@@ -85,45 +84,12 @@ func (r *replica) stop(t *testing.T) {
 	}
 }
 
-// interaction decodes body and moves it to channel. It may be called from
-// any goroutine: a body that does not decode fails the test and yields an
-// interaction that Deliver refuses.
-func interaction(t *testing.T, body []byte, channel string) *discordgo.Interaction {
-	t.Helper()
-	var i discordgo.Interaction
-	if err := json.Unmarshal(body, &i); err != nil {
-		t.Errorf("decode interaction: %v", err)
-		return &discordgo.Interaction{}
-	}
-	i.ChannelID = channel
-	if i.Message != nil {
-		i.Message.ChannelID = channel
-	}
-	return &i
-}
-
-// deliverTo delivers i to endpoint as Discord would and returns the bot's
-// answer.
-func deliverTo(fake *discordtest.Server, endpoint string, i *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+// deliverTo delivers the interaction body to endpoint as Discord would
+// and returns the bot's answer.
+func deliverTo(fake *discordtest.Server, endpoint string, body []byte) (*discordgo.InteractionResponse, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return fake.Deliver(ctx, endpoint, testPrivate, i)
-}
-
-// buttonOn returns the custom_id of the button labelled label on m.
-func buttonOn(m *discordgo.Message, label string) string {
-	for _, row := range m.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			if b, ok := c.(*discordgo.Button); ok && b.Label == label {
-				return b.CustomID
-			}
-		}
-	}
-	return ""
+	return fake.DeliverJSON(ctx, endpoint, testPrivate, body)
 }
 
 // TestTwoReplicasRaceOverHTTP runs two `connectn serve` replicas on one
@@ -149,21 +115,28 @@ func TestTwoReplicasRaceOverHTTP(t *testing.T) {
 		}
 		return msgs[len(msgs)-1]
 	}
-	if _, err := deliverTo(fake, replicas[0].endpoint, interaction(t, challengeJSON(map[string]int{"rows": 6, "columns": 7}), channel)); err != nil {
+	challenge := discordtest.Slash(from(alice, channel), "connectn", "challenge",
+		discordtest.UserArg("opponent", bob), discordtest.IntArg("rows", 6), discordtest.IntArg("columns", 7))
+	if _, err := deliverTo(fake, replicas[0].endpoint, challenge); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := deliverTo(fake, replicas[1].endpoint, interaction(t, clickJSON(bobID, newest().ID, buttonOn(newest(), "Accept")), channel)); err != nil {
+	msg := newest()
+	accept := discordtest.FindButton(msg.Components, "Accept")
+	if accept == nil {
+		t.Fatal("no button \"Accept\" on the challenge")
+	}
+	if _, err := deliverTo(fake, replicas[1].endpoint, discordtest.Click(from(bob, channel), msg, accept.CustomID)); err != nil {
 		t.Fatal(err)
 	}
 
 	// race clicks label for who copies times at once, spread over the
 	// replicas in turn (all on replicas[0] when one is true), and returns
 	// the boards applied and the private texts of the others.
-	race := func(who, label string, copies int, one bool) (applied int, refusals []string) {
+	race := func(who discordtest.User, label string, copies int, one bool) (applied int, refusals []string) {
 		t.Helper()
 		m := newest()
-		id := buttonOn(m, label)
-		if id == "" {
+		b := discordtest.FindButton(m.Components, label)
+		if b == nil {
 			t.Fatalf("no button %q on the newest message", label)
 		}
 		var (
@@ -172,7 +145,7 @@ func TestTwoReplicasRaceOverHTTP(t *testing.T) {
 			start = make(chan struct{})
 		)
 		for k := range copies {
-			i := interaction(t, clickJSON(who, m.ID, id), channel)
+			i := discordtest.Click(from(who, channel), m, b.CustomID)
 			r := replicas[k%len(replicas)]
 			if one {
 				r = replicas[0]
@@ -200,7 +173,7 @@ func TestTwoReplicasRaceOverHTTP(t *testing.T) {
 	}
 
 	// What a click that lost the race reads when one process took both.
-	_, single := race(aliceID, "4", 6, true)
+	_, single := race(alice, "4", 6, true)
 	if len(single) != 5 {
 		t.Fatalf("one replica, six copies of one click: %d refused, want 5", len(single))
 	}
@@ -211,7 +184,7 @@ func TestTwoReplicasRaceOverHTTP(t *testing.T) {
 	// Columns 4 and 5 filled in alternate colours, bottom to top: no line
 	// of four, so the round goes on; Bob is to move after the last.
 	plan := []string{"4", "5", "5", "4", "4", "5", "5", "4", "4", "5"}
-	players := []string{bobID, aliceID}
+	players := []discordtest.User{bob, alice}
 	for turn, label := range plan {
 		applied, refusals := race(players[turn%2], label, 8, false)
 		if applied != 1 {
@@ -262,9 +235,9 @@ func TestTwoReplicasRaceOverHTTP(t *testing.T) {
 	if fired != 1 {
 		t.Errorf("turn deadlines fired over both replicas = %v, want 1", fired)
 	}
-	bob, err := st.Stats(context.Background(), guildID, bobID, false)
-	if err != nil || bob.Losses != 1 || bob.Matches != 1 {
-		t.Errorf("Stats(bob) = %+v, %v, want one match lost, counted once", bob, err)
+	stats, err := st.Stats(context.Background(), guildID, bobID, false)
+	if err != nil || stats.Losses != 1 || stats.Matches != 1 {
+		t.Errorf("Stats(bob) = %+v, %v, want one match lost, counted once", stats, err)
 	}
 	edits := 0
 	for _, m := range fake.Messages() {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -47,13 +46,9 @@ func TestServeWorksWithoutToken(t *testing.T) {
 	endpoint := "http://" + addr + "/interactions"
 	deliver := func(body []byte) *discordgo.InteractionResponse {
 		t.Helper()
-		var i discordgo.Interaction
-		if err := json.Unmarshal(body, &i); err != nil {
-			t.Fatal(err)
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		resp, err := fake.Deliver(ctx, endpoint, testPrivate, &i)
+		resp, err := fake.DeliverJSON(ctx, endpoint, testPrivate, body)
 		if err != nil {
 			t.Fatalf("deliver: %v", err)
 		}
@@ -66,24 +61,21 @@ func TestServeWorksWithoutToken(t *testing.T) {
 		}
 		return msgs[len(msgs)-1]
 	}
-	click := func(who, label string) *discordgo.InteractionResponse {
+	click := func(who discordtest.User, label string) *discordgo.InteractionResponse {
 		t.Helper()
 		m := newest()
-		for _, row := range m.Components {
-			for _, c := range row.(*discordgo.ActionsRow).Components {
-				if b := c.(*discordgo.Button); b.Label == label {
-					return deliver(clickJSON(who, m.ID, b.CustomID))
-				}
-			}
+		b := discordtest.FindButton(m.Components, label)
+		if b == nil {
+			t.Fatalf("no button %q on %q", label, m.Content)
 		}
-		t.Fatalf("no button %q on %q", label, m.Content)
-		return nil
+		return deliver(discordtest.Click(from(who, channelID), m, b.CustomID))
 	}
 
-	deliver(challengeJSON(map[string]int{"rows": 4, "columns": 4, "connect": 3}))
-	click(bobID, "Accept")
+	deliver(discordtest.Slash(from(alice, channelID), "connectn", "challenge", discordtest.UserArg("opponent", bob),
+		discordtest.IntArg("rows", 4), discordtest.IntArg("columns", 4), discordtest.IntArg("connect", 3)))
+	click(bob, "Accept")
 	for k, c := range []string{"1", "2", "1", "2", "1"} {
-		click([]string{aliceID, bobID}[k%2], c)
+		click([]discordtest.User{alice, bob}[k%2], c)
 	}
 	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer waitCancel()
