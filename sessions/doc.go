@@ -3,7 +3,12 @@
 // followed by a match between two members), its Phase and End, the
 // Webhook that reaches its board, Stats and PairRecord, the sentinel
 // errors, and Store, whose doc comments are the contract every backend
-// meets. The backends live beside it: sessions/sqlite (one file, the
+// meets. The lifecycle of a session (lifecycle.go: Open, Accept, Decline,
+// Drop, BotTurn, Forfeit, Expire, Repost, Rematch, Due and the board
+// posts) is functions of (session, Policy, now) that return typed outcomes,
+// or a *Refusal (refusal.go: a declared Reason and its arguments, which
+// the bot renders through the catalog) for an action the user may not
+// take; they need no Discord and no store, and run inside Store.Update. The backends live beside it: sessions/sqlite (one file, the
 // default) and sessions/postgres (one database shared by many processes);
 // sessions/sessionstest is the suite both pass.
 //
