@@ -139,7 +139,9 @@ other = "Zwykły tekst"
 	if _, ok := c.Forms("pl", "hello"); ok {
 		t.Error("Forms falls back to another language")
 	}
-	if c.Localizer("pl") != c.Localizer("pl") || c.NewLocalizer("pl") == c.NewLocalizer("pl") {
+	shared1, shared2 := c.Localizer("pl"), c.Localizer("pl")
+	own1, own2 := c.NewLocalizer("pl"), c.NewLocalizer("pl")
+	if shared1 != shared2 || own1 == own2 {
 		t.Error("Localizer is not shared, or NewLocalizer is")
 	}
 }
