@@ -67,7 +67,7 @@ func readPons(tb testing.TB, set string, limit int) []ponsCase {
 
 // TestPons requires the exact score and a playable best column for the
 // first ponsLimit(set) positions of every set: 100 in a plain run (10 of
-// the slowest set unless CONNECTN_PONS=100, as CI sets it; see
+// the slowest set, or CONNECTN_PONS of them: CI's own step sets 40; see
 // pons_norace_test.go), fewer under the race detector (see
 // pons_race_test.go); CONNECTN_PONS_FULL=1 checks all 6,000.
 func TestPons(t *testing.T) {
@@ -91,7 +91,7 @@ func TestPons(t *testing.T) {
 			} else if raceEnabled {
 				t.Logf("race detector on: checking the first %d positions of %s (100 in the plain run)", limit, set)
 			} else if limit < 100 {
-				t.Logf("checking the first %d positions of %s; CONNECTN_PONS=100 checks 100 (CI does)", limit, set)
+				t.Logf("checking the first %d positions of %s; CONNECTN_PONS=100 checks 100 (CI's step checks 40)", limit, set)
 			}
 			cases := readPons(t, set, limit)
 			start := time.Now()
