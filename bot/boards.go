@@ -57,13 +57,14 @@ func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.S
 	if s.Phase != sessions.PhaseFinished {
 		return renderSession(l, s)
 	}
-	return b.matchOver(ctx, l, s, false)
+	return b.matchOver(ctx, l, s, "")
 }
 
 // matchOver draws the finished match s with its players' record and the
-// buttons this bot offers.
-func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematched bool) *message {
-	return renderMatchOver(l, s, b.pair(ctx, s), rematched, b.analysis(s))
+// buttons this bot offers, or with rematch, the line that says a rematch
+// was asked for, and no button.
+func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
+	return renderMatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
 }
 
 // pair returns the record of s's first player against the second in this
@@ -159,7 +160,7 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // given up, logged, and /connectn board posts the board when asked.
 func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	now := b.now()
-	msg := renderBoard(b.public(s), s)
+	msg := renderSession(b.public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
 		hook sessions.Webhook
@@ -201,10 +202,10 @@ func (b *boards) record(ctx context.Context, s *sessions.Session, doing string, 
 
 // learnMessageID records the ID of the message the response to c created,
 // as the board message of post seq of match, unless another was recorded
-// since.
-func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq int) {
+// since, and returns it ("" when Discord could not say).
+func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq int) string {
 	if b.messenger == nil {
-		return
+		return ""
 	}
 	var id string
 	err := b.early(ctx, func() error {
@@ -214,12 +215,13 @@ func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq i
 	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
 	if err != nil {
 		b.log.Warn("reading the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", restErrorText(err))
-		return
+		return ""
 	}
 	_, err = b.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error { return s.LearnMessage(match, seq, id) })
 	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
 		b.log.Warn("recording the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", err)
 	}
+	return id
 }
 
 // earlyRetries are the waits between tries of a webhook call that Discord

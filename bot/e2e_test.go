@@ -38,23 +38,27 @@ func playStory(t *testing.T, w *env, restart func()) {
 		t.Fatalf("no private message with the board picture: %+v", pic)
 	}
 
-	// Rematch: Bob, who did not open round 1, opens; then he lets his turn
-	// run out.
+	// Rematch: Bob asks, Alice accepts; Bob, who did not open round 1,
+	// opens (as the challenger of the rematch, he plays red); then he lets
+	// his turn run out.
 	resp = w.click(bob, finished, "Rematch")
-	mustContain(t, "rematched message", text(resp), "A rematch started in a new message below")
-	rematch := w.board()
-	if rematch.ID == finished.ID {
-		t.Fatal("the rematch board was not posted")
+	mustContain(t, "rematched message", text(resp), "🟡 **Bob** asked for a rematch: the invitation is in a new message below.")
+	invite := w.board()
+	if invite.ID == finished.ID {
+		t.Fatal("the rematch invitation was not posted")
 	}
-	mustContain(t, "rematch board", messageText(rematch), "Connect 4 · Round 1", "🟡 **Bob** to play", "🔴 **Alice** 0 – 0 **Bob** 🟡")
+	mustContain(t, "rematch invitation", messageText(invite), "asks you for a rematch of Connect 4")
+	mustUpdate(t, w.click(alice, invite, "Accept"))
+	rematch := w.board()
+	mustContain(t, "rematch board", messageText(rematch), "Connect 4 · Round 1", "🔴 **Bob** to play", "🔴 **Bob** 0 – 0 **Alice** 🟡")
 	w.play(bob, alice, "4", "4")
 	w.clock.Advance(bot.DefaultTurnTimeout)
 	if n := w.runDue(); n != 1 {
 		t.Fatalf("RunDue after the turn ran out settled %d, want 1", n)
 	}
 	timedOut := w.public()[len(w.public())-1]
-	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
-		"🏆 🔴 **Alice** wins the match 1 – 0!", "Alice **2** – **0** Bob")
+	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🔴 **Bob** did not play in time and forfeits the match.",
+		"🏆 🟡 **Alice** wins the match 1 – 0!", "Bob **0** – **2** Alice")
 
 	// A challenge nobody answers.
 	w.send(slashChallenge(carol, bob, nil))

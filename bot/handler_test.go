@@ -265,7 +265,17 @@ func TestBoardCommand(t *testing.T) {
 	if s := e.session(); s.MessageID != fresh.ID {
 		t.Errorf("session's board message %q, want the new %q", s.MessageID, fresh.ID)
 	}
-	mustPrivate(t, e.click(bob, old, "3"), "This board moved to a newer message: https://discord.com/channels/"+guildID+"/"+channelID+"/"+fresh.ID)
+	// The old message is retired: no button left, a masked link to the
+	// live board.
+	link := "https://discord.com/channels/" + guildID + "/" + channelID + "/" + fresh.ID
+	retired := e.fake.Message(old.ID)
+	if retired == nil || len(retired.Components) != 0 {
+		t.Fatalf("the old board message keeps its buttons: %+v", retired)
+	}
+	mustContain(t, "retired board", messageText(retired), "This board moved: play on [the live board]("+link+")", "0 – 0 **Bob**")
+	// A click that left before the edit reached the player's client is
+	// refused privately, with the same masked link.
+	mustPrivate(t, e.click(bob, old, "3"), "This board moved: play on [the live board]("+link+").")
 	mustUpdate(t, e.click(bob, fresh, "3"))
 	if s := e.session(); s.Match.Plies() != 2 {
 		t.Fatalf("%d plies, want 2", s.Match.Plies())
@@ -282,23 +292,157 @@ func TestRematch(t *testing.T) {
 	mustPrivate(t, e.click(carol, finished, "Rematch"), "not playing in this match")
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
-	mustContain(t, "finished match", text(resp), "A rematch started in a new message below")
+	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
 	if len(resp.Data.Components) != 0 {
 		t.Errorf("the finished match keeps buttons %q", labels(resp.Data.Components))
 	}
+	// An invitation, not a match: Alice's clock does not run yet.
 	s := e.session()
-	if s.ID == old.ID || s.Phase != sessions.PhasePlaying || s.Theme != "forest" || s.Config.Rows != 4 || s.Config.Connect != 3 {
+	if s.ID == old.ID || s.Phase != sessions.PhaseChallenge || !s.Invitation() || s.Theme != "forest" || s.Config.Rows != 4 || s.Config.Connect != 3 {
 		t.Fatalf("rematch session %+v", s)
 	}
-	if s.Config.OpenerOf(1) != game.Player2 {
-		t.Errorf("rematch opener %v, want Bob, who did not open the finished match", s.Config.OpenerOf(1))
+	invite := e.board()
+	mustContain(t, "invitation", messageText(invite), "<@"+aliceID+">, <@"+bobID+"> asks you for a rematch of Connect 3!", "may accept")
+	if got := labels(invite.Components); got != "Accept Decline" {
+		t.Errorf("invitation buttons %q, want Accept Decline", got)
 	}
-	board := e.board()
-	mustContain(t, "rematch board", messageText(board), "Round 1", "🟢 **Bob** to play", "🟣 **Alice** 0 – 0 **Bob** 🟢")
-	mustPrivate(t, e.click(alice, finished, "Rematch"), "already has a challenge or a match")
-	e.play(bob, alice, "1")
+	// A second click, by either player, makes no second invitation.
+	mustPrivate(t, e.click(bob, finished, "Rematch"), "You asked **Alice** for a rematch already")
+	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: accept it in the message below.")
+	mustPrivate(t, e.click(bob, invite, "Accept"), "can't accept your own challenge")
 	if n := len(e.public()); n != 2 {
-		t.Errorf("%d public messages, want the finished match and the rematch", n)
+		t.Fatalf("%d public messages, want the finished match and one invitation", n)
+	}
+	mustUpdate(t, e.click(alice, invite, "Accept"))
+	s = e.session()
+	if s.Phase != sessions.PhasePlaying || s.Config.OpenerOf(1) != s.PlayerOf(bobID) {
+		t.Fatalf("after Accept: phase %s, opener %v; want playing, Bob (who did not open the finished match)", s.Phase, s.Config.OpenerOf(1))
+	}
+	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🟢")
+	e.play(bob, alice, "1")
+	if s := e.session(); s.Match.Plies() != 1 {
+		t.Fatalf("%d plies after Bob's first move, want 1", s.Match.Plies())
+	}
+}
+
+// TestRematchDeclined: the invited player declines; the invitation reads
+// so and nothing starts.
+func TestRematchDeclined(t *testing.T) {
+	e := newEnv(t)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3, "wins": 1})
+	e.play(alice, bob, "1", "2", "1", "2", "1")
+	e.click(alice, e.board(), "Rematch")
+	mustUpdate(t, e.click(bob, e.board(), "Decline"))
+	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != sessions.EndDeclined {
+		t.Fatalf("after Decline: %s %s, want cancelled, declined", s.Phase, s.End)
+	}
+	mustContain(t, "declined invitation", messageText(e.board()), "declined the challenge")
+}
+
+// TestRematchExpires: an invitation nobody answers runs out like a
+// challenge, and its message says so; nobody lost anything.
+func TestRematchExpires(t *testing.T) {
+	e := newEnv(t)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3, "wins": 1})
+	e.play(alice, bob, "1", "2", "1", "2", "1")
+	e.click(bob, e.board(), "Rematch")
+	invite := e.board()
+	e.clock.Advance(bot.DefaultChallengeTimeout + time.Second)
+	if n := e.runDue(); n != 1 {
+		t.Fatalf("RunDue settled %d sessions, want the invitation", n)
+	}
+	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != sessions.EndExpired {
+		t.Fatalf("after the deadline: %s %s, want cancelled, expired", s.Phase, s.End)
+	}
+	mustContain(t, "expired invitation", messageText(e.fake.Message(invite.ID)), "expired: nobody accepted it in time")
+	for _, who := range []user{alice, bob} {
+		if st, _ := e.store.Stats(context.Background(), guildID, who.ID, false); st.Matches != 1 {
+			t.Errorf("%s has %d matches, want 1 (the invitation counts for nothing)", who.Username, st.Matches)
+		}
+	}
+}
+
+// TestRematchRace: both players click Rematch at the same instant, each
+// many times: exactly one invitation, and every other click is told
+// privately.
+func TestRematchRace(t *testing.T) {
+	e := newEnv(t)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3, "wins": 1})
+	e.play(alice, bob, "1", "2", "1", "2", "1")
+	finished := e.board()
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		updates   int
+		privately int
+	)
+	for k := range 8 {
+		wg.Go(func() {
+			who := alice
+			if k%2 == 1 {
+				who = bob
+			}
+			resp := e.deliver(componentClick(who, finished, findButton(t, finished.Components, "Rematch").CustomID))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case resp.Type == discordgo.InteractionResponseUpdateMessage:
+				updates++
+			case resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 && strings.Contains(resp.Data.Content, "for a rematch already"):
+				privately++
+			default:
+				t.Errorf("a racing click answered %d %q", resp.Type, text(resp))
+			}
+		})
+	}
+	wg.Wait()
+	e.idle()
+	if updates != 1 || privately != 7 {
+		t.Fatalf("%d clicks made an invitation and %d were told privately; want 1 and 7", updates, privately)
+	}
+	hist, err := e.store.History(context.Background(), channelID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invitations := 0
+	for _, s := range hist {
+		if s.Invitation() {
+			invitations++
+		}
+	}
+	if invitations != 1 || len(hist) != 2 {
+		t.Fatalf("%d sessions, %d of them invitations; want the match and one invitation", len(hist), invitations)
+	}
+}
+
+// TestForfeitCommandWithdrawsAChallenge: a challenge whose message never
+// reached the channel (so nobody can click it) no longer blocks it:
+// /connectn forfeit calls it off, for its challenger or its opponent.
+func TestForfeitCommandWithdrawsAChallenge(t *testing.T) {
+	for _, tt := range []struct {
+		who      user
+		want     string
+		wantEnd  sessions.End
+		readsNow string
+	}{
+		{alice, "You withdrew your challenge to 🟡 **Bob**.", sessions.EndWithdrawn, "withdrew the challenge"},
+		{bob, "You declined the challenge from 🔴 **Alice**.", sessions.EndDeclined, "declined the challenge"},
+	} {
+		t.Run(tt.who.Username, func(t *testing.T) {
+			e := newEnv(t)
+			e.send(slashChallenge(alice, bob, nil))
+			msg := e.board()
+			mustPrivate(t, e.send(slash(carol, "forfeit")), "between two other players")
+			mustPrivate(t, e.send(slash(tt.who, "forfeit")), tt.want)
+			if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != tt.wantEnd {
+				t.Fatalf("after /connectn forfeit: %s %s", s.Phase, s.End)
+			}
+			mustContain(t, "the challenge message", messageText(e.fake.Message(msg.ID)), tt.readsNow)
+			// The channel is free.
+			if resp := e.send(slashChallenge(carol, alice, nil)); !strings.Contains(text(resp), "challenges you") {
+				t.Fatalf("a new challenge after the withdrawal: %q", text(resp))
+			}
+		})
 	}
 }
 
@@ -369,7 +513,7 @@ func TestCraftedCustomIDs(t *testing.T) {
 		{"missing part", "cn:drop:1:0:1", "isn't one of mine"},
 		{"old form without the post", "cn:drop:1:1:3", "isn't one of mine"},
 		{"another match", "cn:drop:2:0:1:3", "moved on"},
-		{"a later board post", "cn:drop:1:5:1:3", "moved to a newer message"},
+		{"a later board post", "cn:drop:1:5:1:3", "This board moved: play on [the live board]("},
 		{"an old ply", "cn:drop:1:0:0:3", "moved on"},
 		{"a future ply", "cn:drop:1:0:7:3", "moved on"},
 		{"accept after the start", "cn:accept:1", "moved on"},

@@ -87,7 +87,7 @@ func fail(log *slog.Logger) middleware {
 			if r, ok := sessions.AsRefusal(err); ok {
 				log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
 				c.outcome = OutcomeRefused
-				return ephemeral(c.reader.T(r.Reason.MessageID(), r.Args...)), nil
+				return ephemeral(c.reader.T(r.Reason.MessageID(), refusalArgs(c, r.Args)...)), nil
 			}
 			log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
 				"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
@@ -95,6 +95,23 @@ func fail(log *slog.Logger) middleware {
 			return ephemeral(c.reader.T("apology")), nil
 		}
 	}
+}
+
+// refusalArgs returns a refusal's arguments as the catalog reads them: a
+// member as their name, escaped and in bold.
+func refusalArgs(c *call, args []any) []any {
+	out, copied := args, false
+	for k, v := range args {
+		m, ok := v.(sessions.Member)
+		if !ok {
+			continue
+		}
+		if !copied { // the refusal's own arguments stay as they are
+			out, copied = append([]any(nil), args...), true
+		}
+		out[k] = "**" + escapeName(c.reader, m.Name) + "**"
+	}
+	return out
 }
 
 // dispatch routes a call: PING and autocomplete are answered here, a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -37,7 +38,7 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 		return updateMessage(h.boards.settled(ctx, c.public, s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(h.boards.matchOver(ctx, c.public, s, false)), nil
+		return updateMessage(h.boards.matchOver(ctx, c.public, s, "")), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
 			h.boards.postPending(ctx, s.ChannelID, s.ID)
@@ -73,11 +74,14 @@ func boardLink(s *sessions.Session) string {
 }
 
 // board handles /connectn board: it posts the live board again as a new
-// message at the bottom of the channel; the buttons of the old message
-// then answer privately where the board went.
+// message at the bottom of the channel; once Discord has it, the old
+// message loses its buttons and links to the new one (a click on it that
+// came first is answered privately with the same link).
 func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
 	expired := sessions.ExpiryNone
+	var old sessions.Session // the board message before, to retire
 	s, err := h.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error {
+		old = *s
 		var err error
 		expired, err = s.Repost(c.webhook("@original"), c.now, h.policy)
 		return err
@@ -94,7 +98,17 @@ func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.
 		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expired) })
 		return nil, sessions.Refuse(sessions.ReasonMatchEnded)
 	}
-	c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
+	c.afterResponse(func(ctx context.Context) {
+		id := h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq)
+		link := ""
+		if id != "" && s.GuildID != "" {
+			link = messageLink(s.GuildID, s.ChannelID, id)
+		}
+		// The old message loses its buttons and says where the board
+		// went; a click that reached it first is refused as moved.
+		old.Match = s.Match
+		h.boards.edit(ctx, &old, renderMoved(h.boards.public(s), s, link))
+	})
 	return newMessage(renderBoard(c.public, s)), nil
 }
 
@@ -118,7 +132,40 @@ func (h *Handler) forfeitCommand(ctx context.Context, c *call, _ *noOptions) (*d
 	if err != nil {
 		return nil, err
 	}
+	if s.Phase == sessions.PhaseChallenge {
+		return h.withdraw(ctx, c, s.ID)
+	}
 	return h.askForfeit(c, s)
+}
+
+// withdraw ends the channel's pending challenge, session match, for one
+// of its players, from /connectn forfeit: nothing is lost, so nothing is
+// asked first. The challenge's message, if it can be reached, says how it
+// ended; the player is told privately (the message may never have reached
+// the channel: then this is the only way to free it before it expires).
+func (h *Handler) withdraw(ctx context.Context, c *call, match int64) (*discordgo.InteractionResponse, error) {
+	s, err := h.update(ctx, c, func(s *sessions.Session) error {
+		if s.ID != match {
+			return sessions.Refuse(sessions.ReasonStale)
+		}
+		if e := s.Expire(c.now, h.policy); e != sessions.ExpiryNone {
+			return nil // it ran out meanwhile: settled as expired
+		}
+		return s.Withdraw(c.user)
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.log.Info("challenge withdrawn", "match", s.ID, "channel", s.ChannelID, "by", c.user, "end", s.End)
+	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(h.boards.public(s), s)) })
+	id := "withdraw_declined"
+	switch s.End {
+	case sessions.EndWithdrawn:
+		id = "withdraw_withdrawn"
+	case sessions.EndExpired:
+		id = "withdraw_expired"
+	}
+	return ephemeral(c.reader.T(id, "Challenger", name(c.reader, s, game.Player1), "Opponent", name(c.reader, s, game.Player2))), nil
 }
 
 // askForfeit checks that the sender of c may forfeit s and returns the

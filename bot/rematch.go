@@ -9,13 +9,17 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// rematch starts a new match between the same two players with the same
-// settings, when either of them clicks Rematch under a finished match:
-// the player who did not open round 1 of the finished match opens round 1
-// of the rematch. The finished match's message loses the button and says a
-// rematch started; the new board follows as a new message once Discord has
-// the response. Anyone else, or a click after the channel moved on, is
-// answered privately.
+// rematch answers Rematch under a finished match, clicked by one of its
+// players: between members it invites the other player to a new match
+// with the same settings (a challenge they may Accept or Decline, posted
+// as a new message once Discord has the response, expiring as challenges
+// do); against the bot the new match starts at once. The player who did
+// not open round 1 of the finished match opens round 1 of the next. The
+// finished match's message loses its buttons and says a rematch was asked
+// for. A second click, by the same player or the other one, while the
+// invitation waits, or two clicks at once, make one invitation: the second
+// is told privately. Anyone else, or a click after the channel moved on,
+// is answered privately.
 func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	old, err := h.store.Get(ctx, c.i.ChannelID)
 	if errors.Is(err, sessions.ErrNotFound) {
@@ -33,12 +37,24 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 	}
 	s, err := h.store.Create(ctx, fresh)
 	if errors.Is(err, sessions.ErrActiveSession) {
-		return nil, sessions.Refuse(sessions.ReasonBusy)
+		// Another click won the race: say what it made.
+		if now, gerr := h.store.Get(ctx, c.i.ChannelID); gerr == nil {
+			_, err = sessions.Rematch(now, c.id.Match, c.user, c.name, c.webhook(""), c.now, h.policy)
+		}
+		if !sessions.IsRefusal(err, sessions.ReasonRematchAsked) && !sessions.IsRefusal(err, sessions.ReasonRematchPending) {
+			err = sessions.Refuse(sessions.ReasonBusy)
+		}
+		return nil, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID)
+	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID, "invitation", s.Invitation())
 	c.afterResponse(func(ctx context.Context) { h.boards.postPending(ctx, s.ChannelID, s.ID) })
-	return updateMessage(h.boards.matchOver(ctx, c.public, old, true)), nil
+	line := c.public.T("match_rematch_started")
+	if s.Invitation() {
+		// Named with the disc they had in the match that ended.
+		line = c.public.T("match_rematch_asked", "Inviter", name(c.public, old, old.PlayerOf(c.user)))
+	}
+	return updateMessage(h.boards.matchOver(ctx, c.public, old, line)), nil
 }

@@ -218,7 +218,7 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
 	}
 	return &message{
-		Content: l.T("challenge_content", "Opponent", mention(opponent.ID), "Challenger", mention(challenger.ID),
+		Content: l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", mention(challenger.ID),
 			"Connect", s.Config.Connect),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
 		Embeds: []*discordgo.MessageEmbed{{
@@ -230,6 +230,34 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: buttonID{Action: "accept", Match: s.ID}.String()},
 			discordgo.Button{Label: l.T("button_decline"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
 		}}},
+	}
+}
+
+// challengeContent names the catalog message of a challenge's content: a
+// rematch invitation reads as one.
+func challengeContent(s *sessions.Session) string {
+	if s.Invitation() {
+		return "rematch_content"
+	}
+	return "challenge_content"
+}
+
+// renderMoved draws a board message that was posted again further down
+// (/connectn board): the board as it stood, no button, and where the live
+// board is now (link, "" while its message is not known).
+func renderMoved(l *locale.Localizer, s *sessions.Session, link string) *message {
+	status := l.T("board_moved")
+	if link != "" {
+		status = l.T("board_moved_to", "Link", link)
+	}
+	r := s.Match.Round()
+	return &message{
+		Content:         status,
+		AllowedMentions: noMentions(),
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
+			l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
+			themeNamed(s.Theme).color(game.NoPlayer), status)},
+		Components: []discordgo.MessageComponent{},
 	}
 }
 
@@ -351,8 +379,9 @@ func renderRoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) 
 // ended, the winner and the final score, the two players' record against
 // each other in this server (pair, from Players[0]'s side; nil to leave it
 // out), and the Rematch and Picture buttons (and Analysis when analysis is
-// set) unless rematched says a rematch has started.
-func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematched, analysis bool) *message {
+// set), unless rematch, a last status line, says a rematch was asked for:
+// then no button is left.
+func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *message {
 	m := s.Match
 	winner := m.Winner()
 	status := []string{roundResult(l, s, m.Round()),
@@ -372,8 +401,8 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 			CustomID: buttonID{Action: "analysis", Match: s.ID}.String()})
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
-	if rematched {
-		status = append(status, l.T("match_rematch_started"))
+	if rematch != "" {
+		status = append(status, rematch)
 		components = []discordgo.MessageComponent{}
 	}
 	return &message{
@@ -396,7 +425,7 @@ func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 	case sessions.PhasePlaying:
 		return renderBoard(l, s)
 	case sessions.PhaseFinished:
-		return renderMatchOver(l, s, nil, false, false)
+		return renderMatchOver(l, s, nil, "", false)
 	}
 	return renderClosedChallenge(l, s)
 }

@@ -179,11 +179,11 @@ func allMessagesIn(en *locale.Localizer, s *sessions.Session) map[string]*messag
 			out["closed "+string(end)] = renderClosedChallenge(en, &s2)
 		}
 	default:
-		out["match over"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, false, true)
-		out["match over, rematched"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 1, Losses: 2}, true, true)
+		out["match over"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, "", true)
+		out["match over, rematched"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 1, Losses: 2}, en.T("match_rematch_asked", "Inviter", name(en, s, game.Player2)), true)
 		s2 := *s
 		s2.End = sessions.EndTimeout
-		out["timeout"] = renderMatchOver(en, &s2, nil, false, false)
+		out["timeout"] = renderMatchOver(en, &s2, nil, "", false)
 		if ai.Solvable(s.Config) {
 			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(en, s, m.Round(), worstAnalysis(m.Round()))}}
 		}
@@ -407,8 +407,8 @@ func goldenCases(t *testing.T) []struct {
 		{"board-5x11-forest", renderBoard(en, midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
 		{"round-record-6x7", renderRoundRecord(en, record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
 		{"round-record-draw-4x4", renderRoundRecord(en, draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
-		{"match-over-forest", renderMatchOver(en, over, &sessions.PairRecord{Wins: 3, Losses: 1}, false, true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
-		{"match-over-timeout", renderMatchOver(en, timeout, &sessions.PairRecord{Wins: 1}, false, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
+		{"match-over-forest", renderMatchOver(en, over, &sessions.PairRecord{Wins: 3, Losses: 1}, "", true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
+		{"match-over-timeout", renderMatchOver(en, timeout, &sessions.PairRecord{Wins: 1}, "", false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
 		{"challenge-expired", renderClosedChallenge(en, expired), []string{"⌛ The challenge from", "expired"}, 0},
 		{"stats", renderStats(en, "1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
 			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},

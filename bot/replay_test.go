@@ -2,11 +2,13 @@ package bot_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/sessions"
 )
 
 // update is -update, defined with the internal tests.
@@ -51,17 +54,42 @@ func onMessage(n int, who user, label string) func(e *env) []byte {
 	}
 }
 
-func cmd(body []byte) func(*env) []byte { return func(*env) []byte { return body } }
+// cmd returns a step that sends the interaction build makes, when the step
+// is recorded.
+func cmd(build func() []byte) func(*env) []byte { return func(*env) []byte { return build() } }
+
+// rematchAgain returns a click by who on Rematch under the channel's last
+// finished match, as a client that still shows the button sends it (the
+// message has lost it since).
+func rematchAgain(who user) func(e *env) []byte {
+	return func(e *env) []byte {
+		hist, err := e.store.History(context.Background(), channelID, 0)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, s := range hist {
+			if s.Phase == sessions.PhaseFinished {
+				msg := e.fake.Message(s.MessageID)
+				return componentClick(who, msg, "cn:rematch:"+strconv.FormatInt(s.ID, 10))
+			}
+		}
+		e.t.Fatal("no finished match")
+		return nil
+	}
+}
 
 // recordedSession uses every command and every button once at least.
 var recordedSession = []replayStep{
-	{"alice-challenge", cmd(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 4, "connect", 3, "wins", 1, "first", "challenger", "theme", "colorblind")),
+	{"alice-challenge", cmd(func() []byte {
+		return slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 4, "connect", 3, "wins", 1, "first", "challenger", "theme", "colorblind")
+	}),
 		discordgo.InteractionResponseChannelMessageWithSource, "challenges you to a match of Connect 3"},
 	{"bob-accept", on(bob, "Accept", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
 	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
 	{"alice-out-of-turn", on(alice, "2", false), discordgo.InteractionResponseChannelMessageWithSource, "not your turn"},
-	{"bob-board", cmd(slash(bob, "board")), discordgo.InteractionResponseChannelMessageWithSource, "Bob** to play"},
-	{"bob-drop-on-old-board", onMessage(0, bob, "2"), discordgo.InteractionResponseChannelMessageWithSource, "moved to a newer message"},
+	{"bob-board", cmd(func() []byte { return slash(bob, "board") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "Bob** to play"},
+	{"bob-drop-on-old-board", onMessage(0, bob, "2"), discordgo.InteractionResponseChannelMessageWithSource, "This board moved: play on [the live board]("},
 	{"bob-drop-2", on(bob, "2", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
 	{"alice-forfeit", on(alice, "Forfeit match", false), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
 	{"alice-keep-playing", on(alice, "Keep playing", true), discordgo.InteractionResponseUpdateMessage, "the match goes on"},
@@ -70,20 +98,34 @@ var recordedSession = []replayStep{
 	{"alice-drop-1-wins", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Alice** wins the match 1 – 0"},
 	{"carol-picture", on(carol, "Picture", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
 	{"carol-rematch", on(carol, "Rematch", false), discordgo.InteractionResponseChannelMessageWithSource, "not playing in this match"},
-	{"bob-rematch", on(bob, "Rematch", false), discordgo.InteractionResponseUpdateMessage, "A rematch started"},
-	{"bob-forfeit-command", cmd(slash(bob, "forfeit")), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
+	{"bob-rematch", on(bob, "Rematch", false), discordgo.InteractionResponseUpdateMessage, "**Bob** asked for a rematch"},
+	{"alice-rematch-too", rematchAgain(alice), discordgo.InteractionResponseChannelMessageWithSource, "**Bob** asked for a rematch already"},
+	{"alice-accepts-rematch", on(alice, "Accept", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
+	{"bob-forfeit-command", cmd(func() []byte { return slash(bob, "forfeit") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
 	{"bob-confirms-forfeit", on(bob, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "You forfeited the match"},
-	{"alice-stats-of-bob", cmd(slash(alice, "stats", "user", bob)), discordgo.InteractionResponseChannelMessageWithSource, "**Losses:** 2"},
-	{"carol-leaderboard", cmd(slash(carol, "leaderboard")), discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> · **Wins:** 2"},
-	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
-	{"carol-challenge", cmd(slashChallenge(carol, alice, nil)), discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
+	{"alice-stats-of-bob", cmd(func() []byte { return slash(alice, "stats", "user", bob) }),
+		discordgo.InteractionResponseChannelMessageWithSource, "**Losses:** 2"},
+	{"carol-leaderboard", cmd(func() []byte { return slash(carol, "leaderboard") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> · **Wins:** 2"},
+	{"carol-help", cmd(func() []byte { return slash(carol, "help") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
+	{"carol-challenge", cmd(func() []byte { return slashChallenge(carol, alice, nil) }),
+		discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
 	{"bob-accepts-carols-challenge", on(bob, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
 	{"alice-decline", on(alice, "Decline", false), discordgo.InteractionResponseUpdateMessage, "declined the challenge"},
-	{"carol-plays-the-bot", cmd(slash(carol, "challenge", "rows", 4, "columns", 5, "connect", 3, "wins", 1, "level", "medium")),
+	{"carol-challenges-again", cmd(func() []byte { return slashChallenge(carol, alice, nil) }),
+		discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
+	{"carol-forfeit-command-withdraws", cmd(func() []byte { return slash(carol, "forfeit") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "You withdrew your challenge"},
+	{"carol-plays-the-bot", cmd(func() []byte {
+		return slash(carol, "challenge", "rows", 4, "columns", 5, "connect", 3, "wins", 1, "level", "medium")
+	}),
 		discordgo.InteractionResponseChannelMessageWithSource, "against the bot (medium)"},
 	{"carol-drop-3", on(carol, "3", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
 	{"carol-drop-2", on(carol, "2", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
-	{"carol-forfeit-command", cmd(slash(carol, "forfeit")), discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
+	{"carol-forfeit-command", cmd(func() []byte { return slash(carol, "forfeit") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
 	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "ConnectN** wins it"},
 	{"alice-analysis", on(alice, "Analysis", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
 }
@@ -165,25 +207,28 @@ func TestRecordedInteractions(t *testing.T) {
 	}
 }
 
-// recordSession plays recordedSession once and saves each interaction it
-// sent, unless the files exist already.
+// recordSession plays recordedSession once, sending the interactions
+// already recorded as they are and recording each that is missing (after
+// a step is added or its file removed).
 func recordSession(t *testing.T, dir string) {
 	t.Helper()
-	if existing, _ := filepath.Glob(filepath.Join(dir, "*.interaction.json")); len(existing) > 0 {
-		return
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	e := replayEnv(t)
+	// New interactions get IDs and tokens past those of the recorded ones.
+	interactionSeq.Store(1000)
 	for n, step := range recordedSession {
-		body := step.build(e)
-		var pretty bytes.Buffer
-		json.Indent(&pretty, body, "", "  ")
-		pretty.WriteByte('\n')
 		name := filepath.Join(dir, fmt.Sprintf("%02d-%s.interaction.json", n+1, step.name))
-		if err := os.WriteFile(name, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
+		body, err := os.ReadFile(name)
+		if err != nil {
+			body = step.build(e)
+			var pretty bytes.Buffer
+			json.Indent(&pretty, body, "", "  ")
+			pretty.WriteByte('\n')
+			if err := os.WriteFile(name, pretty.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		e.send(body)
 	}

@@ -136,7 +136,7 @@ func (h *Handler) botSettle(ctx context.Context, channelID string, match int64) 
 	old.Webhook, old.MessageID = hook, msgID
 	switch {
 	case s.Phase == sessions.PhaseFinished:
-		h.boards.edit(ctx, &old, h.boards.matchOver(ctx, l, s, false))
+		h.boards.edit(ctx, &old, h.boards.matchOver(ctx, l, s, ""))
 	case played.RoundEnded:
 		h.boards.edit(ctx, &old, renderRoundRecord(l, s, s.Match.Rounds()[played.Round-1]))
 	case s.PostDue.IsZero():

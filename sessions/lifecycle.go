@@ -273,10 +273,11 @@ type Played struct {
 // Drop drops userID's disc in the clicked column of s's board, and, in a
 // match against the bot, the bot's reply (within bot's budget). The
 // interaction hook becomes the board's webhook. It refuses ReasonStale for
-// a click on a challenge or on a board that has moved on (another ply),
-// ReasonNotYourMatch for someone else than the players, ReasonMovedTo (or
-// ReasonMoved while the live board's message is not known) for a click on
-// an older board message, and ReasonNotYourTurn, ReasonColumnFull,
+// a click on a challenge, ReasonNotYourMatch for someone else than the
+// players, ReasonMovedTo (or ReasonMoved while the live board's message is
+// not known) for a click on an older board message, ReasonStaleBoardTo (or
+// ReasonStaleBoard) for a click on a board that has moved on (another
+// ply), and ReasonNotYourTurn, ReasonColumnFull,
 // ReasonNoSuchColumn or ReasonMatchEnded as the game refuses the move.
 // link gives the link to a board message, "" when it cannot be named (a
 // nil link names none). A session that has ended returns ErrOver (Touch
@@ -292,17 +293,20 @@ func (s *Session) Drop(ctx context.Context, userID string, c Click, hook Webhook
 	if player == game.NoPlayer {
 		return Played{}, Refuse(ReasonNotYourMatch)
 	}
+	if link == nil {
+		link = func(*Session) string { return "" }
+	}
 	if c.Post != s.PostSeq {
-		if link == nil {
-			link = func(*Session) string { return "" }
-		}
 		if l := link(s); l != "" {
 			return Played{}, Refuse(ReasonMovedTo, "Link", l)
 		}
 		return Played{}, Refuse(ReasonMoved)
 	}
 	if c.Ply != s.Match.Plies() {
-		return Played{}, Refuse(ReasonStale)
+		if l := link(s); l != "" {
+			return Played{}, Refuse(ReasonStaleBoardTo, "Link", l)
+		}
+		return Played{}, Refuse(ReasonStaleBoard)
 	}
 	out := Played{Round: s.Match.Round().Number()}
 	if _, err := s.Match.Play(player, c.Column-1); err != nil {
@@ -470,16 +474,27 @@ func (s *Session) Repost(hook Webhook, now time.Time, p Policy) (Expiry, error) 
 	return ExpiryNone, nil
 }
 
-// Rematch returns a new match between the players of old, the finished
-// session match, when one of them (userID, shown as userName) asks for it
-// through the interaction hook: the same settings, the player who did not
-// open round 1 of old opening round 1, the first turn's deadline running,
-// and its board to post as a new message (PostDue). It refuses ReasonBusy
-// when the channel has moved on to another active session, ReasonStale
-// when it has moved on otherwise or old is not finished, and
+// Rematch returns the session that follows old, the finished session
+// match, when one of its players (userID, shown as userName) asks for a
+// rematch through the interaction hook: the same settings, the player who
+// did not open round 1 of old opening round 1, posted as a new message
+// (PostSeq 1, PostDue). Between two members it is an invitation: a
+// challenge from the asking player (Players[0], so the two may change
+// sides) to the other, who has ChallengeTimeout to Accept or Decline it;
+// only their Accept starts the match. Against the bot it is the match
+// itself, its first turn's deadline running (the bot, when it opens, moves
+// with Opening). It refuses ReasonRematchAsked when the asking player's
+// invitation is already pending and ReasonRematchPending when the other
+// player's is (two clicks, or both players at once, make one invitation),
+// ReasonBusy when the channel has moved on to another active session,
+// ReasonStale when it has moved on otherwise or old is not finished, and
 // ReasonNotYourMatch for anyone else than the players.
 func Rematch(old *Session, match int64, userID, userName string, hook Webhook, now time.Time, p Policy) (*Session, error) {
 	switch {
+	case old.ID != match && old.Invitation() && old.PlayerOf(userID) == game.Player1:
+		return nil, Refuse(ReasonRematchAsked, "Opponent", old.Players[1])
+	case old.ID != match && old.Invitation() && old.PlayerOf(userID) == game.Player2:
+		return nil, Refuse(ReasonRematchPending, "Inviter", old.Players[0])
 	case old.ID != match && old.Phase.Active():
 		return nil, Refuse(ReasonBusy)
 	case old.ID != match, old.Phase != PhaseFinished:
@@ -487,8 +502,17 @@ func Rematch(old *Session, match int64, userID, userName string, hook Webhook, n
 	case old.PlayerOf(userID) == game.NoPlayer:
 		return nil, Refuse(ReasonNotYourMatch)
 	}
+	players := old.Players
+	players[old.PlayerOf(userID)-1].Name = userName
+	opener := old.Member(old.Config.OpenerOf(1).Other()) // the player who did not open round 1
+	if old.AI == "" && old.PlayerOf(userID) == game.Player2 {
+		players[0], players[1] = players[1], players[0] // the asking player challenges
+	}
 	cfg := old.Config
-	cfg.FirstOpener = cfg.OpenerOf(1).Other()
+	cfg.FirstOpener = game.Player1
+	if players[1].ID == opener.ID {
+		cfg.FirstOpener = game.Player2
+	}
 	m, err := game.NewMatch(cfg)
 	if err != nil {
 		return nil, err
@@ -496,19 +520,38 @@ func Rematch(old *Session, match int64, userID, userName string, hook Webhook, n
 	s := &Session{
 		ChannelID: old.ChannelID,
 		GuildID:   old.GuildID,
-		Players:   old.Players,
+		Players:   players,
 		Config:    m.Config(),
 		Match:     m,
-		Phase:     PhasePlaying,
+		Phase:     PhaseChallenge,
 		Theme:     old.Theme,
 		AI:        old.AI,
-		Deadline:  now.Add(p.TurnTimeout),
+		Deadline:  now.Add(p.ChallengeTimeout),
 		PostSeq:   1,
 		PostDue:   now.Add(p.PostGrace),
 		Webhook:   hook,
 	}
-	s.Players[old.PlayerOf(userID)-1].Name = userName
+	if old.AI != "" {
+		s.Phase, s.Deadline = PhasePlaying, now.Add(p.TurnTimeout)
+	}
 	return s, nil
+}
+
+// Invitation reports whether s is a rematch invitation waiting for an
+// answer: a challenge posted as a new message after the match before it
+// (PostSeq 1; a challenge made with the slash command is its own
+// response, PostSeq 0).
+func (s *Session) Invitation() bool { return s.Phase == PhaseChallenge && s.PostSeq > 0 }
+
+// Withdraw ends the pending challenge s on behalf of userID, from the
+// command that forfeits: withdrawn by the challenger, declined by the
+// opponent (Decline). It refuses ReasonNoMatch when s is not a challenge,
+// and ReasonNotForYou for anyone else than its two players.
+func (s *Session) Withdraw(userID string) error {
+	if s.Phase != PhaseChallenge {
+		return Refuse(ReasonNoMatch)
+	}
+	return s.Decline(userID)
 }
 
 // Duty is the work the scheduler finds due in a session.

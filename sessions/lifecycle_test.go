@@ -674,9 +674,14 @@ func TestDropRefusals(t *testing.T) {
 			return s
 		}, user: alice.ID, click: sessions.Click{Post: 1, Ply: 4, Column: 2}, wantRefusal: sessions.ReasonMoved},
 		{name: "another ply", s: dropSession, user: alice.ID, click: sessions.Click{Post: 2, Ply: 3, Column: 2},
-			wantRefusal: sessions.ReasonStale},
+			wantRefusal: sessions.ReasonStaleBoardTo, wantArgs: []any{"Link", "https://discord.com/channels/guild/channel/m3"}},
 		{name: "another ply, out of turn in a full column", s: dropSession, user: bob.ID, click: sessions.Click{Post: 2, Ply: 5, Column: 1},
-			wantRefusal: sessions.ReasonStale},
+			wantRefusal: sessions.ReasonStaleBoardTo, wantArgs: []any{"Link", "https://discord.com/channels/guild/channel/m3"}},
+		{name: "another ply, the live message not known", s: func(t *testing.T) *sessions.Session {
+			s := dropSession(t)
+			s.MessageID = ""
+			return s
+		}, user: alice.ID, click: sessions.Click{Post: 2, Ply: 3, Column: 2}, wantRefusal: sessions.ReasonStaleBoard},
 		{name: "not your turn", s: dropSession, user: bob.ID, click: sessions.Click{Post: 2, Ply: 4, Column: 2},
 			wantRefusal: sessions.ReasonNotYourTurn, wantGame: game.ErrNotYourTurn},
 		{name: "not your turn, in a full column", s: dropSession, user: bob.ID, click: sessions.Click{Post: 2, Ply: 4, Column: 1},
@@ -1189,6 +1194,7 @@ func TestRematchRefusals(t *testing.T) {
 		match       int64
 		user        string
 		wantRefusal sessions.Reason
+		wantArgs    []any
 	}{
 		{name: "the channel has a new challenge", old: newChallenge, match: matchID - 1, user: alice.ID, wantRefusal: sessions.ReasonBusy},
 		{name: "the channel has a new match, someone else asks", old: func(t *testing.T) *sessions.Session { return newMatch(t, small(1)) },
@@ -1202,6 +1208,12 @@ func TestRematchRefusals(t *testing.T) {
 			match: matchID, user: bob.ID, wantRefusal: sessions.ReasonStale},
 		{name: "someone else", old: over, match: matchID, user: carol.ID, wantRefusal: sessions.ReasonNotYourMatch},
 		{name: "no user", old: over, match: matchID, user: "", wantRefusal: sessions.ReasonNotYourMatch},
+		{name: "the asking player's invitation is pending", old: invitation, match: matchID - 1, user: alice.ID,
+			wantRefusal: sessions.ReasonRematchAsked, wantArgs: []any{"Opponent", bob}},
+		{name: "the other player's invitation is pending", old: invitation, match: matchID - 1, user: bob.ID,
+			wantRefusal: sessions.ReasonRematchPending, wantArgs: []any{"Inviter", alice}},
+		{name: "an invitation between others is pending", old: invitation, match: matchID - 1, user: carol.ID,
+			wantRefusal: sessions.ReasonBusy},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1209,6 +1221,9 @@ func TestRematchRefusals(t *testing.T) {
 			before := old.Clone()
 			got, err := sessions.Rematch(old, tt.match, tt.user, "Someone", hook("rematch", now), now, policy())
 			assertErr(t, err, tt.wantRefusal, nil)
+			if r, ok := sessions.AsRefusal(err); ok && !reflect.DeepEqual(r.Args, tt.wantArgs) {
+				t.Errorf("refusal args = %v, want %v", r.Args, tt.wantArgs)
+			}
 			if got != nil {
 				t.Errorf("Rematch() = %s, want nil", describe(got))
 			}
@@ -1248,8 +1263,10 @@ func TestRematch(t *testing.T) {
 				return finished(t, newMatch(t, withOpeners(game.Alternate, game.Player1), 0), game.Player2)
 			},
 			user: bob.ID, userName: "Robert",
-			wantPlayers:     [2]sessions.Member{alice, {ID: bob.ID, Name: "Robert"}},
-			wantFirstOpener: game.Player2,
+			// Bob challenges: he is Player1 now, and opens (Alice opened
+			// round 1 of the old match).
+			wantPlayers:     [2]sessions.Member{{ID: bob.ID, Name: "Robert"}, alice},
+			wantFirstOpener: game.Player1,
 		},
 		{
 			name: "the opponent opened round 1 of the old match",
@@ -1266,8 +1283,8 @@ func TestRematch(t *testing.T) {
 				return finished(t, newMatch(t, withOpeners(game.Alternate, game.Player1), 0, 1, 0, 1, 0), game.Player2)
 			},
 			user: bob.ID, userName: bob.Name,
-			wantPlayers:     [2]sessions.Member{alice, bob},
-			wantFirstOpener: game.Player2,
+			wantPlayers:     [2]sessions.Member{bob, alice},
+			wantFirstOpener: game.Player1,
 		},
 		{
 			name: "always the first opener",
@@ -1303,14 +1320,23 @@ func TestRematch(t *testing.T) {
 			wantConfig.FirstOpener = tt.wantFirstOpener
 			got := *s
 			got.Match = nil
+			// Between members, an invitation that waits for the other's
+			// answer; against the bot, the match itself.
+			phase, deadline := sessions.PhaseChallenge, now.Add(3*time.Minute)
+			if old.AI != "" {
+				phase, deadline = sessions.PhasePlaying, now.Add(7*time.Minute)
+			}
+			if got := s.Invitation(); got != (old.AI == "") {
+				t.Errorf("Invitation() = %t", got)
+			}
 			want := sessions.Session{
 				ChannelID: old.ChannelID, GuildID: old.GuildID,
 				Players:  tt.wantPlayers,
 				Config:   wantConfig,
-				Phase:    sessions.PhasePlaying,
+				Phase:    phase,
 				Theme:    old.Theme,
 				AI:       old.AI,
-				Deadline: now.Add(7 * time.Minute),
+				Deadline: deadline,
 				PostSeq:  1,
 				PostDue:  now.Add(5 * time.Second),
 				Webhook:  h,
@@ -1607,5 +1633,66 @@ func TestDropOnSessionOver(t *testing.T) {
 		if s.Match.Plies() != before.Match.Plies() || s.Phase != before.Phase || !s.Deadline.Equal(before.Deadline) {
 			t.Errorf("%s: the session changed: %+v", name, s)
 		}
+	}
+}
+
+// invitation returns a rematch invitation from alice to bob, pending.
+func invitation(t *testing.T) *sessions.Session {
+	t.Helper()
+	old := finished(t, newMatch(t, small(1)), game.Player2)
+	s, err := sessions.Rematch(old, matchID, alice.ID, alice.Name, hook("rematch", at(time.Hour)), at(time.Hour), policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ID = matchID + 1
+	return s
+}
+
+func TestInvitation(t *testing.T) {
+	inv := invitation(t)
+	if !inv.Invitation() {
+		t.Error("a rematch between members is not an invitation")
+	}
+	if c := newChallenge(t); c.Invitation() {
+		t.Error("a challenge made by command is an invitation")
+	}
+	accepted := invitation(t)
+	if err := accepted.Accept(bob.ID, "m", hook("accept", at(time.Hour)), at(time.Hour), policy()); err != nil {
+		t.Fatal(err)
+	}
+	if accepted.Invitation() {
+		t.Error("an accepted invitation is still one")
+	}
+}
+
+func TestWithdraw(t *testing.T) {
+	tests := []struct {
+		name        string
+		s           func(t *testing.T) *sessions.Session
+		user        string
+		wantEnd     sessions.End
+		wantRefusal sessions.Reason
+	}{
+		{name: "the challenger withdraws", s: newChallenge, user: alice.ID, wantEnd: sessions.EndWithdrawn},
+		{name: "the opponent declines", s: newChallenge, user: bob.ID, wantEnd: sessions.EndDeclined},
+		{name: "the invited player declines a rematch", s: invitation, user: bob.ID, wantEnd: sessions.EndDeclined},
+		{name: "someone else", s: newChallenge, user: carol.ID, wantRefusal: sessions.ReasonNotForYou},
+		{name: "a match being played", s: func(t *testing.T) *sessions.Session { return newMatch(t, small(1)) }, user: alice.ID,
+			wantRefusal: sessions.ReasonNoMatch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.s(t)
+			before := s.Clone()
+			err := s.Withdraw(tt.user)
+			assertErr(t, err, tt.wantRefusal, nil)
+			if err != nil {
+				assertUnchanged(t, s, before)
+				return
+			}
+			if s.Phase != sessions.PhaseCancelled || s.End != tt.wantEnd {
+				t.Errorf("after Withdraw: phase %s, end %s; want cancelled, %s", s.Phase, s.End, tt.wantEnd)
+			}
+		})
 	}
 }

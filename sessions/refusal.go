@@ -60,7 +60,8 @@ func Reasons() []Reason {
 // where the rule is checked, and rendered to the user through the catalog
 // in their language. Nothing was changed by the refused action. Args are
 // the values the reason's text reads, as pairs of a field name and its
-// value ("Option", "rows", "Min", 4).
+// value ("Option", "rows", "Min", 4): strings, integers, booleans, or a
+// Member, which the bot shows as the member's name.
 type Refusal struct {
 	Reason Reason
 	Args   []any
@@ -135,4 +136,17 @@ var (
 	ReasonBotOpponent = NewReason("bot_opponent")
 	// ReasonBadSettings: the match settings are impossible.
 	ReasonBadSettings = NewReason("bad_settings")
+	// ReasonRematchAsked: the player asked for a rematch already; the
+	// invitation to Opponent (a Member) waits for an answer.
+	ReasonRematchAsked = NewReason("rematch_asked")
+	// ReasonRematchPending: Inviter (a Member) asked for a rematch
+	// already; the player may accept it.
+	ReasonRematchPending = NewReason("rematch_pending")
+	// ReasonStaleBoard: the clicked board has moved on (another disc was
+	// dropped since it was drawn) and the live board's message is not
+	// known.
+	ReasonStaleBoard = NewReason("stale_board")
+	// ReasonStaleBoardTo: the clicked board has moved on; the live board
+	// is at Link.
+	ReasonStaleBoardTo = NewReason("stale_board_to")
 )
