@@ -251,13 +251,14 @@ func renderMoved(l *locale.Localizer, s *sessions.Session, link string) *message
 		status = l.T("board_moved_to", "Link", link)
 	}
 	r := s.Match.Round()
+	embed := boardEmbed(l, s, r, l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
+		themeNamed(s.Theme).color(game.NoPlayer))
+	embed.Description = strings.TrimRight(embed.Description, "\n") // no status line: the content says it
 	return &message{
 		Content:         status,
 		AllowedMentions: noMentions(),
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
-			l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
-			themeNamed(s.Theme).color(game.NoPlayer), status)},
-		Components: []discordgo.MessageComponent{},
+		Embeds:          []*discordgo.MessageEmbed{embed},
+		Components:      []discordgo.MessageComponent{},
 	}
 }
 
