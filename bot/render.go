@@ -32,11 +32,15 @@ const tallRows = 8
 // where no keycap exists.
 func usesLetters(columns int) bool { return columns > len(keycaps) }
 
+// letters are the labels of columns on boards that use letters.
+const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 // columnLabel returns the label of column c (zero-based) on a board of
-// columns columns, as on its button: "1" to "10", or "A" to "Z".
+// columns columns, as on its button: "1" to "10", or "A" to "Z". It
+// allocates nothing.
 func columnLabel(c, columns int) string {
 	if usesLetters(columns) {
-		return string(rune('A' + c))
+		return letters[c : c+1]
 	}
 	return strconv.Itoa(c + 1)
 }
@@ -406,9 +410,11 @@ func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 const rowButtons = limits.ButtonsPerRow
 
 // boardButtons returns one button per column, labelled as the column
-// headers read and disabled when the column is full, rowButtons to an
-// action row, and the Forfeit match button alone on the last row. With at
-// most 12 columns that is at most 4 rows.
+// headers read and disabled when the column is full, on as few action rows
+// as rowButtons a row allows, balanced (7 columns as 4 + 3, 11 as 4 + 4 +
+// 3, 12 as 4 + 4 + 4: the first rows take the one button more), and the
+// Forfeit match button alone on the last row. With at most 12 columns that
+// is at most 4 rows.
 func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
 	r := m.Round()
@@ -429,7 +435,8 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	// interface would be a copy on the heap each.
 	buttons := make([]discordgo.Button, columns+1)
 	cells := make([]discordgo.MessageComponent, columns+1)
-	lines := make([]discordgo.ActionsRow, (columns+rowButtons-1)/rowButtons+1)
+	columnRows := (columns + rowButtons - 1) / rowButtons
+	lines := make([]discordgo.ActionsRow, columnRows+1)
 	rows := make([]discordgo.MessageComponent, len(lines))
 	for c := range columns {
 		buttons[c] = discordgo.Button{
@@ -439,10 +446,15 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 			Disabled: !r.CanDrop(c),
 		}
 		cells[c] = &buttons[c]
-		if c%rowButtons == rowButtons-1 || c == columns-1 {
-			lines[c/rowButtons].Components = cells[c-c%rowButtons : c+1 : c+1]
-			rows[c/rowButtons] = &lines[c/rowButtons]
+	}
+	for k, from := 0, 0; k < columnRows; k++ {
+		to := from + columns/columnRows
+		if k < columns%columnRows {
+			to++
 		}
+		lines[k].Components = cells[from:to:to]
+		rows[k] = &lines[k]
+		from = to
 	}
 	buttons[columns] = discordgo.Button{
 		Label:    l.T("button_forfeit"),

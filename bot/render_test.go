@@ -367,6 +367,52 @@ func TestThemesDistinct(t *testing.T) {
 	}
 }
 
+// TestButtonRowsBalanced: the column buttons take as few rows as Discord's
+// limit allows, as even as can be (7 as 4 + 3, 12 as 4 + 4 + 4), the
+// longer rows first, in column order, and Forfeit match alone under them.
+func TestButtonRowsBalanced(t *testing.T) {
+	want := map[int]string{4: "4", 5: "5", 6: "3 3", 7: "4 3", 8: "4 4", 9: "5 4", 10: "5 5", 11: "4 4 3", 12: "4 4 4"}
+	for columns := minColumns; columns <= maxColumns; columns++ {
+		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		rows := boardButtons(en, s)
+		var widths []string
+		var labels []string
+		for k, row := range rows {
+			r, _ := wire.Component[discordgo.ActionsRow](row)
+			for _, c := range r.Components {
+				b, _ := wire.Component[discordgo.Button](c)
+				labels = append(labels, b.Label)
+			}
+			if k < len(rows)-1 {
+				widths = append(widths, fmt.Sprint(len(r.Components)))
+			} else if len(r.Components) != 1 || labels[len(labels)-1] != "Forfeit match" {
+				t.Errorf("%d columns: last row %q, want Forfeit match alone", columns, labels)
+			}
+		}
+		if got := strings.Join(widths, " "); got != want[columns] {
+			t.Errorf("%d columns: rows of %s, want %s", columns, got, want[columns])
+		}
+		for c := range columns {
+			if labels[c] != columnLabel(c, columns) {
+				t.Errorf("%d columns: button %d reads %q, want %q", columns, c, labels[c], columnLabel(c, columns))
+			}
+		}
+	}
+}
+
+// TestBoardButtonsAllocations keeps boardButtons, which runs at every move,
+// to its few allocations at every width: the custom_ids, their offsets,
+// the buttons and the rows, each in one piece, and the Forfeit label.
+func TestBoardButtonsAllocations(t *testing.T) {
+	for _, columns := range []int{4, 7, 11, 12} {
+		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		boardButtons(en, s) // the catalog's cache
+		if n := testing.AllocsPerRun(100, func() { boardButtons(en, s) }); n > 7 {
+			t.Errorf("%d columns: %v allocations, want at most 7", columns, n)
+		}
+	}
+}
+
 // goldenCases is the spread of rendered messages kept under
 // testdata/render: sizes, themes and phases. Each names facts its golden
 // file must show, checked apart from the golden comparison.
