@@ -115,7 +115,7 @@ func TestPlayTheBot(t *testing.T) {
 	if vsBot.Wins != 1 || vsMembers.Matches != 0 {
 		t.Errorf("stats against the bot %+v, against members %+v", vsBot, vsMembers)
 	}
-	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "**Against the bot:** 1 match · **Wins:** 1")
+	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "Alice vs ConnectN: **1–0**")
 	mustContain(t, "leaderboard", text(e.send(slash(carol, "leaderboard"))), "No match has finished")
 	for _, l := range a.levels {
 		if l != ai.Medium {

@@ -75,9 +75,9 @@ func playStory(t *testing.T, w *env, restart func()) {
 	}
 
 	resp = w.send(slash(carol, "stats", "user", alice))
-	mustContain(t, "Alice's stats", text(resp), "**Matches:** 2", "**Wins:** 2", "**Win rate:** 100%", "**Current streak:** 2 matches won")
+	mustContain(t, "Alice's stats", text(resp), "**Matches:** 2", "**Wins:** 2", "**Win rate:** 100%", "**Streak:** 2 wins in a row")
 	resp = w.send(slash(bob, "leaderboard"))
-	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> · **Wins:** 2", "🥈 <@"+bobID+"> · **Wins:** 0")
+	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> — **2–0** · 100%", "🥈 <@"+bobID+"> — **0–2** · 0%")
 	if strings.Contains(text(resp), carolID) {
 		t.Errorf("Carol, who never finished a match, is on the leaderboard")
 	}

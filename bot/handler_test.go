@@ -321,19 +321,22 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 	mustContain(t, "Alice's stats", text(resp), "record of Alice", "**Matches:** 3", "**Wins:** 2", "**Losses:** 1",
 		"**Win rate:** 67%", "**Rounds won:** 2", "**Rounds lost:** 1", "**Rounds drawn:** 0",
-		"**Current streak:** 0 matches won in a row", "**Best streak:** 2", "**Against you:** 2 wins · 0 losses")
+		"**Streak:** – · **Best:** 2 wins in a row", "Alice vs Bob: **2–0**")
+	if strings.Contains(text(resp), "you") || strings.Contains(text(resp), "<@") {
+		t.Errorf("public stats speak to the asker, or mention:\n%s", text(resp))
+	}
 	mentionsOnly(t, "stats", resp.Data.AllowedMentions)
 	resp = e.send(slash(carol, "stats"))
-	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Current streak:** 1 match won")
-	if strings.Contains(text(resp), "Against you") {
+	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Best:** 1")
+	if strings.Contains(text(resp), " vs ") {
 		t.Errorf("own stats show a record against oneself")
 	}
 	mustContain(t, "a newcomer's stats", text(e.send(slash(alice, "stats", "user", robot))), "No match against members finished yet")
 
 	resp = e.send(slash(bob, "leaderboard"))
-	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> · **Wins:** 2 · **Win rate:** 67% · **Played:** 3",
-		"🥈 <@"+carolID+"> · **Wins:** 1 · **Win rate:** 100% · **Played:** 1", "🥉 <@"+bobID+"> · **Wins:** 0",
-		"Ranked by most match wins, then highest win rate, then best round difference (rounds won − rounds lost)")
+	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> — **2–1** · 67%",
+		"🥈 <@"+carolID+"> — **1–0** · 100%", "🥉 <@"+bobID+"> — **0–2** · 0%",
+		"ranked by wins, then win rate, then rounds won − lost.")
 	mentionsOnly(t, "leaderboard", resp.Data.AllowedMentions)
 }
 

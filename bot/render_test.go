@@ -234,13 +234,13 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 	// The other messages, at their largest.
 	top := make([]sessions.Stats, leaderboardTop)
 	for k := range top {
-		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
+		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
 	help := renderHelp(en)
 	for name, msg := range map[string]*message{
 		"leaderboard": renderLeaderboard(en, top),
-		"stats":       renderStats(en, "1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),
+		"stats":       renderStats(en, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
 		"help":        help.Data,
 	} {
 		if bad := checkLimits(msg); len(bad) > 0 {
@@ -456,10 +456,13 @@ func goldenCases(t *testing.T) []struct {
 		{"match-over-forest", renderMatchOver(en, over, &sessions.PairRecord{Wins: 3, Losses: 1}, false, true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
 		{"match-over-timeout", renderMatchOver(en, timeout, &sessions.PairRecord{Wins: 1}, false, false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
 		{"challenge-expired", renderClosedChallenge(en, expired), []string{"⌛ The challenge from", "expired"}, 0},
-		{"stats", renderStats(en, "1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
-			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},
-		{"leaderboard", renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, RoundsWon: 2, RoundsLost: 6}}),
-			[]string{"🥇 <@1400000000000000001> · **Wins:** 3 · **Win rate:** 75%", "🥈", "Ranked by"}, 0},
+		{"stats", renderStats(en, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob"),
+			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Best:** 3", "Alice vs Bob: **2–1**", "Alice vs ConnectN: **1–1**"}, 0},
+		{"stats-no-streak", renderStats(en, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice"),
+			[]string{"**Streak:** – · **Best:** 1 win in a row", "Bob vs Alice: **0–2**"}, 0},
+		{"leaderboard", renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
+			[]string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
+				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."}, 0},
 	}
 }
 
