@@ -59,6 +59,9 @@ func TestCatalogCoversTheBot(t *testing.T) {
 			}
 		}
 	}
+	for _, s := range endedMatches(t) {
+		renderMatchOver(l, s, nil, false, false)
+	}
 	renderHelp(l)
 	renderLeaderboard(l, nil)
 	renderLeaderboard(l, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})

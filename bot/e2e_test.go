@@ -53,8 +53,8 @@ func playStory(t *testing.T, w *env, restart func()) {
 		t.Fatalf("RunDue after the turn ran out settled %d, want 1", n)
 	}
 	timedOut := w.public()[len(w.public())-1]
-	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
-		"🏆 🔴 **Alice** wins the match 1 – 0!", "Alice **2** – **0** Bob")
+	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🔴 **Alice** wins by timeout: 🟡 **Bob** did not play in time.",
+		"Alice **2** – **0** Bob")
 
 	// A challenge nobody answers.
 	w.send(slashChallenge(carol, bob, nil))
@@ -69,7 +69,10 @@ func playStory(t *testing.T, w *env, restart func()) {
 			expired = m
 		}
 	}
-	mustContain(t, "expired challenge", messageText(expired), "⌛ The challenge from <@"+carolID+"> to <@"+bobID+"> expired")
+	mustContain(t, "expired challenge", messageText(expired), "Connect 4 challenge expired", "🔴 **Carol** vs 🟡 **Bob**", "⌛ Nobody accepted it in time.")
+	if expired.Content != "" || expired.Embeds[0].Color != 0x80848E {
+		t.Errorf("the expired challenge keeps content %q, colour %#x; want none, grey", expired.Content, expired.Embeds[0].Color)
+	}
 	if len(expired.Components) != 0 {
 		t.Errorf("the expired challenge keeps buttons %q", labels(expired.Components))
 	}
@@ -234,5 +237,5 @@ func TestPlayTheBotOverHTTP(t *testing.T) {
 	if got := labels(final.Components); got != "Rematch Picture Analysis" {
 		t.Fatalf("the match did not end with the bot's win on the board: buttons %q\n%s", got, messageText(final))
 	}
-	mustContain(t, "final", messageText(final), "ConnectN** wins the match")
+	mustContain(t, "final", messageText(final), "ConnectN** wins")
 }

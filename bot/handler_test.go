@@ -164,8 +164,8 @@ func TestDecline(t *testing.T) {
 		want string
 		end  sessions.End
 	}{
-		{"by the opponent", bob, "declined the challenge", sessions.EndDeclined},
-		{"by the challenger", alice, "withdrew the challenge", sessions.EndWithdrawn},
+		{"by the opponent", bob, "Connect 4 challenge declined\n🔴 **Alice** vs 🟡 **Bob**\n6 rows × 7 columns · first to win 2 rounds\n\n🟡 **Bob** declined.", sessions.EndDeclined},
+		{"by the challenger", alice, "Connect 4 challenge withdrawn\n🔴 **Alice** vs 🟡 **Bob**\n6 rows × 7 columns · first to win 2 rounds\n\n🔴 **Alice** withdrew it.", sessions.EndWithdrawn},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -176,6 +176,9 @@ func TestDecline(t *testing.T) {
 			mustUpdate(t, resp)
 			if !strings.Contains(text(resp), tt.want) || len(buttons(resp.Data.Components)) != 0 {
 				t.Fatalf("got %q with %d buttons, want %q and none", text(resp), len(buttons(resp.Data.Components)), tt.want)
+			}
+			if resp.Data.Content != "" || resp.Data.Embeds[0].Color != 0x80848E {
+				t.Errorf("content %q, colour %#x; want none, grey", resp.Data.Content, resp.Data.Embeds[0].Color)
 			}
 			// A client still showing the old buttons: Accept starts
 			// nothing and shows how the challenge ended.
@@ -227,7 +230,10 @@ func TestForfeitNeedsConfirmation(t *testing.T) {
 			mustUpdate(t, resp)
 			mustContain(t, "confirmation", text(resp), "You forfeited the match: 🔴 **Alice** wins it.")
 			got := e.message(board.ID)
-			mustContain(t, "board after the forfeit", messageText(got), "Bob** forfeited the match", "Alice** wins the match 1 – 0")
+			mustContain(t, "board after the forfeit", messageText(got), "🏳️ 🔴 **Alice** wins by forfeit: 🟡 **Bob** gave up the match.")
+			if strings.Count(messageText(got), "wins") != 1 {
+				t.Errorf("the board after the forfeit says who wins more than once:\n%s", messageText(got))
+			}
 			if labels(got.Components) != "Rematch Picture" {
 				t.Errorf("board buttons after the forfeit %q, want Rematch Picture", labels(got.Components))
 			}
@@ -257,7 +263,7 @@ func TestBoardCommand(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags != 0 {
 		t.Fatalf("/connectn board answered type %d flags %d, want a public message", resp.Type, resp.Data.Flags)
 	}
-	mustContain(t, "reposted board", text(resp), "Round 1", "Bob** to play", "Last disc: ❤️ column 4")
+	mustContain(t, "reposted board", text(resp), "Round 1", "Bob** to play", "⬇️ Last disc: 🔴 column 4")
 	fresh := e.board()
 	if fresh.ID == old.ID {
 		t.Fatal("no new message")
