@@ -355,7 +355,13 @@ func TestHelp(t *testing.T) {
 	for _, sub := range bot.Commands()[0].Options {
 		mustContain(t, "help", text(resp), "`/connectn "+sub.Name)
 	}
+	mustContain(t, "help", text(resp), "A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`",
+		"⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
+
+	// The turn time is this server's.
+	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
+	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** on this server")
 }
 
 func TestCraftedCustomIDs(t *testing.T) {

@@ -237,7 +237,7 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help := renderHelp(en)
+	help := renderHelp(en, 59*time.Minute+59*time.Second)
 	for name, msg := range map[string]*message{
 		"leaderboard": renderLeaderboard(en, top),
 		"stats":       renderStats(en, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
@@ -608,6 +608,19 @@ func TestClosedChallenges(t *testing.T) {
 	}
 }
 
+// TestDuration says a turn's time in the largest whole unit, in the plural
+// it takes.
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Second: "1 second", 30 * time.Second: "30 seconds", 90 * time.Second: "90 seconds", 1500 * time.Millisecond: "2 seconds",
+		time.Minute: "1 minute", 5 * time.Minute: "5 minutes", time.Hour: "1 hour", 2 * time.Hour: "2 hours", 61 * time.Minute: "61 minutes",
+	} {
+		if got := duration(en, d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
 // goldenCase is a rendered message kept under testdata/render, with the
 // facts its golden file must show, checked apart from the golden
 // comparison: phrases it holds, phrases it must not hold, phrases it holds
@@ -694,6 +707,9 @@ func goldenCases(t *testing.T) []goldenCase {
 			facts: []string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
 				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
 			absent: []string{"Rounds:", "Win rate:", "played"}},
+		{name: "help", msg: renderHelp(en, 5*time.Minute).Data,
+			facts: []string{"A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`", "🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line",
+				"**Rematch**", "**Picture**", "**Analysis**"}},
 	}
 }
 

@@ -75,7 +75,7 @@ var recordedSession = []replayStep{
 	{"bob-confirms-forfeit", on(bob, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "You forfeited the match"},
 	{"alice-stats-of-bob", cmd(slash(alice, "stats", "user", bob)), discordgo.InteractionResponseChannelMessageWithSource, "Bob vs Alice: **0–2**"},
 	{"carol-leaderboard", cmd(slash(carol, "leaderboard")), discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> — **2–0** · 100%"},
-	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "How to play"},
+	{"carol-help", cmd(slash(carol, "help")), discordgo.InteractionResponseChannelMessageWithSource, "A turn lasts **5 minutes** on this server"},
 	{"carol-challenge", cmd(slashChallenge(carol, alice, nil)), discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
 	{"bob-accepts-carols-challenge", on(bob, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
 	{"alice-decline", on(alice, "Decline", false), discordgo.InteractionResponseUpdateMessage, "🟡 **Alice** declined."},

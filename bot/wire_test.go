@@ -35,7 +35,7 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	help := renderHelp(en)
+	help := renderHelp(en, DefaultTurnTimeout)
 	responses = append(responses, help,
 		newMessage(renderLeaderboard(en, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
 		newMessage(renderStats(en, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob")),
