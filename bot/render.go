@@ -484,16 +484,18 @@ func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 	return renderClosedChallenge(l, s)
 }
 
-// rowButtons is how many column buttons a row of a board holds:
-// Discord's most.
-const rowButtons = limits.ButtonsPerRow
+// rowButtons is the most column buttons a row of a board holds: one fewer
+// than Discord allows (limits.ButtonsPerRow), because a client 400 pixels
+// wide, a phone's, wraps a row of five as 4 + 1; a row of four stays
+// whole.
+const rowButtons = limits.ButtonsPerRow - 1
 
 // boardButtons returns one button per column, labelled as the column
 // headers read and disabled when the column is full, on as few action rows
-// as rowButtons a row allows, balanced (7 columns as 4 + 3, 11 as 4 + 4 +
-// 3, 12 as 4 + 4 + 4: the first rows take the one button more), and the
-// Forfeit match button alone on the last row. With at most 12 columns that
-// is at most 4 rows.
+// as rowButtons a row allows, balanced (5 columns as 3 + 2, 7 as 4 + 3, 9
+// as 3 + 3 + 3, 12 as 4 + 4 + 4: the first rows take the one button more),
+// and the Forfeit match button alone on the last row. With at most 12
+// columns that is at most 4 rows.
 func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
 	r := m.Round()
