@@ -86,9 +86,9 @@ func TestPlayTheBot(t *testing.T) {
 	// its disc is the one marked as last played.
 	resp = e.click(alice, e.board(), "1")
 	mustUpdate(t, resp)
-	mustContain(t, "board after the bot's reply", text(resp), "Last disc: 💛 column 4", "Alice** to play")
-	if got := gridCells(text(resp), "💛"); got != 1 {
-		t.Errorf("%d last-disc marks for the bot, want 1:\n%s", got, text(resp))
+	mustContain(t, "board after the bot's reply", text(resp), "⬇️ Last disc: 🟡 column 4", "Alice** to play")
+	if got := gridCells(text(resp), "⬇️"); got != 1 || !strings.Contains(text(resp), "1️⃣2️⃣3️⃣⬇️\n") {
+		t.Errorf("%d last-disc marks, want 1, over the bot's column 4:\n%s", got, text(resp))
 	}
 	if s := e.session(); s.Match.Plies() != 2 {
 		t.Fatalf("%d plies after one click, want the bot's reply too", s.Match.Plies())
@@ -103,10 +103,10 @@ func TestPlayTheBot(t *testing.T) {
 	if len(msgs) != 2 {
 		t.Fatalf("%d messages after round 1, want the record and round 2", len(msgs))
 	}
-	mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2", "Alice** to play", "Last disc: 💛 column 4")
+	mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2", "Alice** to play", "⬇️ Last disc: 🟡 column 4")
 	// Alice wins round 2 as well: the match counts against the bot, apart.
 	e.play(alice, alice, "1", "1", "1")
-	mustContain(t, "final message", messageText(e.board()), "Alice** wins the match 2 – 0")
+	mustContain(t, "final message", messageText(e.board()), "🔴 **Alice** 2 – 0 **ConnectN** 🟡", "🏆 🔴 **Alice** wins round 2 and the match!")
 	if strings.Contains(messageText(e.board()), "Matches between them") {
 		t.Errorf("a record between a member and the bot is shown")
 	}
@@ -115,7 +115,7 @@ func TestPlayTheBot(t *testing.T) {
 	if vsBot.Wins != 1 || vsMembers.Matches != 0 {
 		t.Errorf("stats against the bot %+v, against members %+v", vsBot, vsMembers)
 	}
-	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "**Against the bot:** 1 match · **Wins:** 1")
+	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "Alice vs ConnectN: **1–0**")
 	mustContain(t, "leaderboard", text(e.send(slash(carol, "leaderboard"))), "No match has finished")
 	for _, l := range a.levels {
 		if l != ai.Medium {
@@ -128,7 +128,7 @@ func TestChallengeTheBotByName(t *testing.T) {
 	me := user{ID: appID, Username: "connectn", Bot: true}
 	e := newAIEnv(t, &scriptedAI{})
 	resp := e.send(slash(alice, "challenge", "opponent", me, "first", "opponent"))
-	mustContain(t, "board", text(resp), "Alice** to play", "Last disc: 💛 column 1", "against the bot (hard)")
+	mustContain(t, "board", text(resp), "Alice** to play", "⬇️ Last disc: 🟡 column 1", "against the bot (hard)")
 	if s := e.session(); s.Match.Plies() != 1 || s.Config.FirstOpener != game.Player2 {
 		t.Fatalf("the bot did not open: %d plies", s.Match.Plies())
 	}
@@ -150,7 +150,7 @@ func TestBotRepliesLate(t *testing.T) {
 		t.Fatalf("got response type %d, want a deferred update (6)", resp.Type)
 	}
 	got := e.message(board.ID)
-	mustContain(t, "board after the late reply", messageText(got), "Alice** to play", "Last disc: 💛 column 1")
+	mustContain(t, "board after the late reply", messageText(got), "Alice** to play", "⬇️ Last disc: 🟡 column 1")
 	if s := e.session(); s.Match.Plies() != 2 {
 		t.Fatalf("%d plies, want 2", s.Match.Plies())
 	}
@@ -169,7 +169,7 @@ func TestBotRepliesLate(t *testing.T) {
 	if s := e.session(); s.Match.Plies() != 4 || s.Phase != sessions.PhasePlaying || s.End != "" {
 		t.Fatalf("after the scheduler: %d plies, phase %q, end %q; want the bot's move and no timeout", s.Match.Plies(), s.Phase, s.End)
 	}
-	mustContain(t, "board after the scheduler's move", messageText(e.message(board.ID)), "Alice** to play", "🔴 **2** · 🟡 **2** · Last disc: 💛 column 1")
+	mustContain(t, "board after the scheduler's move", messageText(e.message(board.ID)), "Alice** to play", "⬇️ Last disc: 🟡 column 1 · Longest run: 🔴 **2** · 🟡 **2**")
 	// Much later, the bot's turn never times out: it is Alice's turn now,
 	// and hers does.
 	e.clock.Advance(time.Hour)

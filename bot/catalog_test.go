@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
@@ -59,11 +60,17 @@ func TestCatalogCoversTheBot(t *testing.T) {
 			}
 		}
 	}
-	renderHelp(l)
+	for _, s := range endedMatches(t) {
+		renderMatchOver(l, s, nil, "", false)
+	}
+	for _, turn := range []time.Duration{30 * time.Second, 5 * time.Minute, time.Hour} {
+		renderHelp(l, turn)
+	}
 	renderLeaderboard(l, nil)
 	renderLeaderboard(l, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
-	renderStats(l, "1", "Bob", sessions.Stats{Matches: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1})
-	renderStats(l, "1", "Bob", sessions.Stats{}, sessions.Stats{}, nil)
+	renderStats(l, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice")
+	renderStats(l, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob")
+	renderStats(l, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob")
 	commands(l)
 	for _, r := range sessions.Reasons() {
 		l.T(r.MessageID())

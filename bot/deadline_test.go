@@ -65,7 +65,10 @@ func TestChallengeExpires(t *testing.T) {
 		t.Fatalf("RunDue at the deadline settled %d sessions, want 1", n)
 	}
 	got := e.message(challenge.ID)
-	mustContain(t, "expired challenge", messageText(got), "⌛ The challenge from <@"+aliceID+"> to <@"+bobID+"> expired")
+	mustContain(t, "expired challenge", messageText(got), "Connect 4 challenge expired", "⌛ Nobody accepted it in time.")
+	if got.Content != "" || got.Embeds[0].Color != 0x80848E {
+		t.Errorf("the expired challenge keeps content %q, colour %#x; want none, grey", got.Content, got.Embeds[0].Color)
+	}
 	if len(got.Components) != 0 {
 		t.Errorf("the expired challenge keeps buttons %q", labels(got.Components))
 	}
@@ -113,8 +116,10 @@ func TestTurnTimeoutForfeitsTheMatch(t *testing.T) {
 		t.Fatalf("RunDue when the turn ran out settled %d, want 1", n)
 	}
 	got := e.message(board.ID)
-	mustContain(t, "timed-out board", messageText(got), "⌛ 🟡 **Bob** did not play in time and forfeits the match.",
-		"🏆 🔴 **Alice** wins the match 1 – 0!", "Match over")
+	mustContain(t, "timed-out board", messageText(got), "⌛ 🔴 **Alice** wins by timeout: 🟡 **Bob** did not play in time.", "Match over")
+	if strings.Count(messageText(got), "wins") != 1 || got.Content != "" {
+		t.Errorf("the timed-out board says who wins more than once:\n%s", messageText(got))
+	}
 	if labels(got.Components) != "Rematch Picture" {
 		t.Errorf("timed-out board buttons %q, want Rematch Picture", labels(got.Components))
 	}
@@ -154,7 +159,7 @@ func TestDeadlineSurvivesRestart(t *testing.T) {
 	}
 	resp := e.click(bob, board, "3")
 	mustUpdate(t, resp)
-	mustContain(t, "board clicked after the timeout", text(resp), "did not play in time", "wins the match")
+	mustContain(t, "board clicked after the timeout", text(resp), "did not play in time", "wins by timeout")
 	if got := e.message(board.ID); labels(got.Components) != "Rematch Picture" {
 		t.Errorf("after the click, buttons %q, want Rematch Picture", labels(got.Components))
 	}
@@ -169,7 +174,7 @@ func TestExpiredWithoutScheduler(t *testing.T) {
 		e.clock.Advance(bot.DefaultTurnTimeout)
 		resp := e.click(alice, e.board(), "1")
 		mustUpdate(t, resp)
-		mustContain(t, "board", text(resp), "Alice** did not play in time and forfeits the match", "Bob** wins the match")
+		mustContain(t, "board", text(resp), "Bob** wins by timeout: 🔴 **Alice** did not play in time.")
 		if s := e.session(); s.Match.Plies() != 1 || !s.Match.Forfeited() {
 			t.Errorf("the late click was played: %d plies", s.Match.Plies())
 		}

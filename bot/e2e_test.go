@@ -57,8 +57,8 @@ func playStory(t *testing.T, w *env, restart func()) {
 		t.Fatalf("RunDue after the turn ran out settled %d, want 1", n)
 	}
 	timedOut := w.public()[len(w.public())-1]
-	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🔴 **Bob** did not play in time and forfeits the match.",
-		"🏆 🟡 **Alice** wins the match 1 – 0!", "Bob **0** – **2** Alice")
+	mustContain(t, "timed-out rematch", messageText(timedOut), "⌛ 🟡 **Alice** wins by timeout: 🔴 **Bob** did not play in time.",
+		"Bob **0** – **2** Alice")
 
 	// A challenge nobody answers.
 	w.send(slashChallenge(carol, bob, nil))
@@ -73,15 +73,18 @@ func playStory(t *testing.T, w *env, restart func()) {
 			expired = m
 		}
 	}
-	mustContain(t, "expired challenge", messageText(expired), "⌛ The challenge from <@"+carolID+"> to <@"+bobID+"> expired")
+	mustContain(t, "expired challenge", messageText(expired), "Connect 4 challenge expired", "🔴 **Carol** vs 🟡 **Bob**", "⌛ Nobody accepted it in time.")
+	if expired.Content != "" || expired.Embeds[0].Color != 0x80848E {
+		t.Errorf("the expired challenge keeps content %q, colour %#x; want none, grey", expired.Content, expired.Embeds[0].Color)
+	}
 	if len(expired.Components) != 0 {
 		t.Errorf("the expired challenge keeps buttons %q", labels(expired.Components))
 	}
 
 	resp = w.send(slash(carol, "stats", "user", alice))
-	mustContain(t, "Alice's stats", text(resp), "**Matches:** 2", "**Wins:** 2", "**Win rate:** 100%", "**Current streak:** 2 matches won")
+	mustContain(t, "Alice's stats", text(resp), "**Matches:** 2", "**Wins:** 2", "**Win rate:** 100%", "**Streak:** 2 wins in a row")
 	resp = w.send(slash(bob, "leaderboard"))
-	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> · **Wins:** 2", "🥈 <@"+bobID+"> · **Wins:** 0")
+	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> — **2–0** · 100%", "🥈 <@"+bobID+"> — **0–2** · 0%")
 	if strings.Contains(text(resp), carolID) {
 		t.Errorf("Carol, who never finished a match, is on the leaderboard")
 	}
@@ -238,5 +241,5 @@ func TestPlayTheBotOverHTTP(t *testing.T) {
 	if got := labels(final.Components); got != "Rematch Picture Analysis" {
 		t.Fatalf("the match did not end with the bot's win on the board: buttons %q\n%s", got, messageText(final))
 	}
-	mustContain(t, "final", messageText(final), "ConnectN** wins the match")
+	mustContain(t, "final", messageText(final), "ConnectN** wins")
 }

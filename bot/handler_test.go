@@ -164,8 +164,8 @@ func TestDecline(t *testing.T) {
 		want string
 		end  sessions.End
 	}{
-		{"by the opponent", bob, "declined the challenge", sessions.EndDeclined},
-		{"by the challenger", alice, "withdrew the challenge", sessions.EndWithdrawn},
+		{"by the opponent", bob, "Connect 4 challenge declined\n🔴 **Alice** vs 🟡 **Bob**\n6 rows × 7 columns · first to win 2 rounds\n\n🟡 **Bob** declined.", sessions.EndDeclined},
+		{"by the challenger", alice, "Connect 4 challenge withdrawn\n🔴 **Alice** vs 🟡 **Bob**\n6 rows × 7 columns · first to win 2 rounds\n\n🔴 **Alice** withdrew it.", sessions.EndWithdrawn},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -176,6 +176,9 @@ func TestDecline(t *testing.T) {
 			mustUpdate(t, resp)
 			if !strings.Contains(text(resp), tt.want) || len(buttons(resp.Data.Components)) != 0 {
 				t.Fatalf("got %q with %d buttons, want %q and none", text(resp), len(buttons(resp.Data.Components)), tt.want)
+			}
+			if resp.Data.Content != "" || resp.Data.Embeds[0].Color != 0x80848E {
+				t.Errorf("content %q, colour %#x; want none, grey", resp.Data.Content, resp.Data.Embeds[0].Color)
 			}
 			// A client still showing the old buttons: Accept starts
 			// nothing and shows how the challenge ended.
@@ -227,7 +230,10 @@ func TestForfeitNeedsConfirmation(t *testing.T) {
 			mustUpdate(t, resp)
 			mustContain(t, "confirmation", text(resp), "You forfeited the match: 🔴 **Alice** wins it.")
 			got := e.message(board.ID)
-			mustContain(t, "board after the forfeit", messageText(got), "Bob** forfeited the match", "Alice** wins the match 1 – 0")
+			mustContain(t, "board after the forfeit", messageText(got), "🏳️ 🔴 **Alice** wins by forfeit: 🟡 **Bob** gave up the match.")
+			if strings.Count(messageText(got), "wins") != 1 {
+				t.Errorf("the board after the forfeit says who wins more than once:\n%s", messageText(got))
+			}
 			if labels(got.Components) != "Rematch Picture" {
 				t.Errorf("board buttons after the forfeit %q, want Rematch Picture", labels(got.Components))
 			}
@@ -257,7 +263,7 @@ func TestBoardCommand(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags != 0 {
 		t.Fatalf("/connectn board answered type %d flags %d, want a public message", resp.Type, resp.Data.Flags)
 	}
-	mustContain(t, "reposted board", text(resp), "Round 1", "Bob** to play", "Last disc: ❤️ column 4")
+	mustContain(t, "reposted board", text(resp), "Round 1", "Bob** to play", "⬇️ Last disc: 🔴 column 4")
 	fresh := e.board()
 	if fresh.ID == old.ID {
 		t.Fatal("no new message")
@@ -302,7 +308,7 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("rematch session %+v", s)
 	}
 	invite := e.board()
-	mustContain(t, "invitation", messageText(invite), "<@"+aliceID+">, <@"+bobID+"> asks you for a rematch of Connect 3!", "may accept")
+	mustContain(t, "invitation", messageText(invite), "<@"+aliceID+">, **Bob** asks you for a rematch of Connect 3!", "may accept")
 	if got := labels(invite.Components); got != "Accept Decline" {
 		t.Errorf("invitation buttons %q, want Accept Decline", got)
 	}
@@ -336,7 +342,7 @@ func TestRematchDeclined(t *testing.T) {
 	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != sessions.EndDeclined {
 		t.Fatalf("after Decline: %s %s, want cancelled, declined", s.Phase, s.End)
 	}
-	mustContain(t, "declined invitation", messageText(e.board()), "declined the challenge")
+	mustContain(t, "declined invitation", messageText(e.board()), "challenge declined", "**Bob** declined.")
 }
 
 // TestRematchExpires: an invitation nobody answers runs out like a
@@ -354,7 +360,7 @@ func TestRematchExpires(t *testing.T) {
 	if s := e.session(); s.Phase != sessions.PhaseCancelled || s.End != sessions.EndExpired {
 		t.Fatalf("after the deadline: %s %s, want cancelled, expired", s.Phase, s.End)
 	}
-	mustContain(t, "expired invitation", messageText(e.fake.Message(invite.ID)), "expired: nobody accepted it in time")
+	mustContain(t, "expired invitation", messageText(e.fake.Message(invite.ID)), "challenge expired", "⌛ Nobody accepted it in time.")
 	for _, who := range []user{alice, bob} {
 		if st, _ := e.store.Stats(context.Background(), guildID, who.ID, false); st.Matches != 1 {
 			t.Errorf("%s has %d matches, want 1 (the invitation counts for nothing)", who.Username, st.Matches)
@@ -425,8 +431,8 @@ func TestForfeitCommandWithdrawsAChallenge(t *testing.T) {
 		wantEnd  sessions.End
 		readsNow string
 	}{
-		{alice, "You withdrew your challenge to 🟡 **Bob**.", sessions.EndWithdrawn, "withdrew the challenge"},
-		{bob, "You declined the challenge from 🔴 **Alice**.", sessions.EndDeclined, "declined the challenge"},
+		{alice, "You withdrew your challenge to 🟡 **Bob**.", sessions.EndWithdrawn, "🔴 **Alice** withdrew it."},
+		{bob, "You declined the challenge from 🔴 **Alice**.", sessions.EndDeclined, "🟡 **Bob** declined."},
 	} {
 		t.Run(tt.who.Username, func(t *testing.T) {
 			e := newEnv(t)
@@ -465,19 +471,22 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 	mustContain(t, "Alice's stats", text(resp), "record of Alice", "**Matches:** 3", "**Wins:** 2", "**Losses:** 1",
 		"**Win rate:** 67%", "**Rounds won:** 2", "**Rounds lost:** 1", "**Rounds drawn:** 0",
-		"**Current streak:** 0 matches won in a row", "**Best streak:** 2", "**Against you:** 2 wins · 0 losses")
+		"**Streak:** – · **Best:** 2 wins in a row", "Alice vs Bob: **2–0**")
+	if strings.Contains(text(resp), "you") || strings.Contains(text(resp), "<@") {
+		t.Errorf("public stats speak to the asker, or mention:\n%s", text(resp))
+	}
 	mentionsOnly(t, "stats", resp.Data.AllowedMentions)
 	resp = e.send(slash(carol, "stats"))
-	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Current streak:** 1 match won")
-	if strings.Contains(text(resp), "Against you") {
+	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Best:** 1")
+	if strings.Contains(text(resp), " vs ") {
 		t.Errorf("own stats show a record against oneself")
 	}
 	mustContain(t, "a newcomer's stats", text(e.send(slash(alice, "stats", "user", robot))), "No match against members finished yet")
 
 	resp = e.send(slash(bob, "leaderboard"))
-	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> · **Wins:** 2 · **Win rate:** 67% · **Played:** 3",
-		"🥈 <@"+carolID+"> · **Wins:** 1 · **Win rate:** 100% · **Played:** 1", "🥉 <@"+bobID+"> · **Wins:** 0",
-		"Ranked by most match wins, then highest win rate, then best round difference (rounds won − rounds lost)")
+	mustContain(t, "leaderboard", text(resp), "🥇 <@"+aliceID+"> — **2–1** · 67%",
+		"🥈 <@"+carolID+"> — **1–0** · 100%", "🥉 <@"+bobID+"> — **0–2** · 0%",
+		"ranked by wins, then win rate, then rounds won − lost.")
 	mentionsOnly(t, "leaderboard", resp.Data.AllowedMentions)
 }
 
@@ -490,7 +499,13 @@ func TestHelp(t *testing.T) {
 	for _, sub := range bot.Commands()[0].Options {
 		mustContain(t, "help", text(resp), "`/connectn "+sub.Name)
 	}
+	mustContain(t, "help", text(resp), "A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`",
+		"⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
+
+	// The turn time is this server's.
+	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
+	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** on this server")
 }
 
 func TestCraftedCustomIDs(t *testing.T) {

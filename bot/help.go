@@ -3,26 +3,37 @@ package bot
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/locale"
 )
 
-// help handles /connectn help: how to play and every command, privately.
+// help handles /connectn help: how to play and every command, privately,
+// with this server's turn time.
 func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	return renderHelp(c.reader), nil
+	return renderHelp(c.reader, h.policy.TurnTimeout), nil
 }
 
-// renderHelp draws the private help message in l's language.
-func renderHelp(l *locale.Localizer) *discordgo.InteractionResponse {
+// renderHelp draws the private help message in l's language: the rules,
+// how to play with turn the time a turn lasts, the symbols of the board
+// (in the default theme), how to play the bot, what the buttons under a
+// finished match do, and every command.
+func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionResponse {
+	t := themes[0]
 	resp := ephemeral("")
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
 		Title: l.T("help_title"),
 		Description: strings.Join([]string{
 			l.T("help_rules"),
 			"",
-			l.T("help_play"),
+			l.T("help_play", "Turn", duration(l, turn)),
+			l.T("help_symbols", "Disc1", t.Disc[1], "Disc2", t.Disc[2], "Empty", t.Empty, "Last", lastMark,
+				"Win1", t.Win[1], "Win2", t.Win[2]),
+			"",
+			l.T("help_bot"),
+			l.T("help_after"),
 			"",
 			l.T("help_commands"),
 			l.T("help_challenge", "MinSize", minRows, "MaxSize", maxRows, "MinConnect", minConnect, "MaxConnect", maxConnect,
@@ -33,7 +44,20 @@ func renderHelp(l *locale.Localizer) *discordgo.InteractionResponse {
 			l.T("help_leaderboard", "Top", leaderboardTop),
 			l.T("help_help"),
 		}, "\n"),
-		Color: themes[0].color(0),
+		Color: t.color(0),
 	}}
 	return resp
+}
+
+// duration says d in l's language, in the largest unit that counts it
+// whole: "5 minutes", "1 hour", "90 seconds" (a part of a second rounds
+// up).
+func duration(l *locale.Localizer, d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("duration_hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("duration_minutes", int(d/time.Minute))
+	}
+	return l.N("duration_seconds", int((d+time.Second-1)/time.Second))
 }

@@ -10,11 +10,11 @@ import (
 )
 
 // gridCells counts the emoji c in the grid rows of text (lines made of
-// cells only), leaving out the notes under the grid that name a disc too.
+// cells only), leaving out the lines of words that name a disc too.
 func gridCells(text, c string) int {
 	n := 0
 	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, "Longest run") || strings.Contains(line, "**") {
+		if strings.ContainsAny(line, "abcdefghijklmnopqrstuvwxyz") {
 			continue
 		}
 		n += strings.Count(line, c)
@@ -43,8 +43,11 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		t.Fatalf("challenge: got type %d flags %d (%q), want a public message", resp.Type, resp.Data.Flags, text(resp))
 	}
-	mustContain(t, "challenge message", text(resp), "<@"+aliceID+">", "<@"+bobID+">", "Alice", "Bob", "Connect 4",
-		"6 rows × 7 columns", "first to win 2 rounds", "🔴 **Alice** opens round 1", "The challenge expires <t:")
+	mustContain(t, "challenge message", text(resp), "<@"+bobID+">, **Alice** challenges you", "Connect 4",
+		"6 rows × 7 columns", "first to win 2 rounds", "🔴 **Alice** opens round 1; the opener alternates", "The challenge expires <t:")
+	if strings.Count(text(resp), "<@") != 1 {
+		t.Errorf("the challenge mentions more than the opponent:\n%s", text(resp))
+	}
 	mentionsOnly(t, "challenge", resp.Data.AllowedMentions, bobID)
 	if got := labels(w.board().Components); got != "Accept Decline" {
 		t.Errorf("challenge buttons = %q, want Accept Decline", got)
@@ -55,8 +58,10 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	resp = w.click(bob, w.board(), "Accept")
 	mustUpdate(t, resp)
 	mustContain(t, "board after accept", text(resp), "Connect 4 · Round 1", "🔴 **Alice** 0 – 0 **Bob** 🟡",
-		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "Alice** to play", "The turn runs out <t:",
-		"Longest run: 🔴 **0** · 🟡 **0**")
+		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6)+"\n🔴 **Alice** to play", "The turn runs out <t:")
+	if strings.Contains(text(resp), "Longest run") {
+		t.Errorf("a fresh board shows the longest runs:\n%s", text(resp))
+	}
 	if !strings.HasPrefix(resp.Data.Content, "<@"+aliceID+">") {
 		t.Errorf("board content %q does not start with the player to move", resp.Data.Content)
 	}
@@ -74,18 +79,21 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	// Round 1: Alice opens and wins vertically in column 1.
 	stale := findButton(t, w.board().Components, "3").CustomID
 	resp = w.play(alice, bob, "1")
-	if got := gridCells(text(resp), "❤️"); got != 1 {
-		t.Errorf("after the first disc: %d last-disc marks, want 1:\n%s", got, text(resp))
+	if got := gridCells(text(resp), "⬇️"); got != 1 || !strings.Contains(text(resp), "⬇️2️⃣3️⃣") {
+		t.Errorf("after the first disc: %d last-disc marks, want 1 over column 1:\n%s", got, text(resp))
 	}
-	mustContain(t, "board after one disc", text(resp), "Last disc: ❤️ column 1", "Bob** to play")
+	mustContain(t, "board after one disc", text(resp), "⬇️ Last disc: 🔴 column 1 · Longest run: 🔴 **1** · 🟡 **0**", "Bob** to play")
 	mentionsOnly(t, "board", resp.Data.AllowedMentions, bobID)
 	w.play(bob, alice, "2", "1", "2", "1", "2")
 	mustPrivate(t, w.send(componentClick(alice, w.board(), stale)), "moved on")
 	first := w.board()
 	resp = w.click(alice, first, "1")
 	mustUpdate(t, resp)
-	mustContain(t, "round 1 record", text(resp), "Connect 4 · Round 1 result", "Alice** wins round 1 with 4 in a row",
-		"🔴 **Alice** 1 – 0 **Bob** 🟡", "Longest run: 🔴 **4** · 🟡 **3**", "Round 2 starts in a new message below")
+	mustContain(t, "round 1 record", text(resp), "Connect 4 · Round 1 result", "🟥 4 in a row: column 1, rows 1–4", "🔴 **Alice** wins the round.",
+		"🔴 **Alice** 1 – 0 **Bob** 🟡", "Round 2 starts in a new message below")
+	if resp.Data.Content != "" {
+		t.Errorf("round 1 record keeps content %q", resp.Data.Content)
+	}
 	if got := gridCells(text(resp), "🟥"); got != 4 {
 		t.Errorf("round 1 record: %d highlighted discs, want 4:\n%s", got, text(resp))
 	}
@@ -99,7 +107,7 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	}
 	round2 := msgs[1]
 	mustContain(t, "round 2 board", messageText(round2), "Connect 4 · Round 2", "🔴 **Alice** 1 – 0 **Bob** 🟡",
-		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "**Round 2** · 🟡 **Bob** opens")
+		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "🟡 **Bob** opens: pick a column.")
 	if !strings.HasPrefix(round2.Content, "<@"+bobID+">") {
 		t.Errorf("round 2 board content %q does not ping Bob", round2.Content)
 	}
@@ -113,12 +121,12 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	w.play(bob, alice, "7", "6")
 	resp = w.click(bob, w.board(), "7")
 	mustUpdate(t, resp)
-	mustContain(t, "round 2 record", text(resp), "Bob** wins round 2", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
+	mustContain(t, "round 2 record", text(resp), "🟨 4 in a row: column 7, rows 1–4", "🟡 **Bob** wins the round.", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
 	if got := gridCells(text(resp), "🟨"); got != 4 {
 		t.Errorf("round 2 record: %d highlighted discs, want 4:\n%s", got, text(resp))
 	}
 	round3 := w.board()
-	mustContain(t, "round 3 board", messageText(round3), "Connect 4 · Round 3", "**Round 3** · 🔴 **Alice** opens")
+	mustContain(t, "round 3 board", messageText(round3), "Connect 4 · Round 3", "🔴 **Alice** opens: pick a column.")
 
 	// Round 3: column 1 fills up without a line, then Alice connects the
 	// bottom row.
@@ -131,8 +139,8 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	w.play(alice, bob, "2", "2", "3", "3")
 	resp = w.click(alice, w.board(), "4")
 	mustUpdate(t, resp)
-	mustContain(t, "final message", text(resp), "Connect 4 · Match over", "Alice** wins round 3",
-		"🏆 🔴 **Alice** wins the match 2 – 1!", "Matches between them in this server: Alice **1** – **0** Bob")
+	mustContain(t, "final message", text(resp), "Connect 4 · Match over", "🔴 **Alice** 2 – 1 **Bob** 🟡",
+		"🟥 4 in a row: the bottom row, columns 1–4", "🏆 🔴 **Alice** wins round 3 and the match!", "Matches between them in this server: Alice **1** – **0** Bob")
 	if got := labels(resp.Data.Components); got != "Rematch Picture" {
 		t.Errorf("final message buttons %q, want Rematch Picture", got)
 	}

@@ -32,11 +32,15 @@ const tallRows = 8
 // where no keycap exists.
 func usesLetters(columns int) bool { return columns > len(keycaps) }
 
+// letters are the labels of columns on boards that use letters.
+const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 // columnLabel returns the label of column c (zero-based) on a board of
-// columns columns, as on its button: "1" to "10", or "A" to "Z".
+// columns columns, as on its button: "1" to "10", or "A" to "Z". It
+// allocates nothing.
 func columnLabel(c, columns int) string {
 	if usesLetters(columns) {
-		return string(rune('A' + c))
+		return letters[c : c+1]
 	}
 	return strconv.Itoa(c + 1)
 }
@@ -46,40 +50,50 @@ func columnLabel(c, columns int) string {
 // zero-width spaces.
 func headerRow(columns int) string {
 	var sb strings.Builder
-	for c := 0; c < columns; c++ {
-		if !usesLetters(columns) {
-			sb.WriteString(keycaps[c])
-			continue
-		}
-		if c > 0 {
-			sb.WriteString(zwsp)
-		}
-		sb.WriteRune(rune(0x1F1E6 + c)) // 🇦 + c
-	}
+	writeHeader(&sb, columns, -1)
 	return sb.String()
 }
 
-// drawGrid draws round r in theme t: the header row, the board's rows top
-// first, and the header again under a tall board. Discs on the winning line
-// are drawn with the theme's winning marks, and the last disc played with
-// its last-disc mark unless it is on the line.
+// writeHeader writes the row of column headers to sb, as headerRow reads,
+// with lastMark in place of the header of column marked (zero-based; none
+// when it is negative).
+func writeHeader(sb *strings.Builder, columns, marked int) {
+	for c := 0; c < columns; c++ {
+		if usesLetters(columns) && c > 0 {
+			sb.WriteString(zwsp)
+		}
+		switch {
+		case c == marked:
+			sb.WriteString(lastMark)
+		case !usesLetters(columns):
+			sb.WriteString(keycaps[c])
+		default:
+			sb.WriteRune(rune(0x1F1E6 + c)) // 🇦 + c
+		}
+	}
+}
+
+// drawGrid draws round r in theme t: the header row, with lastMark over
+// the column of the last disc played, the board's rows top first, and the
+// plain header again under a tall board. Discs on the winning line are
+// drawn with the theme's winning marks.
 func drawGrid(t Theme, r *game.Round) string {
 	rows, columns := r.Rows(), r.Columns()
-	last, hasLast := r.LastMove()
+	marked := -1
+	if last, ok := r.LastMove(); ok {
+		marked = last.Column
+	}
 	var sb strings.Builder
-	sb.WriteString(headerRow(columns))
+	sb.Grow((rows + 2) * (8*columns + 1))
+	writeHeader(&sb, columns, marked)
 	sb.WriteByte('\n')
 	for row := rows - 1; row >= 0; row-- {
 		for c := 0; c < columns; c++ {
-			p := r.At(row, c)
-			cell := game.Cell{Row: row, Column: c}
-			switch {
+			switch p := r.At(row, c); {
 			case p == game.NoPlayer:
 				sb.WriteString(t.Empty)
-			case r.InLine(cell):
+			case r.InLine(game.Cell{Row: row, Column: c}):
 				sb.WriteString(t.Win[p])
-			case hasLast && cell == last:
-				sb.WriteString(t.Last[p])
 			default:
 				sb.WriteString(t.Disc[p])
 			}
@@ -87,27 +101,76 @@ func drawGrid(t Theme, r *game.Round) string {
 		sb.WriteByte('\n')
 	}
 	if rows >= tallRows {
-		sb.WriteString(headerRow(columns))
+		writeHeader(&sb, columns, -1)
 		sb.WriteByte('\n')
 	}
 	return sb.String()
 }
 
-// boardNotes returns the lines under a grid: each player's longest run and
-// where the last disc went.
+// boardNotes returns the line under the grid of round r: on a won board,
+// where the winning line lies, beside its mark; otherwise, from the first
+// disc on, where the last disc went (beside lastMark, as over its column)
+// and each player's longest run. A board with no disc has no notes: "".
 func boardNotes(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
 	t := themeNamed(s.Theme)
-	notes := l.T("board_longest_run", "Disc1", t.Disc[game.Player1], "Run1", r.LongestRun(game.Player1),
-		"Disc2", t.Disc[game.Player2], "Run2", r.LongestRun(game.Player2))
-	if last, ok := r.LastMove(); ok {
-		p := r.At(last.Row, last.Column)
-		mark := t.Last[p]
-		if r.InLine(last) {
-			mark = t.Win[p]
-		}
-		notes += " · " + l.T("board_last_disc", "Mark", mark, "Column", columnLabel(last.Column, r.Columns()))
+	last, ok := r.LastMove()
+	if !ok {
+		return ""
 	}
-	return notes
+	if r.Outcome() == game.Won {
+		return winningLines(l, t, r, last, s.Config.Connect)
+	}
+	p := r.At(last.Row, last.Column)
+	return l.T("board_last_disc", "Mark", lastMark, "Disc", t.Disc[p], "Column", columnLabel(last.Column, r.Columns())) +
+		" · " + l.T("board_longest_run", "Disc1", t.Disc[game.Player1], "Run1", r.LongestRun(game.Player1),
+		"Disc2", t.Disc[game.Player2], "Run2", r.LongestRun(game.Player2))
+}
+
+// lineSteps are the four directions a line runs in, as (row, column)
+// steps: along a row, up a column, and up each diagonal from its left end.
+var lineSteps = [4][2]int{{0, 1}, {1, 0}, {1, 1}, {-1, 1}}
+
+// winningLines names, beside the winner's winning mark in t, each line of
+// at least connect discs through last, the disc that won round r: "🟥 4 in
+// a row: column 1, rows 2–5". Rows count from 1 at the bottom, columns are
+// labelled as the header labels them. Two lines (a disc that completes a
+// row and a column at once) are named one after the other.
+func winningLines(l *locale.Localizer, t Theme, r *game.Round, last game.Cell, connect int) string {
+	p := r.At(last.Row, last.Column)
+	columns := r.Columns()
+	var out []string
+	for _, d := range lineSteps {
+		// Cells off the board read as NoPlayer, which p is not.
+		from, to := last, last
+		for r.At(from.Row-d[0], from.Column-d[1]) == p {
+			from.Row, from.Column = from.Row-d[0], from.Column-d[1]
+		}
+		for r.At(to.Row+d[0], to.Column+d[1]) == p {
+			to.Row, to.Column = to.Row+d[0], to.Column+d[1]
+		}
+		n := max(to.Column-from.Column, to.Row-from.Row) + 1
+		if n < connect {
+			continue
+		}
+		var line string
+		switch {
+		case d[0] == 0 && from.Row == 0:
+			line = l.N("win_line_bottom_row", n, "Mark", t.Win[p],
+				"From", columnLabel(from.Column, columns), "To", columnLabel(to.Column, columns))
+		case d[0] == 0:
+			line = l.N("win_line_row", n, "Mark", t.Win[p], "Row", from.Row+1,
+				"From", columnLabel(from.Column, columns), "To", columnLabel(to.Column, columns))
+		case d[1] == 0:
+			line = l.N("win_line_column", n, "Mark", t.Win[p], "Column", columnLabel(from.Column, columns),
+				"From", from.Row+1, "To", to.Row+1)
+		default:
+			line = l.N("win_line_diagonal", n, "Mark", t.Win[p],
+				"FromColumn", columnLabel(from.Column, columns), "FromRow", from.Row+1,
+				"ToColumn", columnLabel(to.Column, columns), "ToRow", to.Row+1)
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, " · ")
 }
 
 // maxNameLength is the most characters of a display name a message shows.
@@ -184,10 +247,11 @@ func scoreLine(l *locale.Localizer, s *sessions.Session) string {
 	return line
 }
 
-// settingsLine describes a match's configuration in one line.
+// settingsLine describes a match's configuration in one line, but for
+// Connect N, which the title of its message says: "6 rows × 7 columns ·
+// first to win 2 rounds".
 func settingsLine(l *locale.Localizer, cfg game.Config) string {
-	return l.T("settings_connect", "Connect", cfg.Connect) + " · " +
-		l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows), "Columns", l.N("settings_columns", cfg.Columns)) + " · " +
+	return l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows), "Columns", l.N("settings_columns", cfg.Columns)) + " · " +
 		l.N("settings_wins", cfg.Wins)
 }
 
@@ -205,20 +269,25 @@ func footer(l *locale.Localizer, s *sessions.Session) string {
 type message = discordgo.InteractionResponseData
 
 // renderChallenge draws the challenge message: the challenged member
-// mentioned, both players with their discs, the settings, who opens, the
-// deadline, and Accept and Decline buttons.
+// mentioned once (the only mention, and the only ping), both players with
+// their discs, the settings, who opens (and that the opener alternates,
+// when the match may have more than one round), the deadline, and Accept
+// and Decline buttons.
 func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 	challenger, opponent := s.Players[0], s.Players[1]
-	opener := s.Config.OpenerOf(1)
+	opener := "challenge_opener_once"
+	if s.Config.Wins > 1 && s.Config.Openers == game.Alternate {
+		opener = "challenge_opener"
+	}
 	desc := l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
 		settingsLine(l, s.Config) + "\n" +
-		l.T("challenge_opener", "Opener", name(l, s, opener)) + "\n\n" +
-		l.T("challenge_answer", "Opponent", mention(opponent.ID))
+		l.T(opener, "Opener", name(l, s, s.Config.OpenerOf(1))) + "\n\n" +
+		l.T("challenge_answer", "Opponent", "**"+escapeName(l, opponent.Name)+"**")
 	if !s.Deadline.IsZero() {
 		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
 	}
 	return &message{
-		Content: l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", mention(challenger.ID),
+		Content: l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", "**"+escapeName(l, challenger.Name)+"**",
 			"Connect", s.Config.Connect),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
 		Embeds: []*discordgo.MessageEmbed{{
@@ -263,60 +332,78 @@ func renderMoved(l *locale.Localizer, s *sessions.Session, link string) *message
 }
 
 // renderClosedChallenge draws a challenge that ended without a match:
-// declined, withdrawn, expired or abandoned. The text says which and no
-// button is left.
+// declined, withdrawn, expired or called off (abandoned). Its title says
+// which, its embed turns grey, its content (the challenge's mention) is
+// cleared, and no button is left.
 func renderClosedChallenge(l *locale.Localizer, s *sessions.Session) *message {
-	id := "challenge_called_off"
+	title, why := "challenge_title_called_off", ""
 	switch s.End {
 	case sessions.EndDeclined:
-		id = "challenge_declined"
+		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", name(l, s, game.Player2))+" "
 	case sessions.EndWithdrawn:
-		id = "challenge_withdrawn"
+		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", name(l, s, game.Player1))+" "
 	case sessions.EndExpired:
-		id = "challenge_expired"
+		title, why = "challenge_title_expired", l.T("challenge_expired")+" "
 	}
 	return &message{
-		Content:         l.T(id, "Challenger", mention(s.Players[0].ID), "Opponent", mention(s.Players[1].ID)),
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
-			Title: l.T("challenge_title", "Connect", s.Config.Connect),
+			Title: l.T(title, "Connect", s.Config.Connect),
 			Description: l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
-				settingsLine(l, s.Config) + "\n\n" + l.T("challenge_no_match"),
-			Color: themeNamed(s.Theme).color(game.NoPlayer),
+				settingsLine(l, s.Config) + "\n\n" + why + l.T("challenge_no_match"),
+			Color: closedColor,
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
 }
 
-// roundResult describes how round r ended.
+// roundResult says how round r ended, in a match that goes on: the title
+// names the round, and the line under the grid how it was won.
 func roundResult(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
 	switch r.Outcome() {
 	case game.Won:
-		return l.T("round_won", "Winner", name(l, s, r.Winner()), "Round", r.Number(), "Connect", s.Config.Connect)
+		return l.T("round_won", "Winner", name(l, s, r.Winner()))
 	case game.Drawn:
-		return l.T("round_drawn", "Round", r.Number())
+		return l.T("round_drawn")
 	case game.Forfeited:
-		loser := name(l, s, r.Winner().Other())
-		if s.End == sessions.EndTimeout {
-			return l.T("round_timeout", "Loser", loser)
-		}
-		if s.Match.Forfeited() {
-			return l.T("match_forfeited", "Loser", loser)
-		}
-		return l.T("round_forfeited", "Loser", loser, "Round", r.Number())
+		return l.T("round_forfeited", "Loser", name(l, s, r.Winner().Other()))
 	}
 	return ""
 }
 
+// matchResult says, once, who won the finished match of s and how: by a
+// line (with the deciding round when there was more than one), by
+// timeout, or by forfeit. The score is the score line's.
+func matchResult(l *locale.Localizer, s *sessions.Session) string {
+	m := s.Match
+	r, winner := m.Round(), m.Winner()
+	w, loser := name(l, s, winner), name(l, s, winner.Other())
+	switch {
+	case s.End == sessions.EndTimeout:
+		return l.T("match_won_timeout", "Winner", w, "Loser", loser)
+	case m.Forfeited():
+		return l.T("match_won_forfeit", "Winner", w, "Loser", loser)
+	case r.Outcome() == game.Forfeited:
+		return l.T("match_won_round_forfeit", "Winner", w, "Loser", loser, "Round", r.Number())
+	case r.Number() == 1:
+		return l.T("match_won", "Winner", w)
+	}
+	return l.T("match_won_round", "Winner", w, "Round", r.Number())
+}
+
 // boardEmbed assembles the embed of a board message: title, the score, the
-// grid of r with its notes, status lines, and the settings in the footer.
+// grid of r, a blank line, its notes (when it has any), status lines, and
+// the settings in the footer.
 func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
 	var desc strings.Builder
 	desc.WriteString(scoreLine(l, s))
 	desc.WriteString("\n\n")
 	desc.WriteString(drawGrid(themeNamed(s.Theme), r))
-	desc.WriteString(boardNotes(l, s, r))
-	desc.WriteString("\n\n")
+	desc.WriteByte('\n')
+	if notes := boardNotes(l, s, r); notes != "" {
+		desc.WriteString(notes)
+		desc.WriteString("\n\n")
+	}
 	desc.WriteString(strings.Join(status, "\n"))
 	return &discordgo.MessageEmbed{
 		Title:       title,
@@ -341,7 +428,7 @@ func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
 	case r.Plies() == 0 && r.Number() > 1:
 		id = "board_opens"
 	}
-	status := l.T(id, "Round", r.Number(), "Player", name(l, s, toMove))
+	status := l.T(id, "Player", name(l, s, toMove))
 	if !s.Deadline.IsZero() && !s.BotToMove() {
 		status += " " + l.T("board_turn_runs_out", "When", timestamp(s.Deadline))
 	}
@@ -356,17 +443,13 @@ func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
 }
 
 // renderRoundRecord draws round r, which has ended while the match goes on,
-// as the record its message keeps: the final board with the winning line,
-// the result and the score, and no buttons. The next round's board follows
+// as the record its message keeps: the final board with the winning line
+// named, the result (once: the content, which pinged the player to move,
+// is cleared) and the score, and no buttons. The next round's board follows
 // as a new message.
 func renderRoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *message {
 	winner := r.Winner()
-	content := l.T("record_drawn", "Round", r.Number())
-	if winner.Valid() {
-		content = l.T("record_won", "Round", r.Number(), "Winner", escapeName(l, s.Member(winner).Name))
-	}
 	return &message{
-		Content:         content,
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
 			l.T("record_title", "Connect", s.Config.Connect, "Round", r.Number()),
@@ -376,17 +459,17 @@ func renderRoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) 
 	}
 }
 
-// renderMatchOver draws a finished match: the last round's board, how it
-// ended, the winner and the final score, the two players' record against
-// each other in this server (pair, from Players[0]'s side; nil to leave it
-// out), and the Rematch and Picture buttons (and Analysis when analysis is
-// set), unless rematch, a last status line, says a rematch was asked for:
-// then no button is left.
+// renderMatchOver draws a finished match: the last round's board with the
+// winning line named, who won and how, said once (the content, which
+// pinged the player to move, is cleared), the final score, the two
+// players' record against each other in this server (pair, from
+// Players[0]'s side; nil to leave it out), and the Rematch and Picture
+// buttons (and Analysis when analysis is set), unless rematch, a last
+// status line, says a rematch was asked for: then no button is left.
 func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *message {
 	m := s.Match
 	winner := m.Winner()
-	status := []string{roundResult(l, s, m.Round()),
-		l.T("match_won", "Winner", name(l, s, winner), "Score", m.Score(winner), "Other", m.Score(winner.Other()))}
+	status := []string{matchResult(l, s)}
 	if pair != nil && s.AI == "" {
 		status = append(status, l.T("match_pair", "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
 			"Losses", pair.Losses, "Player2", escapeName(l, s.Players[1].Name)))
@@ -407,7 +490,6 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 		components = []discordgo.MessageComponent{}
 	}
 	return &message{
-		Content:         l.T("match_content", "Winner", mention(s.Member(winner).ID), "Loser", mention(s.Member(winner.Other()).ID)),
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, m.Round(),
 			l.T("match_title", "Connect", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)},
@@ -431,14 +513,18 @@ func renderSession(l *locale.Localizer, s *sessions.Session) *message {
 	return renderClosedChallenge(l, s)
 }
 
-// rowButtons is how many column buttons a row of a board holds:
-// Discord's most.
-const rowButtons = limits.ButtonsPerRow
+// rowButtons is the most column buttons a row of a board holds: one fewer
+// than Discord allows (limits.ButtonsPerRow), because a client 400 pixels
+// wide, a phone's, wraps a row of five as 4 + 1; a row of four stays
+// whole.
+const rowButtons = limits.ButtonsPerRow - 1
 
 // boardButtons returns one button per column, labelled as the column
-// headers read and disabled when the column is full, rowButtons to an
-// action row, and the Forfeit match button alone on the last row. With at
-// most 12 columns that is at most 4 rows.
+// headers read and disabled when the column is full, on as few action rows
+// as rowButtons a row allows, balanced (5 columns as 3 + 2, 7 as 4 + 3, 9
+// as 3 + 3 + 3, 12 as 4 + 4 + 4: the first rows take the one button more),
+// and the Forfeit match button alone on the last row. With at most 12
+// columns that is at most 4 rows.
 func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageComponent {
 	m := s.Match
 	r := m.Round()
@@ -459,7 +545,8 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	// interface would be a copy on the heap each.
 	buttons := make([]discordgo.Button, columns+1)
 	cells := make([]discordgo.MessageComponent, columns+1)
-	lines := make([]discordgo.ActionsRow, (columns+rowButtons-1)/rowButtons+1)
+	columnRows := (columns + rowButtons - 1) / rowButtons
+	lines := make([]discordgo.ActionsRow, columnRows+1)
 	rows := make([]discordgo.MessageComponent, len(lines))
 	for c := range columns {
 		buttons[c] = discordgo.Button{
@@ -469,10 +556,15 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 			Disabled: !r.CanDrop(c),
 		}
 		cells[c] = &buttons[c]
-		if c%rowButtons == rowButtons-1 || c == columns-1 {
-			lines[c/rowButtons].Components = cells[c-c%rowButtons : c+1 : c+1]
-			rows[c/rowButtons] = &lines[c/rowButtons]
+	}
+	for k, from := 0, 0; k < columnRows; k++ {
+		to := from + columns/columnRows
+		if k < columns%columnRows {
+			to++
 		}
+		lines[k].Components = cells[from:to:to]
+		rows[k] = &lines[k]
+		from = to
 	}
 	buttons[columns] = discordgo.Button{
 		Label:    l.T("button_forfeit"),

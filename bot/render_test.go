@@ -234,13 +234,13 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 	// The other messages, at their largest.
 	top := make([]sessions.Stats, leaderboardTop)
 	for k := range top {
-		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
+		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help := renderHelp(en)
+	help := renderHelp(en, 59*time.Minute+59*time.Second)
 	for name, msg := range map[string]*message{
 		"leaderboard": renderLeaderboard(en, top),
-		"stats":       renderStats(en, "1400000000000000001", worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}),
+		"stats":       renderStats(en, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
 		"help":        help.Data,
 	} {
 		if bad := checkLimits(msg); len(bad) > 0 {
@@ -346,17 +346,28 @@ func TestTallBoardsRepeatTheHeader(t *testing.T) {
 }
 
 // TestThemesDistinct checks that within each theme the empty cell, the
-// discs, the winning marks and the last-disc marks are all different, so a
-// board never reads two ways.
+// discs and the winning marks are all different and none is lastMark, so a
+// board never reads two ways; and that across themes an emoji keeps one
+// meaning: no theme's winning mark or disc is another theme's empty cell
+// (the colour-blind theme's winning 🟦 was the classic empty cell), and no
+// theme's winning mark is another's disc.
 func TestThemesDistinct(t *testing.T) {
+	role := map[string]string{lastMark: "the last-disc mark"}
 	for _, th := range themes {
-		all := []string{th.Empty, th.Disc[1], th.Disc[2], th.Win[1], th.Win[2], th.Last[1], th.Last[2]}
+		all := []string{th.Empty, th.Disc[1], th.Disc[2], th.Win[1], th.Win[2], lastMark}
 		seen := map[string]bool{}
 		for _, e := range all {
 			if e == "" || seen[e] {
 				t.Errorf("theme %s: %q empty or repeated in %q", th.Name, e, all)
 			}
 			seen[e] = true
+		}
+		for e, r := range map[string]string{th.Empty: "an empty cell", th.Disc[1]: "a disc", th.Disc[2]: "a disc",
+			th.Win[1]: "a winning mark", th.Win[2]: "a winning mark"} {
+			if was, ok := role[e]; ok && was != r {
+				t.Errorf("theme %s: %s is %s, but %s in another theme", th.Name, e, r, was)
+			}
+			role[e] = r
 		}
 		if themeNamed(th.Name).Name != th.Name {
 			t.Errorf("theme %s not found by name", th.Name)
@@ -367,15 +378,269 @@ func TestThemesDistinct(t *testing.T) {
 	}
 }
 
-// goldenCases is the spread of rendered messages kept under
-// testdata/render: sizes, themes and phases. Each names facts its golden
-// file must show, checked apart from the golden comparison.
-func goldenCases(t *testing.T) []struct {
+// TestLastMarkOverItsColumn: from the first disc on, lastMark stands in the
+// header row over the column of the last disc (the top disc of that
+// column), in place of its label, and nowhere else: not in the grid, not in
+// the header repeated under a tall board; a fresh board has none.
+func TestLastMarkOverItsColumn(t *testing.T) {
+	for _, columns := range []int{4, 7, 10, 11, 12} {
+		for _, rows := range []int{6, tallRows} {
+			cfg := game.Config{Rows: rows, Columns: columns, Connect: 4, Wins: 1}
+			moves := []int{0, columns - 1, 2, 2}
+			for n := range moves {
+				s := testSession(t, cfg, "", moves[:n], "A", "B")
+				lines := strings.Split(drawGrid(themeNamed(""), s.Match.Round()), "\n")
+				if n == 0 {
+					if strings.Contains(strings.Join(lines, "\n"), lastMark) || lines[0] != headerRow(columns) {
+						t.Errorf("%dx%d fresh board: header %q, want %q and no %s", rows, columns, lines[0], headerRow(columns), lastMark)
+					}
+					continue
+				}
+				if got := strings.Count(strings.Join(lines, "\n"), lastMark); got != 1 || !strings.Contains(lines[0], lastMark) {
+					t.Errorf("%dx%d after %d discs: %d marks, header %q", rows, columns, n, got, lines[0])
+				}
+				var want strings.Builder
+				writeHeader(&want, columns, moves[n-1])
+				if lines[0] != want.String() {
+					t.Errorf("%dx%d after %d discs: header %q, want the mark over column %d: %q", rows, columns, n, lines[0], moves[n-1]+1, want.String())
+				}
+				if !strings.HasPrefix(boardNotes(en, s, s.Match.Round()), lastMark+" Last disc: ") {
+					t.Errorf("%dx%d after %d discs: notes %q do not start with the mark", rows, columns, n, boardNotes(en, s, s.Match.Round()))
+				}
+			}
+		}
+	}
+}
+
+// TestWinningLines names the line of every kind of win: along the bottom
+// row or another, up a column, up either diagonal (from its left end), two
+// lines at once, a line longer than connect, and columns labelled by
+// letters on wide boards.
+func TestWinningLines(t *testing.T) {
+	tests := []struct {
+		name  string
+		cfg   game.Config
+		moves []int
+		want  string
+	}{
+		{"column", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 0, 1, 0, 1, 0},
+			"🟥 4 in a row: column 1, rows 1–4"},
+		{"column, higher up", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{2, 2, 1, 2, 1, 2, 1, 2},
+			"🟨 4 in a row: column 3, rows 2–5"},
+		{"bottom row", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{1, 1, 2, 2, 3, 3, 4},
+			"🟥 4 in a row: the bottom row, columns 2–5"},
+		{"row 2", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 2, 1, 0, 3, 1, 6, 2, 6, 3},
+			"🟨 4 in a row: row 2, columns 1–4"},
+		{"diagonal up to the right", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3},
+			"🟥 4 in a row: diagonal from column 1, row 1 to column 4, row 4"},
+		{"diagonal down to the right", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3},
+			"🟥 4 in a row: diagonal from column 4, row 4 to column 7, row 1"},
+		{"two lines", game.Config{Rows: 6, Columns: 7, Connect: 3, Wins: 1}, []int{0, 0, 1, 6, 1, 6, 0, 5, 2},
+			"🟥 3 in a row: the bottom row, columns 1–3 · 🟥 3 in a row: diagonal from column 1, row 3 to column 3, row 1"},
+		{"longer than connect", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 0, 1, 1, 3, 3, 4, 4, 2},
+			"🟥 5 in a row: the bottom row, columns 1–5"},
+		{"letters", game.Config{Rows: 6, Columns: 12, Connect: 4, Wins: 1}, []int{8, 8, 9, 9, 10, 10, 11},
+			"🟥 4 in a row: the bottom row, columns I–L"},
+		{"colour-blind", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 0, 1, 0, 1, 0},
+			"🔷 4 in a row: column 1, rows 1–4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			theme := ""
+			if tc.name == "colour-blind" {
+				theme = "colorblind"
+			}
+			s := testSession(t, tc.cfg, theme, tc.moves, "A", "B")
+			r := s.Match.Round()
+			if r.Outcome() != game.Won {
+				t.Fatalf("round %v, want won:\n%s", r.Outcome(), r.Board())
+			}
+			got := boardNotes(en, s, r)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want %q in it:\n%s", got, tc.want, r.Board())
+			}
+		})
+	}
+}
+
+// TestButtonRowsBalanced: the column buttons take as few rows of at most
+// four as they need (a row of five wraps as 4 + 1 at 400 pixels; Discord
+// allows five), as even as can be (7 as 4 + 3, 12 as 4 + 4 + 4), the
+// longer rows first, in column order, and Forfeit match alone under them.
+func TestButtonRowsBalanced(t *testing.T) {
+	if rowButtons > limits.ButtonsPerRow {
+		t.Fatalf("rows of %d buttons, Discord allows %d", rowButtons, limits.ButtonsPerRow)
+	}
+	want := map[int]string{4: "4", 5: "3 2", 6: "3 3", 7: "4 3", 8: "4 4", 9: "3 3 3", 10: "4 3 3", 11: "4 4 3", 12: "4 4 4"}
+	for columns := minColumns; columns <= maxColumns; columns++ {
+		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		rows := boardButtons(en, s)
+		var widths []string
+		var labels []string
+		for k, row := range rows {
+			r, _ := wire.Component[discordgo.ActionsRow](row)
+			for _, c := range r.Components {
+				b, _ := wire.Component[discordgo.Button](c)
+				labels = append(labels, b.Label)
+			}
+			if k < len(rows)-1 {
+				widths = append(widths, fmt.Sprint(len(r.Components)))
+			} else if len(r.Components) != 1 || labels[len(labels)-1] != "Forfeit match" {
+				t.Errorf("%d columns: last row %q, want Forfeit match alone", columns, labels)
+			}
+		}
+		if got := strings.Join(widths, " "); got != want[columns] {
+			t.Errorf("%d columns: rows of %s, want %s", columns, got, want[columns])
+		}
+		for c := range columns {
+			if labels[c] != columnLabel(c, columns) {
+				t.Errorf("%d columns: button %d reads %q, want %q", columns, c, labels[c], columnLabel(c, columns))
+			}
+		}
+	}
+}
+
+// TestBoardButtonsAllocations keeps boardButtons, which runs at every move,
+// to its few allocations at every width: the custom_ids, their offsets,
+// the buttons and the rows, each in one piece, and the Forfeit label.
+func TestBoardButtonsAllocations(t *testing.T) {
+	for _, columns := range []int{4, 7, 11, 12} {
+		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
+		boardButtons(en, s) // the catalog's cache
+		if n := testing.AllocsPerRun(100, func() { boardButtons(en, s) }); n > 7 {
+			t.Errorf("%d columns: %v allocations, want at most 7", columns, n)
+		}
+	}
+}
+
+// endedMatches returns a finished match for every way one ends, by name:
+// won by a line in its only round ("line"), won by a line in its third
+// round ("rounds"), by timeout, by a forfeit of the match, and by a
+// forfeited round that decides it.
+func endedMatches(t testing.TB) map[string]*sessions.Session {
+	t.Helper()
+	one := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	two := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
+	line := testSession(t, one, "forest", []int{0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3}, "Alice", "Bob")
+	// Round 1 to Alice up column 1; round 2 (Bob opens) to Bob up column 7;
+	// round 3 to Alice along the bottom row.
+	rounds := testSession(t, two, "classic", []int{0, 1, 0, 1, 0, 1, 0, 6, 5, 6, 5, 6, 5, 6, 0, 0, 1, 1, 2, 2, 3}, "Alice", "Bob")
+	timeout := testSession(t, two, "classic", []int{3}, "Alice", "Bob")
+	timeout.Match.Forfeit(game.Player2)
+	timeout.Phase, timeout.End = sessions.PhaseFinished, sessions.EndTimeout
+	forfeit := testSession(t, one, "colorblind", []int{3, 3}, "Alice", "Bob")
+	forfeit.Match.Forfeit(game.Player1)
+	forfeit.Phase, forfeit.End = sessions.PhaseFinished, sessions.EndForfeit
+	roundForfeit := testSession(t, one, "classic", []int{3}, "Alice", "Bob")
+	roundForfeit.Match.ForfeitRound(game.Player2)
+	roundForfeit.Phase, roundForfeit.End = sessions.PhaseFinished, sessions.EndWon
+	for name, s := range map[string]*sessions.Session{"line": line, "rounds": rounds, "timeout": timeout, "forfeit": forfeit, "round forfeit": roundForfeit} {
+		if !s.Match.Over() {
+			t.Fatalf("%s: the match is not over", name)
+		}
+	}
+	return map[string]*sessions.Session{"line": line, "rounds": rounds, "timeout": timeout, "forfeit": forfeit, "round forfeit": roundForfeit}
+}
+
+// readable returns everything a user reads in msg: content, and each
+// embed's title, description and footer.
+func readable(msg *message) string {
+	all := msg.Content
+	for _, e := range msg.Embeds {
+		all += "\n" + e.Title + "\n" + e.Description
+		if e.Footer != nil {
+			all += "\n" + e.Footer.Text
+		}
+	}
+	return all
+}
+
+// TestMatchResultSaysItOnce: however a match ends, its message says "wins"
+// once (not in the content, the round's result and the match's line), says
+// how when it was not played out (by timeout, by forfeit), never an
+// exclaimed score as if it had been, and mentions nobody in its content.
+func TestMatchResultSaysItOnce(t *testing.T) {
+	want := map[string]string{
+		"line":          "🏆 🟣 **Alice** wins the match!",
+		"rounds":        "🏆 🔴 **Alice** wins round 3 and the match!",
+		"timeout":       "⌛ 🔴 **Alice** wins by timeout: 🟡 **Bob** did not play in time.",
+		"forfeit":       "🏳️ 🟠 **Bob** wins by forfeit: 🔵 **Alice** gave up the match.",
+		"round forfeit": "🏳️ 🔴 **Alice** wins by forfeit: 🟡 **Bob** forfeited round 1.",
+	}
+	for name, s := range endedMatches(t) {
+		msg := renderMatchOver(en, s, &sessions.PairRecord{Wins: 1}, "", true)
+		all := readable(msg)
+		if !strings.Contains(all, want[name]) {
+			t.Errorf("%s: lacks %q:\n%s", name, want[name], all)
+		}
+		if n := strings.Count(all, "wins"); n != 1 {
+			t.Errorf("%s: says %q %d times:\n%s", name, "wins", n, all)
+		}
+		if strings.Contains(all, "!\n") && name != "line" && name != "rounds" || strings.Contains(all, "– 0!") {
+			t.Errorf("%s: reads as a match played out:\n%s", name, all)
+		}
+		if msg.Content != "" {
+			t.Errorf("%s: content %q, want none (it said who won again)", name, msg.Content)
+		}
+	}
+}
+
+// TestClosedChallenges: a challenge that ended without a match is grey,
+// titled by how it ended, says who ended it without a mention, and clears
+// the content that mentioned the opponent.
+func TestClosedChallenges(t *testing.T) {
+	want := map[sessions.End][2]string{
+		sessions.EndDeclined:  {"Connect 4 challenge declined", "🟡 **Bob** declined. Start a new match"},
+		sessions.EndWithdrawn: {"Connect 4 challenge withdrawn", "🔴 **Alice** withdrew it. Start a new match"},
+		sessions.EndExpired:   {"Connect 4 challenge expired", "⌛ Nobody accepted it in time. Start a new match"},
+		sessions.EndAbandoned: {"Connect 4 challenge called off", "\n\nStart a new match"},
+	}
+	for end, w := range want {
+		s := testSession(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}, "", nil, "Alice", "Bob")
+		s.Phase, s.End = sessions.PhaseCancelled, end
+		msg := renderClosedChallenge(en, s)
+		e := msg.Embeds[0]
+		if e.Title != w[0] || !strings.Contains(e.Description, w[1]) {
+			t.Errorf("%s: title %q, description %q; want %q and %q", end, e.Title, e.Description, w[0], w[1])
+		}
+		if e.Color != closedColor {
+			t.Errorf("%s: colour %#x, want grey %#x", end, e.Color, closedColor)
+		}
+		if msg.Content != "" || strings.Contains(readable(msg), "<@") || len(msg.Components) != 0 {
+			t.Errorf("%s: content %q, mentions or buttons left:\n%s", end, msg.Content, readable(msg))
+		}
+	}
+}
+
+// TestDuration says a turn's time in the largest whole unit, in the plural
+// it takes.
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Second: "1 second", 30 * time.Second: "30 seconds", 90 * time.Second: "90 seconds", 1500 * time.Millisecond: "2 seconds",
+		time.Minute: "1 minute", 5 * time.Minute: "5 minutes", time.Hour: "1 hour", 2 * time.Hour: "2 hours", 61 * time.Minute: "61 minutes",
+	} {
+		if got := duration(en, d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// goldenCase is a rendered message kept under testdata/render, with the
+// facts its golden file must show, checked apart from the golden
+// comparison: phrases it holds, phrases it must not hold, phrases it holds
+// exactly once, and its buttons row by row.
+type goldenCase struct {
 	name    string
 	msg     *message
 	facts   []string
-	buttons int
-} {
+	absent  []string
+	once    []string
+	buttons []int
+}
+
+// goldenCases is the spread of rendered messages kept under
+// testdata/render: sizes, themes and phases.
+func goldenCases(t *testing.T) []goldenCase {
 	classic := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
 	wide := game.Config{Rows: 12, Columns: 12, Connect: 5, Wins: 3}
 	eleven := game.Config{Rows: 5, Columns: 11, Connect: 4, Wins: 1}
@@ -383,37 +648,72 @@ func goldenCases(t *testing.T) []struct {
 
 	challenge := testSession(t, classic, "classic", nil, "Alice", "Bob")
 	challenge.Phase, challenge.PostSeq = sessions.PhaseChallenge, 0
+	oneRound := testSession(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, "forest", nil, "Alice", "Bob")
+	oneRound.Phase, oneRound.PostSeq = sessions.PhaseChallenge, 0
+	fresh := testSession(t, classic, "classic", nil, "Alice", "Bob")
 	midClassic := testSession(t, classic, "classic", []int{3, 3, 4, 2}, "Alice", "Bob")
 	midWide := testSession(t, wide, "colorblind", []int{0, 11, 5, 6, 6, 5, 11}, "Ünïcødé_name", "b")
 	midEleven := testSession(t, eleven, "forest", []int{10, 0, 2, 3}, "Alice", "Bob")
 	record := testSession(t, classic, "classic", []int{0, 1, 0, 1, 0, 1, 0}, "Alice", "Bob")
 	draw := testSession(t, small, "colorblind", []int{0, 1, 2, 3, 2, 2, 2, 0, 3, 3, 0, 0, 3, 1, 1, 1}, "Alice", "Bob")
-	over := testSession(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, "forest", []int{0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3}, "Alice", "Bob")
-	timeout := testSession(t, classic, "classic", []int{3}, "Alice", "Bob")
-	timeout.Match.Forfeit(game.Player2)
-	timeout.Phase, timeout.End = sessions.PhaseFinished, sessions.EndTimeout
+	ended := endedMatches(t)
 	expired := testSession(t, classic, "classic", nil, "Alice", "Bob")
 	expired.Phase, expired.End = sessions.PhaseCancelled, sessions.EndExpired
+	declined := testSession(t, classic, "colorblind", nil, "Alice", "Bob")
+	declined.Phase, declined.End = sessions.PhaseCancelled, sessions.EndDeclined
 
-	return []struct {
-		name    string
-		msg     *message
-		facts   []string
-		buttons int
-	}{
-		{"challenge-6x7-classic", renderChallenge(en, challenge), []string{"challenges you to a match of Connect 4", "first to win 2 rounds", "expires <t:1795370700:R>"}, 2},
-		{"board-6x7-classic", renderBoard(en, midClassic), []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "🟦🟦💛🔴🔴🟦🟦", "Last disc: 💛 column 3", "**Round 1** · 🔴 **Alice** to play"}, 8},
-		{"board-12x12-colorblind", renderBoard(en, midWide), []string{"🇦\u200b🇧", "🔵", "🟠", "🔳", "Last disc: 💙 column L"}, 13},
-		{"board-5x11-forest", renderBoard(en, midEleven), []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round"}, 12},
-		{"round-record-6x7", renderRoundRecord(en, record, record.Match.Previous()), []string{"Round 1 result", "Alice** wins round 1 with 4 in a row", "🔴 **Alice** 1 – 0 **Bob** 🟡"}, 0},
-		{"round-record-draw-4x4", renderRoundRecord(en, draw, draw.Match.Previous()), []string{"Round 1 is a draw: the board is full.", "1 draw"}, 0},
-		{"match-over-forest", renderMatchOver(en, over, &sessions.PairRecord{Wins: 3, Losses: 1}, "", true), []string{"Match over", "🏆", "Alice** wins the match 1 – 0", "Alice **3** – **1** Bob"}, 3},
-		{"match-over-timeout", renderMatchOver(en, timeout, &sessions.PairRecord{Wins: 1}, "", false), []string{"⌛ 🟡 **Bob** did not play in time and forfeits the match.", "Alice** wins the match 1 – 0"}, 2},
-		{"challenge-expired", renderClosedChallenge(en, expired), []string{"⌛ The challenge from", "expired"}, 0},
-		{"stats", renderStats(en, "1400000000000000001", "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}),
-			[]string{"**Wins:** 3", "**Win rate:** 60%", "**Against you:** 2 wins · 1 loss", "**Against the bot:** 2 matches"}, 0},
-		{"leaderboard", renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, RoundsWon: 2, RoundsLost: 6}}),
-			[]string{"🥇 <@1400000000000000001> · **Wins:** 3 · **Win rate:** 75%", "🥈", "Ranked by"}, 0},
+	return []goldenCase{
+		{name: "challenge-6x7-classic", msg: renderChallenge(en, challenge),
+			facts:  []string{"<@1400000000000000002>, **Alice** challenges you to a match of Connect 4!", "first to win 2 rounds", "the opener alternates", "**Bob** may accept", "expires <t:1795370700:R>"},
+			absent: []string{"<@1400000000000000001>", "Connect 4 ·"}, once: []string{"<@", "Connect 4 challenge"}, buttons: []int{2}},
+		{name: "challenge-one-round", msg: renderChallenge(en, oneRound),
+			facts: []string{"🟣 **Alice** plays first.", "first to win 1 round"}, absent: []string{"alternates"}, once: []string{"<@"}, buttons: []int{2}},
+		{name: "board-fresh", msg: renderBoard(en, fresh),
+			facts:  []string{"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n", strings.Repeat("🟦", 7) + "\n\n" + "🔴 **Alice** to play."},
+			absent: []string{"Longest run", "0 · 0", lastMark}, once: []string{"Connect 4", "Round 1"}, buttons: []int{4, 3, 1}},
+		{name: "board-6x7-classic", msg: renderBoard(en, midClassic),
+			facts: []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "1️⃣2️⃣⬇️4️⃣5️⃣6️⃣7️⃣\n", "🟦🟦🟡🔴🔴🟦🟦\n\n⬇️ Last disc: 🟡 column 3 · Longest run: 🔴 **2** · 🟡 **2**",
+				"🔴 **Alice** to play. The turn runs out", "6 rows × 7 columns · first to win 2 rounds"},
+			absent: []string{"❤️", "💛"}, once: []string{"Connect 4", "Round 1"}, buttons: []int{4, 3, 1}},
+		{name: "board-12x12-colorblind", msg: renderBoard(en, midWide),
+			facts:  []string{"🇦\u200b🇧", "🇰\u200b⬇️\n", "🔵", "🟠", "🔳", "⬇️ Last disc: 🔵 column L", "\n🇦\u200b🇧\u200b🇨\u200b🇩\u200b🇪\u200b🇫\u200b🇬\u200b🇭\u200b🇮\u200b🇯\u200b🇰\u200b🇱\n\n⬇️"},
+			absent: []string{"💙"}, once: []string{"Connect 5", "Round 1", lastMark + "\n"}, buttons: []int{4, 4, 4, 1}},
+		{name: "board-5x11-forest", msg: renderBoard(en, midEleven),
+			facts: []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round", "⬇️ Last disc: 🟢 column D"}, buttons: []int{4, 4, 3, 1}},
+		{name: "round-record-6x7", msg: renderRoundRecord(en, record, record.Match.Previous()),
+			facts:  []string{"Connect 4 · Round 1 result", "🟥 4 in a row: column 1, rows 1–4", "🔴 **Alice** wins the round.", "🔴 **Alice** 1 – 0 **Bob** 🟡", "Round 2 starts"},
+			absent: []string{"Longest run"}, once: []string{"wins", "Round 1"}},
+		{name: "round-record-draw-4x4", msg: renderRoundRecord(en, draw, draw.Match.Previous()),
+			facts: []string{"A draw: the board is full.", "1 draw"}, once: []string{"Round 1"}},
+		{name: "match-over-forest", msg: renderMatchOver(en, ended["line"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
+			facts:  []string{"Match over", "🟪 4 in a row: diagonal from column 1, row 1 to column 4, row 4", "🏆 🟣 **Alice** wins the match!", "Alice **3** – **1** Bob"},
+			absent: []string{"1 – 0!", "<@"}, once: []string{"wins", "Connect 4"}, buttons: []int{3}},
+		{name: "match-over-rounds", msg: renderMatchOver(en, ended["rounds"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
+			facts: []string{"🔴 **Alice** 2 – 1 **Bob** 🟡", "🟥 4 in a row: the bottom row, columns 1–4", "🏆 🔴 **Alice** wins round 3 and the match!"},
+			once:  []string{"wins"}, buttons: []int{3}},
+		{name: "match-over-timeout", msg: renderMatchOver(en, ended["timeout"], &sessions.PairRecord{Wins: 1}, "", false),
+			facts:  []string{"⌛ 🔴 **Alice** wins by timeout: 🟡 **Bob** did not play in time."},
+			absent: []string{"1 – 0!", "<@"}, once: []string{"wins"}, buttons: []int{2}},
+		{name: "match-over-forfeit", msg: renderMatchOver(en, ended["forfeit"], nil, "", true),
+			facts:  []string{"🏳️ 🟠 **Bob** wins by forfeit: 🔵 **Alice** gave up the match."},
+			absent: []string{"1 – 0!", "<@"}, once: []string{"wins"}, buttons: []int{3}},
+		{name: "challenge-expired", msg: renderClosedChallenge(en, expired),
+			facts: []string{"Connect 4 challenge expired", "⌛ Nobody accepted it in time."}, absent: []string{"<@"}},
+		{name: "challenge-declined", msg: renderClosedChallenge(en, declined),
+			facts: []string{"Connect 4 challenge declined", "🟠 **Bob** declined."}, absent: []string{"<@"}},
+		{name: "stats", msg: renderStats(en, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob"),
+			facts:  []string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Best:** 3", "Alice vs Bob: **2–1**", "Alice vs ConnectN: **1–1**"},
+			absent: []string{"you", "<@"}},
+		{name: "stats-no-streak", msg: renderStats(en, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice"),
+			facts:  []string{"**Streak:** – · **Best:** 1 win in a row", "Bob vs Alice: **0–2**"},
+			absent: []string{"you", "ConnectN"}},
+		{name: "leaderboard", msg: renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
+			facts: []string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
+				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
+			absent: []string{"Rounds:", "Win rate:", "played"}},
+		{name: "help", msg: renderHelp(en, 5*time.Minute).Data,
+			facts: []string{"A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`", "🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line",
+				"**Rematch**", "**Picture**", "**Analysis**"}},
 	}
 }
 
@@ -429,25 +729,29 @@ func TestRenderGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			all := tc.msg.Content
-			for _, e := range tc.msg.Embeds {
-				all += "\n" + e.Title + "\n" + e.Description
-				if e.Footer != nil {
-					all += "\n" + e.Footer.Text
-				}
-			}
+			all := readable(tc.msg)
 			for _, f := range tc.facts {
 				if !strings.Contains(all, f) {
 					t.Errorf("lacks %q:\n%s", f, all)
 				}
 			}
-			n := 0
+			for _, f := range tc.absent {
+				if strings.Contains(all, f) {
+					t.Errorf("holds %q:\n%s", f, all)
+				}
+			}
+			for _, f := range tc.once {
+				if n := strings.Count(all, f); n != 1 {
+					t.Errorf("holds %q %d times, want once:\n%s", f, n, all)
+				}
+			}
+			var rows []int
 			for _, row := range tc.msg.Components {
 				r, _ := wire.Component[discordgo.ActionsRow](row)
-				n += len(r.Components)
+				rows = append(rows, len(r.Components))
 			}
-			if n != tc.buttons {
-				t.Errorf("%d buttons, want %d", n, tc.buttons)
+			if fmt.Sprint(rows) != fmt.Sprint(tc.buttons) {
+				t.Errorf("rows of %v buttons, want %v", rows, tc.buttons)
 			}
 			if bad := checkLimits(tc.msg); len(bad) > 0 {
 				t.Errorf("breaks Discord's limits: %v", bad)

@@ -23,7 +23,8 @@ func (o *statsOptions) declare(s *optionSet) { s.user("user", &o.User) }
 
 // stats handles /connectn stats [user]: a member's record in this
 // server, each figure beside its word, with their record against the member
-// asking and, apart, against the bot.
+// asking and against the bot, both as "Bob vs Alice: 0–2" (the reply is
+// public: nobody reads it as "you").
 func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discordgo.InteractionResponse, error) {
 	who, whoName := c.user, c.name
 	if o.User.set {
@@ -45,27 +46,29 @@ func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discord
 		}
 		pair = &rec
 	}
-	return newMessage(renderStats(c.public, who, whoName, vsMembers, vsBot, pair)), nil
+	return newMessage(renderStats(c.public, whoName, vsMembers, vsBot, pair, c.name)), nil
 }
 
-// renderStats draws a member's record: against members, against the asker
-// (pair, from the member's side; nil when they asked about themselves), and
-// against the bot.
-func renderStats(l *locale.Localizer, userID, userName string, st, vsBot sessions.Stats, pair *sessions.PairRecord) *message {
-	lines := []string{mention(userID), ""}
+// renderStats draws the record of the member called userName: against
+// members, against the member called asker who asked (pair, from the
+// member's side; nil when they asked about themselves), and against the
+// bot, the last two in one format, "Bob vs Alice: 0–2".
+func renderStats(l *locale.Localizer, userName string, st, vsBot sessions.Stats, pair *sessions.PairRecord, asker string) *message {
+	var lines []string
 	if st.Matches == 0 {
 		lines = append(lines, l.T("stats_none"))
 	} else {
 		lines = append(lines,
 			l.T("stats_matches", "Matches", st.Matches, "Wins", st.Wins, "Losses", st.Losses, "Rate", percent(l, st.WinRate())),
 			l.T("stats_rounds", "Won", st.RoundsWon, "Lost", st.RoundsLost, "Drawn", st.RoundsDrawn),
-			l.N("stats_streak", st.Streak, "Best", st.BestStreak))
+			streak(l, st))
 	}
+	who := escapeName(l, userName)
 	if pair != nil {
-		lines = append(lines, l.T("stats_pair", "Wins", l.N("count_wins", pair.Wins), "Losses", l.N("count_losses", pair.Losses)))
+		lines = append(lines, l.T("stats_versus", "Player", who, "Other", escapeName(l, asker), "Wins", pair.Wins, "Losses", pair.Losses))
 	}
 	if vsBot.Matches > 0 {
-		lines = append(lines, l.N("stats_vs_bot", vsBot.Matches, "Wins", vsBot.Wins, "Losses", vsBot.Losses))
+		lines = append(lines, l.T("stats_versus", "Player", who, "Other", botName, "Wins", vsBot.Wins, "Losses", vsBot.Losses))
 	}
 	return &message{
 		AllowedMentions: noMentions(),
@@ -79,13 +82,25 @@ func renderStats(l *locale.Localizer, userID, userName string, st, vsBot session
 	}
 }
 
+// streak says st's current streak of match wins, a dash when there is
+// none, and the best one when there has been one.
+func streak(l *locale.Localizer, st sessions.Stats) string {
+	switch {
+	case st.Streak > 0:
+		return l.N("stats_streak", st.Streak, "Best", st.BestStreak)
+	case st.BestStreak > 0:
+		return l.N("stats_streak_ended", st.BestStreak)
+	}
+	return l.T("stats_streak_none")
+}
+
 // percent formats a rate from 0 to 1 as a whole percentage.
 func percent(l *locale.Localizer, rate float64) string {
 	return l.T("percent", "Value", strconv.FormatFloat(rate*100, 'f', 0, 64))
 }
 
 // leaderboard handles /connectn leaderboard: the top 10 of this server
-// in matches between members, with the ranking rule under it.
+// in matches between members, with the ranking rule, short, under it.
 func (h *Handler) leaderboard(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
 	top, err := h.store.Leaderboard(ctx, c.i.GuildID, leaderboardTop)
 	if err != nil {
@@ -97,7 +112,10 @@ func (h *Handler) leaderboard(ctx context.Context, c *call, _ *noOptions) (*disc
 // medals mark the first three places of the leaderboard.
 var medals = []string{"🥇", "🥈", "🥉"}
 
-// renderLeaderboard draws the ranked list, one member a line.
+// renderLeaderboard draws the ranked list, one member a compact line that
+// stays on one line in a client 400 pixels wide, even with a long name and
+// two-digit figures: "🥇 @Alice — 3–1 · 75%", match wins–losses and win
+// rate, which the footer names with the ranking rule.
 func renderLeaderboard(l *locale.Localizer, top []sessions.Stats) *message {
 	var lines []string
 	if len(top) == 0 {
@@ -108,8 +126,8 @@ func renderLeaderboard(l *locale.Localizer, top []sessions.Stats) *message {
 		if n < len(medals) {
 			rank = medals[n]
 		}
-		lines = append(lines, l.T("leaderboard_row", "Rank", rank, "Member", mention(st.UserID), "Wins", st.Wins,
-			"Rate", percent(l, st.WinRate()), "Played", st.Matches, "Won", st.RoundsWon, "Lost", st.RoundsLost))
+		lines = append(lines, l.T("leaderboard_row", "Rank", rank, "Member", mention(st.UserID),
+			"Wins", st.Wins, "Losses", st.Losses, "Rate", percent(l, st.WinRate())))
 	}
 	return &message{
 		AllowedMentions: noMentions(),

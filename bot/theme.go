@@ -8,32 +8,48 @@ import (
 // Theme is the set of emoji a board is drawn with. Every emoji was checked in
 // Discord's dark and light themes (drawn with Twemoji, as Discord does): the
 // empty cell stands out from the embed's background in both, and the
-// winning-line marks differ from the empty cell and from the discs.
+// winning-line marks differ from the empty cell and from the discs. An emoji
+// means one thing in every theme: no theme's winning mark or disc is another
+// theme's empty cell, so a player used to one theme never misreads another.
+// The last disc played is marked the same way in every theme, by lastMark
+// over its column.
 type Theme struct {
 	// Name is the value of the challenge's theme option; the catalog's
 	// message choice_theme_<Name> names it in the option's choices.
 	Name string
 	// Empty is an empty cell.
 	Empty string
-	// Disc, Win and Last are indexed by game.Player (index 0 unused): a
-	// player's disc, a disc on the winning line, and the last disc played.
-	Disc, Win, Last [3]string
+	// Disc and Win are indexed by game.Player (index 0 unused): a player's
+	// disc, and a disc on the winning line.
+	Disc, Win [3]string
 	// Color is the embed colour of each player's turn (index 0: neutral).
 	Color [3]int
 	// Picture is the style of the board drawn as an image.
 	Picture picture.Style
 }
 
+// lastMark stands over the column of the last disc played, in place of its
+// header, in every theme: the last disc is the top one of its column, and
+// an arrow pointing down into a column reads as "dropped here" in any
+// colours. Twemoji draws it as a blue tile like the keycaps beside it, so
+// it sits in the header row and reads in Discord's dark and light modes.
+const lastMark = "⬇️"
+
+// closedColor is the embed colour of a challenge that ended without a
+// match: a neutral grey, in every theme.
+const closedColor = 0x80848E
+
 // The themes, the first being the default. The colour-blind pair, blue and
 // orange, stays apart under protanopia, deuteranopia and tritanopia; its
-// empty cell is a grey framed square, neither blue nor orange.
+// empty cell is a grey framed square, neither blue nor orange, and its
+// winning line diamonds, a shape apart from the discs that needs no colour
+// to be told from them (a blue square would be the classic empty cell).
 var themes = []Theme{
 	{
 		Name:    "classic",
 		Empty:   "🟦",
 		Disc:    [3]string{"", "🔴", "🟡"},
 		Win:     [3]string{"", "🟥", "🟨"},
-		Last:    [3]string{"", "❤️", "💛"},
 		Color:   [3]int{0x5865F2, 0xDD2E44, 0xFDCB58},
 		Picture: picture.Classic,
 	},
@@ -41,8 +57,7 @@ var themes = []Theme{
 		Name:    "colorblind",
 		Empty:   "🔳",
 		Disc:    [3]string{"", "🔵", "🟠"},
-		Win:     [3]string{"", "🟦", "🟧"},
-		Last:    [3]string{"", "💙", "🧡"},
+		Win:     [3]string{"", "🔷", "🔶"},
 		Color:   [3]int{0x5865F2, 0x55ACEE, 0xF4900C},
 		Picture: picture.ColorBlind,
 	},
@@ -51,7 +66,6 @@ var themes = []Theme{
 		Empty:   "🟫",
 		Disc:    [3]string{"", "🟣", "🟢"},
 		Win:     [3]string{"", "🟪", "🟩"},
-		Last:    [3]string{"", "💜", "💚"},
 		Color:   [3]int{0x5865F2, 0xAA8ED6, 0x78B159},
 		Picture: picture.Forest,
 	},

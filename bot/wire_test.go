@@ -35,10 +35,10 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	help := renderHelp(en)
+	help := renderHelp(en, DefaultTurnTimeout)
 	responses = append(responses, help,
 		newMessage(renderLeaderboard(en, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
-		newMessage(renderStats(en, "1", "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil)),
+		newMessage(renderStats(en, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob")),
 		ephemeral("It is not your turn."),
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate},
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
