@@ -10,7 +10,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/limits"
-
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -29,7 +28,7 @@ type boards struct {
 	metrics   Metrics
 	now       func() time.Time
 	policy    sessions.Policy
-	catalog   *locale.Catalog
+	lang      *locale.Localizer // the channels' language (one for now)
 	// analysis reports whether a finished match of these settings gets
 	// an Analysis button.
 	analysis func(*sessions.Session) bool
@@ -46,11 +45,11 @@ func (b *boards) expired(ctx context.Context, s *sessions.Session, e sessions.Ex
 	b.edit(ctx, s, b.settled(ctx, b.public(s), s))
 }
 
-// publicOf returns the localizer of the messages everyone sees in s's
+// public returns the localizer of the messages everyone sees in s's
 // channel.
-func (b *boards) public(*sessions.Session) *locale.Localizer { return b.catalog.Localizer() }
+func (b *boards) public(*sessions.Session) *locale.Localizer { return b.lang }
 
-// renderSettled draws a session that is no longer active as its message
+// settled draws a session that is no longer active as its message
 // should read, with the players' record against each other for a finished
 // match between members.
 func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
@@ -81,7 +80,7 @@ func (b *boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRe
 	return &rec
 }
 
-// editBoard replaces s's board message with msg: through the latest
+// edit replaces s's board message with msg: through the latest
 // interaction webhook while its token lives, else with the bot token when
 // there is one. When neither can reach the message, it stays as it is and
 // the next click on it shows msg instead (the click finds the session
@@ -152,7 +151,7 @@ func live(w sessions.Webhook, now time.Time) bool {
 // channel.
 var errUnreachable = errors.New("no live interaction token and no bot token")
 
-// sendBoard posts s's live board as a new message: a follow-up through the
+// post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
 // latest interaction webhook while its token lives, else a channel message
 // with the bot token. On success the session learns the new message; on a
 // failure that may pass the lease runs out and the scheduler tries again;
@@ -185,18 +184,20 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		b.log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
 			"retry", !final, "err", restErrorText(err))
 		if final {
-			b.record(ctx, s, "recording a board post", func(x *sessions.Session) error { return x.PostGivenUp(s.ID, seq) })
+			b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostGivenUp(s.ID, seq) })
 		}
 		return
 	}
-	b.record(ctx, s, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, hook) })
+	b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, hook) })
 }
 
-// record applies fn to the channel of s, logging a failure as doing.
-func (b *boards) record(ctx context.Context, s *sessions.Session, doing string, fn func(*sessions.Session) error) {
-	_, err := b.store.Update(ctx, s.ChannelID, fn)
+// record applies fn to the session of match in channelID, logging a
+// failure as doing; fn's ErrNothingDue (the session moved on) is no
+// failure.
+func (b *boards) record(ctx context.Context, channelID string, match int64, doing string, fn func(*sessions.Session) error) {
+	_, err := b.store.Update(ctx, channelID, fn)
 	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
-		b.log.Warn(doing, "match", s.ID, "channel", s.ChannelID, "err", err)
+		b.log.Warn(doing, "match", match, "channel", channelID, "err", err)
 	}
 }
 
@@ -217,10 +218,8 @@ func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq i
 		b.log.Warn("reading the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", restErrorText(err))
 		return ""
 	}
-	_, err = b.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error { return s.LearnMessage(match, seq, id) })
-	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
-		b.log.Warn("recording the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", err)
-	}
+	b.record(ctx, c.i.ChannelID, match, "recording the ID of a new message",
+		func(s *sessions.Session) error { return s.LearnMessage(match, seq, id) })
 	return id
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // call is one interaction being handled: who sent it and from where, the
-// languages its answers speak, the route it took, and the work to do once
+// languages its answers speak, the button it clicked, and the work to do once
 // Discord has the response.
 type call struct {
 	i *discordgo.Interaction
@@ -25,14 +25,10 @@ type call struct {
 	// the channel's: boards, records and results everyone sees.
 	reader, public *locale.Localizer
 	// kind names the interaction for metrics and logs (InteractionKind),
-	// outcome is how it was answered (OutcomeOK when ""), and start when
-	// the measure began.
+	// and outcome how it was answered (OutcomeOK when "").
 	kind, outcome string
-	start         time.Time
-	// route is the route taken, nil before routing; id the button's parsed
-	// custom_id.
-	route *route
-	id    buttonID
+	// id is a button's parsed custom_id.
+	id buttonID
 	// after is the work to run once the response is delivered; later, for
 	// a deferred response, makes the message that replaces it.
 	after []func(context.Context)
@@ -49,8 +45,7 @@ func (h *Handler) newCall(i *discordgo.Interaction) *call {
 		c.user, c.name = i.User.ID, i.User.DisplayName()
 	}
 	// One language for now: the catalog has English only.
-	c.reader = h.catalog.Localizer()
-	c.public = c.reader
+	c.reader, c.public = h.lang, h.lang
 	return c
 }
 

@@ -28,7 +28,7 @@ func FuzzParseRoute(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	rt := newRouter(nil, routes)
+	rt := newRouter(nil, routes, nil, nil)
 	f.Fuzz(func(t *testing.T, customID string) {
 		id, r, err := rt.parse(customID)
 		if err != nil {
@@ -56,7 +56,7 @@ func FuzzParseRoute(f *testing.F) {
 // route table, with its numbers at their largest, reads back as the
 // buttonID it was made from and fits Discord's 100 characters.
 func TestRoutesParseBack(t *testing.T) {
-	rt := newRouter(nil, routes)
+	rt := newRouter(nil, routes, nil, nil)
 	for _, r := range routes {
 		if r.command {
 			continue

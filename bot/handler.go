@@ -51,7 +51,9 @@ type Handler struct {
 	ai        AI
 	policy    sessions.Policy
 	botUser   atomic.Value // string: the bot user's ID, from the gateway
-	catalog   *locale.Catalog
+	// lang speaks the one language the catalog has today, resolved once:
+	// a Localizer from the catalog takes its lock and builds its key.
+	lang *locale.Localizer
 
 	randMu sync.Mutex
 	rand   *rand.Rand
@@ -107,17 +109,18 @@ func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	}
 	h := &Handler{
 		store: store, log: log, now: time.Now, metrics: noMetrics{},
-		policy:  sessions.DefaultPolicy(),
-		catalog: locale.Default(),
-		rand:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		policy: sessions.DefaultPolicy(),
+		lang:   locale.English(),
+		rand:   rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	for _, o := range opts {
 		o(h)
 	}
 	h.run = newRunner(h.now, log)
 	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
-		catalog: h.catalog, analysis: h.analysisOffered}
-	h.routes = newRouter(h, routes, h.middleware()...)
+		lang: h.lang, analysis: h.analysisOffered}
+	global, perRoute := h.middleware()
+	h.routes = newRouter(h, routes, global, perRoute)
 	return h
 }
 

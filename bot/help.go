@@ -17,7 +17,7 @@ func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.Int
 }
 
 // renderHelp draws the private help message in l's language: the rules,
-// how to play with turn the time a turn lasts, the symbols of the board
+// how to play and the time a turn lasts, the symbols of the board
 // (in the default theme), how to play the bot, what the buttons under a
 // finished match do, and every command.
 func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionResponse {

@@ -56,6 +56,6 @@ func InteractionKind(i *discordgo.Interaction) string {
 		return "other"
 	}
 	c := &call{i: i}
-	newRouter(nil, routes).resolve(c) // the table as it stands: tests add routes
+	newRouter(nil, routes, nil, nil).resolve(c) // the table as it stands: tests add routes
 	return c.kind
 }

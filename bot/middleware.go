@@ -21,32 +21,25 @@ var (
 )
 
 // middleware returns the handler's middleware, outermost first: around
-// every call, panic recovery, metrics and the rendering of failures;
-// around each route, the check of where and by whom it was sent, the
-// deferral of its response, and the answer to a click on a session that
-// has ended.
-func (h *Handler) middleware() []any {
-	return []any{
-		recoverer(h.log, h.metrics),
-		measure(h.metrics),
-		fail(h.log),
-		routeMiddleware(where),
-		deferral(h.boards),
-		settled(h.store, h.boards),
-	}
+// every call (global), metrics, panic recovery and the rendering of
+// failures; around each route (perRoute), the check of where and by whom
+// it was sent, the deferral of its response, and the answer to a click on
+// a session that has ended.
+func (h *Handler) middleware() (global []middleware, perRoute []routeMiddleware) {
+	return []middleware{measure(h.metrics), recoverer(h.log), fail(h.log)},
+		[]routeMiddleware{where, deferral(h.boards), settled(h.store, h.boards)}
 }
 
 // recoverer answers a call whose handling panicked with the private
-// apology, and logs the panic with its stack.
-func recoverer(log *slog.Logger, metrics Metrics) middleware {
+// apology (outcome failed), and logs the panic with its stack.
+func recoverer(log *slog.Logger) middleware {
 	return func(next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (resp *discordgo.InteractionResponse, err error) {
 			defer func() {
 				if p := recover(); p != nil {
 					log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
 						"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-					c.later = nil
-					metrics.Interaction(c.kind, OutcomeFailed, time.Since(c.started()))
+					c.later, c.outcome = nil, OutcomeFailed
 					resp, err = ephemeral(c.reader.T("apology")), nil
 				}
 			}()
@@ -59,13 +52,13 @@ func recoverer(log *slog.Logger, metrics Metrics) middleware {
 func measure(metrics Metrics) middleware {
 	return func(next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-			c.start = time.Now()
+			start := time.Now()
 			resp, err := next(ctx, c)
 			outcome := c.outcome
 			if outcome == "" {
 				outcome = OutcomeOK
 			}
-			metrics.Interaction(c.kind, outcome, time.Since(c.start))
+			metrics.Interaction(c.kind, outcome, time.Since(start))
 			return resp, err
 		}
 	}
@@ -157,7 +150,7 @@ func (rt *router) resolve(c *call) (*routed, error) {
 		if r == nil {
 			return nil, sessions.Refuse(reasonUnknownCommand)
 		}
-		c.kind, c.route = "command/"+r.name, &r.route
+		c.kind = "command/" + r.name
 		return r, nil
 	case discordgo.InteractionMessageComponent:
 		c.kind = "button/unknown"
@@ -169,7 +162,7 @@ func (rt *router) resolve(c *call) (*routed, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.kind, c.route, c.id = "button/"+r.name, &r.route, id
+		c.kind, c.id = "button/"+r.name, id
 		return r, nil
 	case discordgo.InteractionModalSubmit:
 		c.kind = "modal"
@@ -249,12 +242,4 @@ func settled(store Store, b *boards) routeMiddleware {
 			return updateMessage(b.settled(ctx, c.public, s)), nil
 		}
 	}
-}
-
-// started returns when measuring began, or now when it has not.
-func (c *call) started() time.Time {
-	if c.start.IsZero() {
-		return time.Now()
-	}
-	return c.start
 }

@@ -106,7 +106,6 @@ func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.
 		}
 		// The old message loses its buttons and says where the board
 		// went; a click that reached it first is refused as moved.
-		old.Match = s.Match
 		h.boards.edit(ctx, &old, renderMoved(h.boards.public(s), s, link))
 	})
 	return newMessage(renderBoard(c.public, s)), nil
@@ -157,7 +156,11 @@ func (h *Handler) withdraw(ctx context.Context, c *call, match int64) (*discordg
 		return nil, err
 	}
 	h.log.Info("challenge withdrawn", "match", s.ID, "channel", s.ChannelID, "by", c.user, "end", s.End)
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(h.boards.public(s), s)) })
+	if s.End == sessions.EndExpired {
+		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, sessions.ExpiryChallenge) })
+	} else {
+		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(h.boards.public(s), s)) })
+	}
 	id := "withdraw_declined"
 	switch s.End {
 	case sessions.EndWithdrawn:

@@ -230,21 +230,9 @@ type (
 // newRouter indexes table and wraps it in the middleware: global around
 // the whole dispatch (outermost first), perRoute around each route's
 // handler (outermost first).
-func newRouter(h *Handler, table []route, mw ...any) *router {
+func newRouter(h *Handler, table []route, global []middleware, perRoute []routeMiddleware) *router {
 	rt := &router{commands: map[string]*routed{}, buttons: map[string]*routed{}}
 	registerParts(table)
-	var global []middleware
-	var perRoute []routeMiddleware
-	for _, m := range mw {
-		switch m := m.(type) {
-		case middleware:
-			global = append(global, m)
-		case routeMiddleware:
-			perRoute = append(perRoute, m)
-		default:
-			panic(fmt.Sprintf("bot: middleware of type %T", m))
-		}
-	}
 	for _, r := range table {
 		rr := &routed{route: r}
 		rr.serve = func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {

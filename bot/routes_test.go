@@ -38,18 +38,18 @@ func TestRouterRefusesBadTables(t *testing.T) {
 					t.Error("newRouter accepted the table")
 				}
 			}()
-			newRouter(nil, table)
+			newRouter(nil, table, nil, nil)
 		})
 	}
 	// A command and a button may share a name: they are told apart by
 	// the interaction's type.
-	newRouter(nil, []route{command("x", (*Handler).help), button("x", matchParts, noop)})
+	newRouter(nil, []route{command("x", (*Handler).help), button("x", matchParts, noop)}, nil, nil)
 }
 
 // TestParseRefuses: custom_ids that parse must refuse, each for a reason of
 // its own.
 func TestParseRefuses(t *testing.T) {
-	rt := newRouter(nil, routes)
+	rt := newRouter(nil, routes, nil, nil)
 	for _, id := range []string{
 		"", "cn", "cn:", "cn:accept", "cn:accept:", "xx:accept:1", "cn:nothing:1", "cn:accept:1:2",
 		"cn:accept:0", "cn:accept:01", "cn:accept:-1", "cn:accept:+1", "cn:accept:9007199254740992", "cn:accept:1e3",

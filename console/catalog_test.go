@@ -5,15 +5,12 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/connectn/connectn/locale"
 )
@@ -142,24 +139,27 @@ func stringLit(e ast.Expr) (string, bool) {
 
 // message is one message of the catalog file, in its plural forms.
 type message struct {
-	Description string
-	One, Other  string
+	One, Other string
 }
 
-// catalogMessages reads catalogFile.
+// catalogMessages returns the messages of catalogFile, as the catalog
+// loaded them (locale.Catalog.Forms), failing t on a plural form English
+// has no use for.
 func catalogMessages(t *testing.T) map[string]message {
 	t.Helper()
-	b, err := os.ReadFile(catalogFile)
-	if err != nil {
-		t.Fatal(err)
+	c := locale.Default()
+	messages := map[string]message{}
+	for _, id := range c.IDsIn(filepath.Base(catalogFile)) {
+		forms, _ := c.Forms(locale.Base, id)
+		for form := range forms {
+			if form != "one" && form != "other" {
+				t.Errorf("%s: message %s has the form %s, which English has no use for", catalogFile, id, form)
+			}
+		}
+		messages[id] = message{One: forms["one"], Other: forms["other"]}
 	}
-	var messages map[string]message
-	md, err := toml.Decode(string(b), &messages)
-	if err != nil {
-		t.Fatalf("%s: %v", catalogFile, err)
-	}
-	for _, key := range md.Undecoded() { // a form English has no use for, a misspelt key
-		t.Errorf("%s: unexpected key %s", catalogFile, key)
+	if len(messages) == 0 {
+		t.Fatalf("no message in %s", catalogFile)
 	}
 	return messages
 }
