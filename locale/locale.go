@@ -31,6 +31,8 @@ type Catalog struct {
 	ids     []string                            // the message IDs of the base language, sorted
 	files   map[string][]string                 // the message IDs of each file, by its base name
 	sources map[string]map[string]*i18n.Message // language tag → ID → message
+	tags    []language.Tag                      // the languages, the base language first
+	matcher language.Matcher                    // over tags
 
 	mu         sync.Mutex
 	localizers map[string]*Localizer
@@ -111,6 +113,8 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: no %s.toml, the base language", dir, Base)
 	}
 	slices.Sort(c.ids)
+	c.tags = bundle.LanguageTags()
+	c.matcher = language.NewMatcher(c.tags)
 	return c, nil
 }
 
@@ -154,10 +158,11 @@ func (c *Catalog) Languages() []string {
 	return out
 }
 
-// Localizer returns the localizer for the first of langs (BCP 47 tags, or
-// Discord's locale codes such as "en-US", "es-419", "zh-TW") that the
-// catalog has a match for, falling back to the base language. Localizers
-// are kept and shared by the list of languages they were made for.
+// Localizer returns the localizer of a reader of langs (BCP 47 tags, or
+// Discord's locale codes such as "en-US", "es-419", "zh-TW"): each message
+// in the first language of Chain(langs...) that has it, the base language
+// last. Localizers are kept and shared by the list of languages they were
+// made for.
 func (c *Catalog) Localizer(langs ...string) *Localizer {
 	k := strings.Join(langs, ",")
 	c.mu.Lock()
@@ -171,22 +176,90 @@ func (c *Catalog) Localizer(langs ...string) *Localizer {
 }
 
 // NewLocalizer returns a localizer of its own (not shared, unlike
-// Localizer's) for the first of langs the catalog matches, else the base
-// language: its Resolved and Missing tell what it was asked for.
+// Localizer's) for langs: its Resolved and Missing tell what it was asked
+// for. Each message is read in the first language of its chain that has
+// it (see Chain).
 func (c *Catalog) NewLocalizer(langs ...string) *Localizer {
-	return &Localizer{l: i18n.NewLocalizer(c.bundle, append(slices.Clone(langs), Base)...), cache: map[key]compiled{},
+	chain := c.Chain(langs...)
+	l := &Localizer{chain: chain, forms: map[string]*i18n.Localizer{}, sources: c.sources, cache: map[key]compiled{},
 		missing: map[string]bool{}}
+	for _, tag := range chain {
+		l.forms[tag] = i18n.NewLocalizer(c.bundle, tag)
+	}
+	return l
+}
+
+// Chain returns the languages of the catalog a reader of langs (BCP 47
+// tags or Discord's locale codes: "de", "es-419", "pt-BR", "zh-TW"; POSIX
+// forms such as "de_DE.UTF-8" too) reads, best first: for each of langs,
+// the catalog's language that matches it best (x/text's language
+// matcher: es-MX finds es-419, pt-PT pt-BR, zh-HK zh-TW), then the
+// catalog's other languages of the same base language (es-419, then
+// es-ES), and the base language last. A language that matches none of the
+// catalog's adds nothing.
+func (c *Catalog) Chain(langs ...string) []string {
+	var chain []string
+	add := func(tag string) {
+		if !slices.Contains(chain, tag) {
+			chain = append(chain, tag)
+		}
+	}
+	for _, lang := range langs {
+		tag, err := language.Parse(posix(lang))
+		if err != nil || lang == "" {
+			continue
+		}
+		_, i, conf := c.matcher.Match(tag)
+		if conf < language.High && c.tags[i].String() == Base && !c.sameBase(tag, language.English) {
+			continue // matched nothing but the default
+		}
+		best := c.tags[i]
+		add(best.String())
+		for _, other := range c.tags {
+			if c.sameBase(other, best) {
+				add(other.String())
+			}
+		}
+	}
+	add(Base)
+	return chain
+}
+
+// sameBase reports whether a and b are of one base language (es-419 and
+// es-ES, zh-CN and zh-TW).
+func (c *Catalog) sameBase(a, b language.Tag) bool {
+	ba, _ := a.Base()
+	bb, _ := b.Base()
+	return ba == bb
+}
+
+// posix turns a POSIX locale name ("de_DE.UTF-8", "sr_RS@latin") into a
+// BCP 47 tag ("de-DE"); "C" and "POSIX" read as the base language.
+func posix(s string) string {
+	s, _, _ = strings.Cut(s, ".")
+	s, _, _ = strings.Cut(s, "@")
+	if s == "C" || s == "POSIX" {
+		return Base
+	}
+	return strings.ReplaceAll(s, "_", "-")
 }
 
 // Localizer speaks one language (with its fallbacks). It is safe for
 // concurrent use.
 type Localizer struct {
-	l *i18n.Localizer
+	chain   []string                            // the languages read, best first (Catalog.Chain)
+	forms   map[string]*i18n.Localizer          // by language of chain: go-i18n, for the plural form
+	sources map[string]map[string]*i18n.Message // the catalog's messages, by language and ID
 
 	mu      sync.RWMutex
 	cache   map[key]compiled
 	missing map[string]bool // IDs asked for that the catalog lacks
 }
+
+// Language returns the language this localizer reads first (a tag of one
+// of the catalog's files, such as "de" or "es-419"; the base language when
+// none of those asked for matched).
+func (l *Localizer) Language() string { return l.chain[0] }
 
 // key names a message as resolved for one count: n is the count, or
 // noCount for a message read without one.
@@ -281,14 +354,22 @@ func (l *Localizer) Missing() []string {
 	return out
 }
 
-// resolve asks go-i18n for the source of message id in the best language,
-// in the plural form of n, and compiles it.
+// resolve asks go-i18n for the source of message id in the first
+// language of the chain that has it, in the plural form of n, and compiles
+// it.
 func (l *Localizer) resolve(id string, n int) (compiled, error) {
 	lc := &i18n.LocalizeConfig{MessageID: id, TemplateParser: template.IdentityParser{}}
 	if n != noCount {
 		lc.PluralCount = n
 	}
-	src, err := l.l.Localize(lc)
+	tag := l.chain[len(l.chain)-1]
+	for _, t := range l.chain {
+		if l.sources[t][id] != nil {
+			tag = t
+			break
+		}
+	}
+	src, err := l.forms[tag].Localize(lc)
 	if src == "" && err != nil {
 		return nil, err
 	}

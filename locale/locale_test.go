@@ -194,3 +194,46 @@ func TestWriteValueTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestChain: a reader's languages, best first, with the other languages
+// of the same base language and the base language as fallbacks; a message
+// a language lacks is read in the next one.
+func TestChain(t *testing.T) {
+	files := map[string]string{"a.en.toml": "[x]\nother = \"en\"\n[y]\nother = \"en y\"\n"}
+	for _, tag := range []string{"en-GB", "de", "es-ES", "es-419", "pt-BR", "zh-CN", "zh-TW"} {
+		files["a."+tag+".toml"] = "[x]\nother = \"" + tag + "\"\n"
+	}
+	files["a.es-ES.toml"] += "[y]\nother = \"es-ES y\"\n"
+	c := mustCatalog(t, files)
+	for _, tt := range []struct {
+		langs []string
+		want  []string
+		x, y  string
+	}{
+		{[]string{"es-419"}, []string{"es-419", "es-ES", "en"}, "es-419", "es-ES y"},
+		{[]string{"es-MX"}, []string{"es-419", "es-ES", "en"}, "es-419", "es-ES y"},
+		{[]string{"es"}, []string{"es-ES", "es-419", "en"}, "es-ES", "es-ES y"},
+		{[]string{"en-GB"}, []string{"en-GB", "en"}, "en-GB", "en y"},
+		{[]string{"en-US"}, []string{"en", "en-GB"}, "en", "en y"},
+		{[]string{"de_DE.UTF-8"}, []string{"de", "en"}, "de", "en y"},
+		{[]string{"pt-PT"}, []string{"pt-BR", "en"}, "pt-BR", "en y"},
+		{[]string{"zh-HK"}, []string{"zh-TW", "zh-CN", "en"}, "zh-TW", "en y"},
+		{[]string{"xx"}, []string{"en"}, "en", "en y"},
+		{[]string{"C"}, []string{"en", "en-GB"}, "en", "en y"},
+		{[]string{"", "fr", "de"}, []string{"de", "en"}, "de", "en y"},
+	} {
+		if got := c.Chain(tt.langs...); !slices.Equal(got, tt.want) {
+			t.Errorf("Chain(%q) = %q, want %q", tt.langs, got, tt.want)
+		}
+		l := c.NewLocalizer(tt.langs...)
+		if got := l.T("x"); got != tt.x {
+			t.Errorf("%q reads x as %q, want %q", tt.langs, got, tt.x)
+		}
+		if got := l.T("y"); got != tt.y {
+			t.Errorf("%q reads y as %q, want %q", tt.langs, got, tt.y)
+		}
+		if l.Language() != tt.want[0] {
+			t.Errorf("%q: Language = %q, want %q", tt.langs, l.Language(), tt.want[0])
+		}
+	}
+}
