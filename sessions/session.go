@@ -125,9 +125,32 @@ type Session struct {
 	// Webhook is the latest interaction webhook that can reach the board
 	// message, for edits and follow-ups after the response.
 	Webhook Webhook
+	// Place is where the session is played, as the interaction that made
+	// it told; fixed at creation.
+	Place Place
 	// CreatedAt and UpdatedAt come from the Store's clock, in UTC.
 	// CreatedAt is set by Create; UpdatedAt by Create and every Update.
 	CreatedAt, UpdatedAt time.Time
+}
+
+// Place is where a session is played, as the interaction that opened it
+// tells (Discord sends its guild_locale, locale, context and
+// authorizing_integration_owners with every interaction).
+type Place struct {
+	// Locale is the language of the session's public messages (boards,
+	// round records, results): the server's guild_locale, or outside a
+	// server the challenger's locale. A Discord locale code ("de",
+	// "es-419"); "" reads as English.
+	Locale string `json:"locale,omitempty"`
+	// WebhookOnly is set where the bot is not a member: a group DM, or a
+	// server where only a member installed the app for themselves. There
+	// the bot token can neither post nor edit; only the interaction's
+	// response and its webhook reach the channel.
+	WebhookOnly bool `json:"webhook_only,omitempty"`
+	// Thread is set when the channel is a thread the bot opened for the
+	// session (the challenge's thread option); the bot archives it after
+	// the match.
+	Thread bool `json:"thread,omitempty"`
 }
 
 // Webhook is an interaction's webhook, through which the bot can post
@@ -322,14 +345,14 @@ func PrepareNew(sess *Session) (*Session, error) {
 
 // CheckChange settles after (Settle) and checks what an Update function
 // left in it against the session it was given, before: ID, ChannelID,
-// GuildID, Config and CreatedAt must not change, and after must pass
+// GuildID, Config, Place and CreatedAt must not change, and after must pass
 // Validate. It returns an error wrapping ErrInvalidSession otherwise. For
 // store backends.
 func CheckChange(before, after *Session) error {
 	switch {
 	case after.ID != before.ID, after.ChannelID != before.ChannelID, after.GuildID != before.GuildID,
-		after.Config != before.Config, !after.CreatedAt.Equal(before.CreatedAt):
-		return fmt.Errorf("ID, ChannelID, GuildID, Config and CreatedAt cannot change: %w", ErrInvalidSession)
+		after.Config != before.Config, !after.CreatedAt.Equal(before.CreatedAt), after.Place != before.Place:
+		return fmt.Errorf("ID, ChannelID, GuildID, Config, Place and CreatedAt cannot change: %w", ErrInvalidSession)
 	}
 	after.Settle()
 	return after.Validate()

@@ -58,6 +58,7 @@ func testExportImport(t *testing.T, b Backend) {
 	live.Phase, live.Match = sessions.PhasePlaying, mustMatch(t, live.Config, 3, 3, 4)
 	live.Webhook = sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: t0.UTC()}
 	live.Deadline = t0.Add(5 * time.Minute).UTC()
+	live.Place = sessions.Place{Locale: "pl", Thread: true}
 	mustCreate(t, src, live)
 	mustCreate(t, src, newSession(t, "chan-4"))
 	if _, err := src.Abandon(t.Context(), "chan-4"); err != nil {

@@ -149,6 +149,9 @@ func assertSameSession(tb testing.TB, got, want *sessions.Session) {
 		got.Webhook.Message != want.Webhook.Message || !got.Webhook.At.Equal(want.Webhook.At) {
 		tb.Errorf("Webhook = %+v, want %+v", got.Webhook, want.Webhook)
 	}
+	if got.Place != want.Place {
+		tb.Errorf("Place = %+v, want %+v", got.Place, want.Place)
+	}
 	if got.CreatedAt != want.CreatedAt {
 		tb.Errorf("CreatedAt = %v, want %v", got.CreatedAt, want.CreatedAt)
 	}

@@ -68,6 +68,14 @@ func testCreateGetRoundtrip(t *testing.T, b Backend) {
 			},
 		},
 		{
+			name: "a place: a group DM in German, reached by webhook only",
+			sess: sessions.Session{
+				ChannelID: "chan-6", Players: [2]sessions.Member{alice, bob},
+				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig()), Phase: sessions.PhaseChallenge,
+				Place: sessions.Place{Locale: "de", WebhookOnly: true, Thread: true},
+			},
+		},
+		{
 			name: "against the bot",
 			sess: sessions.Session{
 				ChannelID: "chan-5", GuildID: "guild-1", Players: [2]sessions.Member{alice, {ID: "900", Name: "ConnectN"}},
@@ -396,6 +404,7 @@ func testUpdateInvalidChange(t *testing.T, b Backend) {
 		{name: "GuildID", fn: func(s *sessions.Session) { s.GuildID = "guild-2" }},
 		{name: "Config", fn: func(s *sessions.Session) { s.Config.Wins = 5 }},
 		{name: "CreatedAt", fn: func(s *sessions.Session) { s.CreatedAt = s.CreatedAt.Add(time.Second) }},
+		{name: "Place", fn: func(s *sessions.Session) { s.Place.Locale = "ja" }},
 		{name: "nil Match", fn: func(s *sessions.Session) { s.Match = nil }},
 		{name: "unknown Phase", fn: func(s *sessions.Session) { s.Phase = "paused" }},
 		{name: "same member twice", fn: func(s *sessions.Session) { s.Players[1] = s.Players[0] }},

@@ -33,7 +33,8 @@ type exportHeader struct {
 }
 
 // MatchRow is one row of the matches table as exported: every column, the
-// JSON ones (config, actions, webhook) as JSON.
+// JSON ones (config, actions, webhook, place) as JSON. Place is absent
+// from exports made before it existed.
 type MatchRow struct {
 	ID          int64           `json:"id"`
 	Revision    int64           `json:"revision"`
@@ -56,6 +57,7 @@ type MatchRow struct {
 	PostSeq     int64           `json:"post_seq"`
 	PostDue     string          `json:"post_due"`
 	Webhook     json.RawMessage `json:"webhook"`
+	Place       json.RawMessage `json:"place,omitempty"`
 }
 
 // StatsRow is one row of member_stats as exported.
@@ -98,7 +100,7 @@ type exportLine struct {
 
 const exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook FROM matches ORDER BY id`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place FROM matches ORDER BY id`
 
 const exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
 	streak, best_streak, updated_at FROM member_stats ORDER BY guild_id, user_id, vs_ai`
@@ -148,11 +150,11 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 	}
 	err = each(exportMatches, func(rows *sql.Rows) (exportLine, error) {
 		var m MatchRow
-		var config, actions, webhook string
+		var config, actions, webhook, place string
 		err := rows.Scan(&m.ID, &m.Revision, &m.ChannelID, &m.GuildID, &m.Player1ID, &m.Player1Name, &m.Player2ID, &m.Player2Name,
 			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
-			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook)
-		m.Config, m.Actions, m.Webhook = rawJSON(config), rawJSON(actions), rawJSON(webhook)
+			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place)
+		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), rawJSON(actions), rawJSON(webhook), rawJSON(place)
 		return exportLine{Match: &m}, err
 	}, &n.Matches)
 	if err == nil {
@@ -227,8 +229,8 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
 		(id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 		 config, actions, phase, message_id, created_at, updated_at,
-		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
 	}
@@ -283,13 +285,17 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				p1ID: []byte(m.Player1ID), p1Name: []byte(m.Player1Name), p2ID: []byte(m.Player2ID), p2Name: []byte(m.Player2Name),
 				config: []byte(m.Config), actions: []byte(m.Actions), phase: []byte(m.Phase), message: []byte(m.MessageID),
 				created: []byte(m.CreatedAt), updated: []byte(m.UpdatedAt), theme: []byte(m.Theme), ai: []byte(m.AILevel),
-				end: []byte(m.EndReason), deadline: []byte(m.DeadlineAt), postSeq: m.PostSeq, postDue: []byte(m.PostDue), webhook: []byte(m.Webhook)}
+				end: []byte(m.EndReason), deadline: []byte(m.DeadlineAt), postSeq: m.PostSeq, postDue: []byte(m.PostDue), webhook: []byte(m.Webhook),
+				place: []byte(m.Place)}
+			if len(m.Place) == 0 {
+				m.Place = json.RawMessage("{}")
+			}
 			if _, err := decode(rw); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
 				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
-				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook)); err != nil {
+				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place)); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			n.Matches++

@@ -223,6 +223,10 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	if err != nil {
 		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
 	}
+	place, err := json.Marshal(c.Place)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: encode place: %w", c.ChannelID, err)
+	}
 
 	unlock, err := s.locks.lock(ctx, c.ChannelID)
 	if err != nil {
@@ -233,7 +237,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	c.CreatedAt, c.UpdatedAt = now, now
 	args := []any{c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
 		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
-		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook}
+		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place)}
 
 	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
@@ -254,8 +258,8 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 const insertSQL = `INSERT INTO matches
 	(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	 config, actions, phase, message_id, revision, created_at, updated_at,
-	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
 // updateSQL writes a session back if it is still at the revision loaded
 // and still its channel's newest: a compare-and-swap that fails (no row
@@ -463,7 +467,7 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 
 const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook FROM matches`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place FROM matches`
 
 // newest loads the channel's newest session: a copy of its cached
 // decoding when the row's revision is the one cached, else the row
@@ -494,7 +498,7 @@ type row struct {
 	config, actions, phase, message, created, updated sql.RawBytes
 	theme, ai, end, deadline                          sql.RawBytes
 	postSeq                                           int64
-	postDue, webhook                                  sql.RawBytes
+	postDue, webhook, place                           sql.RawBytes
 }
 
 // scan reads the current row of rows (selectSession) and returns a fresh
@@ -506,7 +510,7 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	var r row
 	if err := rows.Scan(&r.id, &r.revision, &r.channel, &r.guild, &r.p1ID, &r.p1Name, &r.p2ID, &r.p2Name,
 		&r.config, &r.actions, &r.phase, &r.message, &r.created, &r.updated,
-		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook); err != nil {
+		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place); err != nil {
 		return nil, nil, err
 	}
 	if e := s.cache.get(r.id, r.revision); e != nil {
@@ -551,6 +555,11 @@ func decode(r *row) (*sessions.Session, error) {
 	}
 	if err := fastjson.Unmarshal(r.webhook, &sess.Webhook); err != nil {
 		return nil, corrupt("webhook", err)
+	}
+	if len(r.place) > 0 {
+		if err := fastjson.Unmarshal(r.place, &sess.Place); err != nil {
+			return nil, corrupt("place", err)
+		}
 	}
 	if !sess.End.Valid() {
 		return nil, corrupt("end_reason", fmt.Errorf("unknown end %q", r.end))
