@@ -311,8 +311,8 @@ func TestColorEnabled(t *testing.T) {
 func TestColorOnlyAddsEscapes(t *testing.T) {
 	input := "1\n2\n1\n2\n1\n2\n1\nq\ny\nn\n"
 	var plain, colored bytes.Buffer
-	Main(nil, strings.NewReader(input), &plain, io.Discard, false)
-	Main(nil, strings.NewReader(input), &colored, io.Discard, true)
+	Main(nil, strings.NewReader(input), &plain, io.Discard, false, noEnv)
+	Main(nil, strings.NewReader(input), &colored, io.Discard, true, noEnv)
 	stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(colored.String(), "")
 	if stripped != plain.String() {
 		t.Errorf("coloured output without its escapes differs from plain output:\n%s", firstDifference(stripped, plain.String()))
@@ -350,7 +350,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 func TestLongLine(t *testing.T) {
 	input := strings.Repeat("7", 100_000) + "\nq\nn\n"
 	var stdout bytes.Buffer
-	if status := Main(nil, strings.NewReader(input), &stdout, io.Discard, false); status != exitOK {
+	if status := Main(nil, strings.NewReader(input), &stdout, io.Discard, false, noEnv); status != exitOK {
 		t.Fatalf("Main = %d, want %d", status, exitOK)
 	}
 	if want := "Column 77777777777777777777... does not exist"; !strings.Contains(stdout.String(), want) {
@@ -364,7 +364,7 @@ func TestLongLine(t *testing.T) {
 func TestHelpOnStdout(t *testing.T) {
 	for _, arg := range []string{"-h", "-help", "--help"} {
 		var stdout, stderr bytes.Buffer
-		if status := Main([]string{"-rows", "5", arg}, strings.NewReader(""), &stdout, &stderr, false); status != exitOK {
+		if status := Main([]string{"-rows", "5", arg}, strings.NewReader(""), &stdout, &stderr, false, noEnv); status != exitOK {
 			t.Errorf("%s: Main = %d, want %d", arg, status, exitOK)
 		}
 		if !strings.HasPrefix(stdout.String(), "Usage: connectn play [flags]") || !strings.Contains(stdout.String(), "-columns N") {
@@ -380,7 +380,7 @@ func TestIOErrors(t *testing.T) {
 	t.Run("read error", func(t *testing.T) {
 		var stderr bytes.Buffer
 		in := iotest.ErrReader(errors.New("disk on fire"))
-		if status := Main(nil, in, io.Discard, &stderr, false); status != exitIO {
+		if status := Main(nil, in, io.Discard, &stderr, false, noEnv); status != exitIO {
 			t.Errorf("Main = %d, want %d", status, exitIO)
 		}
 		if !strings.Contains(stderr.String(), "disk on fire") {
@@ -389,7 +389,7 @@ func TestIOErrors(t *testing.T) {
 	})
 	t.Run("write error", func(t *testing.T) {
 		var stderr bytes.Buffer
-		if status := Main(nil, strings.NewReader("4\n"), failingWriter{}, &stderr, false); status != exitIO {
+		if status := Main(nil, strings.NewReader("4\n"), failingWriter{}, &stderr, false, noEnv); status != exitIO {
 			t.Errorf("Main = %d, want %d", status, exitIO)
 		}
 		if !strings.Contains(stderr.String(), "pipe closed") {
@@ -399,7 +399,7 @@ func TestIOErrors(t *testing.T) {
 	t.Run("broken pipe", func(t *testing.T) {
 		var stderr bytes.Buffer
 		w := brokenPipe{}
-		if status := Main(nil, strings.NewReader("4\n"), w, &stderr, false); status != exitOK {
+		if status := Main(nil, strings.NewReader("4\n"), w, &stderr, false, noEnv); status != exitOK {
 			t.Errorf("Main = %d, want %d", status, exitOK)
 		}
 		if stderr.Len() != 0 {
@@ -418,3 +418,97 @@ func (brokenPipe) Write([]byte) (int, error) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("pipe closed") }
+
+// noEnv is an environment with no variable set: English.
+func noEnv(string) string { return "" }
+
+// env returns a getenv of vars.
+func env(vars map[string]string) func(string) string {
+	return func(name string) string { return vars[name] }
+}
+
+// TestLanguage: -lang, then LC_ALL, LC_MESSAGES and LANG, in that order,
+// choose the language; a variable naming a language the catalog lacks
+// means English, a -lang naming one is a bad flag.
+func TestLanguage(t *testing.T) {
+	welcome := func(lang string) string { return locale.Default().Localizer(lang).T("console_welcome") }
+	if welcome("es-ES") == welcome("en") || welcome("zh-CN") == welcome("en") {
+		t.Fatal("the catalog has no Spanish or Chinese console messages to test with")
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // the language of the welcome
+	}{
+		{"nothing set", nil, nil, "en"},
+		{"LANG", nil, map[string]string{"LANG": "es_ES.UTF-8"}, "es-ES"},
+		{"LC_MESSAGES over LANG", nil, map[string]string{"LANG": "es_ES.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh-CN"},
+		{"LC_ALL over both", nil, map[string]string{"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8", "LC_ALL": "es_MX.UTF-8"}, "es-ES"},
+		{"C means English", nil, map[string]string{"LANG": "es_ES.UTF-8", "LC_ALL": "C"}, "en"},
+		{"a language the catalog lacks means English", nil, map[string]string{"LANG": "sw_KE.UTF-8"}, "en"},
+		{"-lang over the environment", []string{"-lang", "zh-CN"}, map[string]string{"LC_ALL": "es_ES.UTF-8"}, "zh-CN"},
+		{"-lang= after another flag", []string{"-rows", "5", "-lang=es-419"}, nil, "es-419"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if status := Main(tt.args, strings.NewReader("q\nn\n"), &stdout, &stderr, false, env(tt.env)); status != exitOK {
+				t.Fatalf("Main = %d, want %d; stderr: %s", status, exitOK, stderr.String())
+			}
+			if got := strings.SplitN(stdout.String(), "\n", 2)[0]; got != welcome(tt.want) {
+				t.Errorf("first line %q, want the welcome in %s, %q", got, tt.want, welcome(tt.want))
+			}
+		})
+	}
+}
+
+// TestLanguageUnknown: a -lang the catalog has no language for is a bad
+// flag value (status 2), told in the environment's language with the
+// languages there are.
+func TestLanguageUnknown(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := Main([]string{"-lang", "xx"}, strings.NewReader(""), &stdout, &stderr, false, env(map[string]string{"LANG": "es_ES.UTF-8"}))
+	if status != exitUsage {
+		t.Fatalf("Main = %d, want %d", status, exitUsage)
+	}
+	l := locale.Default().Localizer("es-ES")
+	want := l.T("console_flag_lang_unknown", "Value", `"xx"`, "Languages", strings.Join(locale.Default().Languages(), ", "))
+	if !strings.HasPrefix(stderr.String(), want+"\n") || !strings.Contains(stderr.String(), l.T("console_usage_flags")) {
+		t.Errorf("stderr = %q, want %q and the Spanish usage", stderr.String(), want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout = %q, want nothing", stdout.String())
+	}
+}
+
+// TestUsageColumnsInWideScripts: in every language the descriptions of the
+// usage start in one column of the terminal, a wide character (Chinese,
+// Japanese, Korean) counting two.
+func TestUsageColumnsInWideScripts(t *testing.T) {
+	for _, lang := range locale.Default().Languages() {
+		text := usage(locale.Default().Localizer(lang))
+		col := -1
+		for line := range strings.Lines(text) {
+			if !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			k := strings.Index(line[3:], "  ")
+			for k >= 0 && line[3+k+2] == ' ' { // the padding's last two spaces
+				k++
+			}
+			start := displayWidth(line[:3+k+2])
+			if col < 0 {
+				col = start
+			} else if start != col {
+				t.Errorf("%s: %q starts its description at column %d, the first flag at %d", lang, strings.TrimSpace(line), start, col)
+			}
+		}
+		if col < 0 {
+			t.Errorf("%s: no flag in the usage", lang)
+		}
+	}
+	if displayWidth("数值") != 4 || displayWidth("N") != 1 {
+		t.Error("displayWidth counts wide characters as one column")
+	}
+}

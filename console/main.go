@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/width"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -49,11 +51,69 @@ type settings struct {
 // away, as in connectn play | head) ends it quietly with
 // status 0.
 //
-// Main speaks English (locale.English()): its text comes from package
-// locale's catalog, except the errors of the operating system and those of
-// package flag, which are their own.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, color bool) int {
-	return run(locale.English(), args, stdin, stdout, stderr, color)
+// Main speaks the language the -lang flag names (a catalog language such
+// as de, pt-BR or ja), else the first of the environment variables LC_ALL,
+// LC_MESSAGES and LANG (read through getenv, POSIX's order) that is set,
+// for a language the catalog has ("de_DE.UTF-8"), else English; a -lang
+// the catalog does not have is a bad flag value. Its text comes from
+// package locale's catalog, except the errors of the operating system and
+// those of package flag, which are their own.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, color bool, getenv func(string) string) int {
+	l, problem := language(args, getenv)
+	if problem != "" {
+		fmt.Fprintln(stderr, problem)
+		fmt.Fprint(stderr, usage(l))
+		return exitUsage
+	}
+	return run(l, args, stdin, stdout, stderr, color)
+}
+
+// language returns the localizer Main speaks (see Main), and the problem
+// with a -lang value the catalog has no language for ("" when none).
+func language(args []string, getenv func(string) string) (*locale.Localizer, string) {
+	c := locale.Default()
+	env := ""
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(name); v != "" {
+			env = v
+			break
+		}
+	}
+	lang, given := langFlag(args)
+	if !given {
+		return c.Localizer(env), ""
+	}
+	if !knows(c, lang) {
+		l := c.Localizer(env)
+		return l, l.T("console_flag_lang_unknown", "Value", strconv.Quote(lang), "Languages", strings.Join(c.Languages(), ", "))
+	}
+	return c.Localizer(lang), ""
+}
+
+// knows reports whether the catalog has a language for lang: one that
+// matches it, or English for a tag of English.
+func knows(c *locale.Catalog, lang string) bool {
+	if lang == "" {
+		return false
+	}
+	if first := c.Chain(lang)[0]; first != locale.Base {
+		return true
+	}
+	base, _, _ := strings.Cut(strings.ReplaceAll(lang, "_", "-"), "-")
+	return strings.EqualFold(base, locale.Base)
+}
+
+// langFlag finds the -lang flag in args by parsing them once with every
+// flag defined (errors silenced: the real parse reports them, in the
+// language found), so that the usage and the errors of the other flags
+// speak its language. A -lang after a bad flag is not seen.
+func langFlag(args []string) (value string, given bool) {
+	fs, v := newFlagSet(io.Discard, locale.English())
+	fs.Bool("h", false, "")
+	fs.Bool("help", false, "")
+	_ = fs.Parse(args)
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "lang" })
+	return *v.lang, given
 }
 
 // run is Main speaking through l.
@@ -91,8 +151,8 @@ func isTerminal(f *os.File) bool {
 // lines (the message's own line breaks) are indented under its first.
 func usage(l *locale.Localizer) string {
 	def := game.DefaultConfig()
-	number, policy, name, level := l.T("console_usage_arg_number"), l.T("console_usage_arg_policy"),
-		l.T("console_usage_arg_name"), l.T("console_usage_arg_level")
+	number, policy, name, level, lang := l.T("console_usage_arg_number"), l.T("console_usage_arg_policy"),
+		l.T("console_usage_arg_name"), l.T("console_usage_arg_level"), l.T("console_usage_arg_lang")
 	var plain painter // the discs without colour
 	flags := []struct{ name, arg, text string }{
 		{"rows", number, l.T("console_usage_rows", "Max", game.MaxSize, "Default", def.Rows)},
@@ -105,6 +165,7 @@ func usage(l *locale.Localizer) string {
 		{"zero", "", l.T("console_usage_zero")},
 		{"ai", level, l.T("console_usage_ai", "Name", l.T("console_ai_name", "Level", level))},
 		{"ai-first", "", l.T("console_usage_ai_first")},
+		{"lang", lang, l.T("console_usage_lang")},
 		{"h", "", l.T("console_usage_help")},
 	}
 	width := 0
@@ -113,7 +174,7 @@ func usage(l *locale.Localizer) string {
 		if f.arg != "" {
 			flags[i].name += " " + f.arg
 		}
-		width = max(width, utf8.RuneCountInString(flags[i].name))
+		width = max(width, displayWidth(flags[i].name))
 	}
 	var b strings.Builder
 	b.WriteString(l.T("console_usage") + "\n\n")
@@ -122,7 +183,7 @@ func usage(l *locale.Localizer) string {
 	indent := strings.Repeat(" ", 2+width+2)
 	for _, f := range flags {
 		first, rest, _ := strings.Cut(f.text, "\n")
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, f.name, first)
+		b.WriteString("  " + f.name + strings.Repeat(" ", width-displayWidth(f.name)) + "  " + first + "\n")
 		for line := range strings.Lines(rest) {
 			b.WriteString(indent + strings.TrimSuffix(line, "\n") + "\n")
 		}
@@ -130,6 +191,22 @@ func usage(l *locale.Localizer) string {
 	b.WriteString("\n" + l.T("console_usage_signals") + "\n\n")
 	b.WriteString(l.T("console_usage_exit_status") + "\n")
 	return b.String()
+}
+
+// displayWidth returns how many columns of a terminal s takes: two for a
+// wide or full-width character (East Asian Width W or F, as in
+// 数值 or ＮＡＭＥ), one for any other.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // defaultName returns the name player p has unless a flag names them:
@@ -143,6 +220,7 @@ type flagValues struct {
 	rows, columns, connect, wins *int
 	first, p1, p2, ai            *string
 	zero, aiFirst                *bool
+	lang                         *string
 }
 
 // newFlagSet defines the flags of "connectn play", writing errors and the
@@ -164,6 +242,7 @@ func newFlagSet(output io.Writer, l *locale.Localizer) (*flag.FlagSet, flagValue
 		zero:    fs.Bool("zero", false, "number columns from 0"),
 		ai:      fs.String("ai", "", "play against the AI at this level"),
 		aiFirst: fs.Bool("ai-first", false, "the AI is player 1"),
+		lang:    fs.String("lang", "", "the language of the text (read before the other flags)"),
 	}
 }
 

@@ -86,7 +86,7 @@ func TestTranscripts(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			status := Main(tc.args, bytes.NewReader(input), &stdout, &stderr, tc.color)
+			status := Main(tc.args, bytes.NewReader(input), &stdout, &stderr, tc.color, noEnv)
 			got := transcript(tc.name, hasInput, tc.args, tc.color, status, stdout.String(), stderr.String())
 
 			golden := filepath.Join("testdata", tc.name+".golden")

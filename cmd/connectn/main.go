@@ -567,7 +567,7 @@ func play(ctx context.Context, args []string, d deps) int {
 		color = console.ColorEnabled(f, d.getenv)
 	}
 	done := make(chan int, 1)
-	go func() { done <- console.Main(args, d.stdin, d.stdout, d.stderr, color) }()
+	go func() { done <- console.Main(args, d.stdin, d.stdout, d.stderr, color, d.getenv) }()
 	select {
 	case code := <-done:
 		return code
