@@ -26,7 +26,7 @@ func refresh(h *Handler, ctx context.Context, c *call) (*discordgo.InteractionRe
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(c.public, s)), nil
+	return updateMessage(renderSession(c.public(s), s)), nil
 }
 
 // TestAddingAButton shows what adding a button takes: one entry in the

@@ -28,10 +28,11 @@ type boards struct {
 	metrics   Metrics
 	now       func() time.Time
 	policy    sessions.Policy
-	lang      *locale.Localizer // the channels' language (one for now)
 	// analysis reports whether a finished match of these settings gets
 	// an Analysis button.
 	analysis func(*sessions.Session) bool
+	// archives are the threads to archive after their match.
+	archives archives
 }
 
 // expired reports a deadline that fired on s and edits its message.
@@ -47,23 +48,42 @@ func (b *boards) expired(ctx context.Context, s *sessions.Session, e sessions.Ex
 
 // public returns the localizer of the messages everyone sees in s's
 // channel.
-func (b *boards) public(*sessions.Session) *locale.Localizer { return b.lang }
+func (b *boards) public(s *sessions.Session) *locale.Localizer { return publicOf(s) }
 
 // settled draws a session that is no longer active as its message
 // should read, with the players' record against each other for a finished
 // match between members.
 func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
-	if s.Phase != sessions.PhaseFinished {
-		return renderSession(l, s)
+	msg := renderSession(l, s)
+	if s.Phase == sessions.PhaseFinished {
+		msg = b.matchOver(ctx, l, s, "")
 	}
-	return b.matchOver(ctx, l, s, "")
+	if settledLate(s) && len(msg.Embeds) > 0 {
+		e := msg.Embeds[0]
+		e.Description += "\n" + l.T("board_settled_late", "When", timestamp(s.UpdatedAt))
+	}
+	return msg
+}
+
+// settledLate reports whether a deadline ended s when nothing could update
+// its board: only interaction webhooks reach its channel, and the latest
+// one's token had run out when the deadline was settled (s.UpdatedAt).
+// Then the next click on the board shows the result, and says so.
+func settledLate(s *sessions.Session) bool {
+	return s.Place.WebhookOnly && (s.End == sessions.EndTimeout || s.End == sessions.EndExpired) &&
+		!live(s.Webhook, s.UpdatedAt)
 }
 
 // matchOver draws the finished match s with its players' record and the
 // buttons this bot offers, or with rematch, the line that says a rematch
 // was asked for, and no button.
 func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
-	return renderMatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
+	msg := renderMatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
+	if s.Place.Thread && rematch == "" && len(msg.Embeds) > 0 {
+		at := b.archives.plan(s)
+		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", timestamp(at))
+	}
+	return msg
 }
 
 // pair returns the record of s's first player against the second in this
@@ -82,7 +102,7 @@ func (b *boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRe
 
 // edit replaces s's board message with msg: through the latest
 // interaction webhook while its token lives, else with the bot token when
-// there is one. When neither can reach the message, it stays as it is and
+// there is one and the bot is a member there (not s.Place.WebhookOnly). When neither can reach the message, it stays as it is and
 // the next click on it shows msg instead (the click finds the session
 // settled). Failures are logged at warn level.
 func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
@@ -94,7 +114,7 @@ func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
 	switch {
 	case live(s.Webhook, now) && s.Webhook.Message != "":
 		err = b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
-	case b.messenger.HasBotToken() && s.MessageID != "":
+	case b.messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly:
 		err = b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
 	default:
 		b.log.Info("the board message cannot be reached now; the next click on it will show the result",
@@ -120,6 +140,24 @@ func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
 	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
 	if err != nil {
 		b.log.Warn("sending a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "kind", c.kind, "err", restErrorText(err))
+	}
+}
+
+// privately replaces the (deferred, public) response to c with a private
+// reply of text to its sender: the response is deleted and the text
+// follows up, seen by the sender only.
+func (b *boards) privately(ctx context.Context, c *call, text string) {
+	if b.messenger == nil {
+		return
+	}
+	if err := b.early(ctx, func() error {
+		return b.messenger.DeleteWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original")
+	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage); err != nil {
+		b.log.Warn("deleting a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
+	}
+	msg := ephemeral(text).Data
+	if _, err := b.messenger.FollowUp(ctx, c.i.AppID, c.i.Token, msg); err != nil {
+		b.log.Warn("sending a private answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
 	}
 }
 
@@ -153,7 +191,7 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 
 // post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
 // latest interaction webhook while its token lives, else a channel message
-// with the bot token. On success the session learns the new message; on a
+// with the bot token where the bot is a member (not s.Place.WebhookOnly). On success the session learns the new message; on a
 // failure that may pass the lease runs out and the scheduler tries again;
 // on one that will not (the channel gone, no access, no way in) the post is
 // given up, logged, and /connectn board posts the board when asked.
@@ -175,7 +213,7 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		}, discordgo.ErrCodeUnknownWebhook)
 		hook = s.Webhook
 		hook.Message = id
-	case b.messenger.HasBotToken():
+	case b.messenger.HasBotToken() && !s.Place.WebhookOnly:
 		id, err = b.messenger.SendChannelMessage(ctx, s.ChannelID, msg)
 	}
 	seq := s.PostSeq

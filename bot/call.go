@@ -21,9 +21,9 @@ type call struct {
 	user, name string
 	// now is when the handler took it up, from the handler's clock.
 	now time.Time
-	// reader speaks the sender's language: private replies; public speaks
-	// the channel's: boards, records and results everyone sees.
-	reader, public *locale.Localizer
+	// reader speaks the sender's language (the interaction's locale):
+	// private replies. public(s) speaks the channel's.
+	reader *locale.Localizer
 	// kind names the interaction for metrics and logs (InteractionKind),
 	// and outcome how it was answered (OutcomeOK when "").
 	kind, outcome string
@@ -44,9 +44,65 @@ func (h *Handler) newCall(i *discordgo.Interaction) *call {
 	case i.User != nil:
 		c.user, c.name = i.User.ID, i.User.DisplayName()
 	}
-	// One language for now: the catalog has English only.
-	c.reader, c.public = h.lang, h.lang
+	c.reader = locale.Default().Localizer(string(i.Locale))
 	return c
+}
+
+// placeLocale returns the language of the public messages of the place
+// interaction i comes from: the server's guild_locale, or outside a server
+// the sender's locale.
+func placeLocale(i *discordgo.Interaction) string {
+	if i.GuildID != "" && i.GuildLocale != nil && *i.GuildLocale != "" {
+		return string(*i.GuildLocale)
+	}
+	return string(i.Locale)
+}
+
+// webhookOnly reports whether the bot is not a member where interaction i
+// comes from, so that its token can neither post nor edit there and only
+// the interaction's response and webhook reach the channel: a group DM
+// (context 2, PRIVATE_CHANNEL), or a server whose interaction was
+// authorised by a member's install of the app alone
+// (authorizing_integration_owners without the key 0, GUILD_INSTALL). It
+// reads the interaction, never tries and fails. In the bot's own DM
+// (context 1, BOT_DM) the bot token can post. An interaction without
+// authorizing_integration_owners (sent before Discord had user installs)
+// comes from a server install. Source: Discord's "Application commands:
+// installation context" and "Interaction object" documentation
+// (https://discord.com/developers/docs/interactions/application-commands#installation-context,
+// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
+func webhookOnly(i *discordgo.Interaction) bool {
+	switch i.Context {
+	case discordgo.InteractionContextPrivateChannel:
+		return true
+	case discordgo.InteractionContextGuild:
+		if len(i.AuthorizingIntegrationOwners) == 0 {
+			return false
+		}
+		_, server := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+		return !server
+	}
+	return false
+}
+
+// place returns the Place of a session opened by the call.
+func (c *call) place() sessions.Place {
+	return sessions.Place{Locale: placeLocale(c.i), WebhookOnly: webhookOnly(c.i)}
+}
+
+// public returns the localizer of the messages everyone sees in session
+// s's channel (sessions.Place.Locale), or, for nil, in the channel the call
+// comes from: boards, records, results, stats.
+func (c *call) public(s *sessions.Session) *locale.Localizer {
+	if s != nil {
+		return publicOf(s)
+	}
+	return locale.Default().Localizer(placeLocale(c.i))
+}
+
+// publicOf returns the localizer of s's public messages.
+func publicOf(s *sessions.Session) *locale.Localizer {
+	return locale.Default().Localizer(s.Place.Locale)
 }
 
 // afterResponse queues fn to run once the response to the call is

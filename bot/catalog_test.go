@@ -62,16 +62,20 @@ func TestCatalogCoversTheBot(t *testing.T) {
 	}
 	for _, s := range endedMatches(t) {
 		renderMatchOver(l, s, nil, "", false)
+		direct := *s
+		direct.GuildID = ""
+		renderMatchOver(l, &direct, &sessions.PairRecord{Wins: 1}, "", false)
 	}
 	for _, turn := range []time.Duration{30 * time.Second, 5 * time.Minute, time.Hour} {
 		renderHelp(l, turn)
 	}
-	renderLeaderboard(l, nil)
-	renderLeaderboard(l, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
-	renderStats(l, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice")
-	renderStats(l, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob")
-	renderStats(l, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob")
-	commands(l)
+	renderLeaderboard(l, false, nil)
+	renderLeaderboard(l, true, nil)
+	renderLeaderboard(l, false, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
+	renderStats(l, true, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice")
+	renderStats(l, false, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob")
+	renderStats(l, false, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob")
+	localize(commands(l)[0], commands(l)[0], l, "xx")
 	for _, r := range sessions.Reasons() {
 		l.T(r.MessageID())
 	}

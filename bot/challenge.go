@@ -34,6 +34,7 @@ type challengeOptions struct {
 	Opponent                     member
 	Rows, Columns, Connect, Wins int
 	First, Theme, Level          string
+	Thread                       toggle
 }
 
 func (o *challengeOptions) declare(s *optionSet) {
@@ -47,17 +48,24 @@ func (o *challengeOptions) declare(s *optionSet) {
 	})
 	s.oneOf("theme", &o.Theme, themes[0].Name, themeChoices())
 	s.oneOf("level", &o.Level, ai.DefaultLevel.String(), levelChoices())
+	s.boolean("thread", &o.Thread)
 }
 
 // challenge handles /connectn challenge: it stores a challenge with its
 // deadline and answers with the challenge message; against the bot (no
-// opponent, or this bot), the match starts at once. A channel whose
+// opponent, or this bot), the match starts at once. With the thread
+// option (or CONNECTN_THREADS), it answers "thinking…" and opens a thread
+// for the match after the response (openThread). A channel whose
 // session has run past its deadline is settled first, so an old challenge
 // or match never blocks a new one.
 func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (*discordgo.InteractionResponse, error) {
 	if o.Connect > o.Rows && o.Connect > o.Columns {
 		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", o.Connect, "Rows", o.Rows, "Columns", o.Columns,
 			"Max", max(o.Rows, o.Columns))
+	}
+	thread, err := h.inThread(c, o.Thread)
+	if err != nil {
+		return nil, err
 	}
 	req := sessions.Challenge{
 		ChannelID: c.i.ChannelID, GuildID: c.i.GuildID,
@@ -67,6 +75,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 			Openers: game.Alternate, FirstOpener: game.Player1},
 		Theme:   o.Theme,
 		Webhook: c.webhook("@original"),
+		Place:   c.place(),
 	}
 	if !o.Opponent.set || h.isBot(c.i, o.Opponent.ID) {
 		if h.ai == nil {
@@ -87,6 +96,10 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 	if err != nil {
 		return nil, err
 	}
+	if thread {
+		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req) })
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
+	}
 	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {
 		h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 	}
@@ -102,7 +115,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 	}
 	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID,
 		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID, "ai", s.AI)
-	if h.messenger != nil && h.messenger.HasBotToken() {
+	if h.messenger != nil && h.messenger.HasBotToken() && !s.Place.WebhookOnly {
 		// The ID serves only to edit the message with the bot token once
 		// the interaction's webhook has expired (a challenge or a game
 		// against the bot left longer than 15 minutes). Without a bot
@@ -111,9 +124,9 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
 	}
 	if s.AI != "" {
-		return newMessage(renderBoard(c.public, s)), nil
+		return newMessage(renderBoard(c.public(s), s)), nil
 	}
-	return newMessage(renderChallenge(c.public, s)), nil
+	return newMessage(renderChallenge(c.public(s), s)), nil
 }
 
 // levelChoices returns the choices of the level option, weakest first.
@@ -135,10 +148,10 @@ func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionRe
 		return nil, err
 	}
 	if expired != sessions.ExpiryNone {
-		return updateMessage(renderSession(c.public, s)), nil
+		return updateMessage(renderSession(c.public(s), s)), nil
 	}
 	h.log.Info("match started", "match", s.ID, "channel", s.ChannelID)
-	return updateMessage(renderBoard(c.public, s)), nil
+	return updateMessage(renderBoard(c.public(s), s)), nil
 }
 
 // decline ends a challenge without a match: declined by the challenged
@@ -148,5 +161,5 @@ func (h *Handler) decline(ctx context.Context, c *call) (*discordgo.InteractionR
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(c.public, s)), nil
+	return updateMessage(renderSession(c.public(s), s)), nil
 }

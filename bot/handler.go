@@ -51,6 +51,9 @@ type Handler struct {
 	ai        AI
 	policy    sessions.Policy
 	botUser   atomic.Value // string: the bot user's ID, from the gateway
+	// threads is whether a challenge opens a thread when its thread option
+	// is left out (WithThreads).
+	threads bool
 	// lang speaks the one language the catalog has today, resolved once:
 	// a Localizer from the catalog takes its lock and builds its key.
 	lang *locale.Localizer
@@ -118,7 +121,7 @@ func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	}
 	h.run = newRunner(h.now, log)
 	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
-		lang: h.lang, analysis: h.analysisOffered}
+		analysis: h.analysisOffered}
 	global, perRoute := h.middleware()
 	h.routes = newRouter(h, routes, global, perRoute)
 	return h

@@ -45,11 +45,17 @@ func TestChallengeRefused(t *testing.T) {
 		{"the bot, on a bot without AI", slash(alice, "challenge"), "Playing against the bot is not enabled here"},
 		{"unknown option", slash(alice, "challenge", "opponent", bob, "speed", 3), "couldn't understand"},
 		{"opponent not resolved", edit(func(m map[string]any) { delete(m["data"].(map[string]any), "resolved") }), "couldn't understand"},
-		{"in a DM", edit(func(m map[string]any) {
+		{"a thread in a DM", edit(func(m map[string]any) {
 			delete(m, "guild_id")
 			delete(m, "member")
 			m["user"] = userJSON(alice)
-		}), "played in server channels"},
+			sub := m["data"].(map[string]any)["options"].([]any)[0].(map[string]any)
+			sub["options"] = append(sub["options"].([]any), map[string]any{"name": "thread", "type": 5, "value": true})
+		}), "Threads can't be opened here"},
+		{"a thread option that is not a boolean", edit(func(m map[string]any) {
+			sub := m["data"].(map[string]any)["options"].([]any)[0].(map[string]any)
+			sub["options"] = append(sub["options"].([]any), map[string]any{"name": "thread", "type": 5, "value": "yes"})
+		}), "couldn't understand"},
 		{"no member and no user", edit(func(m map[string]any) { delete(m, "member") }), "couldn't understand"},
 		{"another command", edit(func(m map[string]any) { m["data"].(map[string]any)["name"] = "chess" }), "don't know that command"},
 		{"unknown subcommand", slash(alice, "undo"), "don't know that command"},

@@ -19,7 +19,7 @@ func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.Int
 // renderHelp draws the private help message in l's language: the rules,
 // how to play and the time a turn lasts, the symbols of the board
 // (in the default theme), how to play the bot, what the buttons under a
-// finished match do, and every command.
+// finished match do, where it plays, and every command.
 func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionResponse {
 	t := themes[0]
 	resp := ephemeral("")
@@ -34,6 +34,7 @@ func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionR
 			"",
 			l.T("help_bot"),
 			l.T("help_after"),
+			l.T("help_places"),
 			"",
 			l.T("help_commands"),
 			l.T("help_challenge", "MinSize", minRows, "MaxSize", maxRows, "MinConnect", minConnect, "MaxConnect", maxConnect,

@@ -372,11 +372,13 @@ func TestHTTPAbsurdInteractions(t *testing.T) {
 		{"unknown command", with(slash(alice, "help"), func(m map[string]any) { m["data"].(map[string]any)["name"] = "other" }), 200, "I don't know that command"},
 		{"unknown subcommand", slash(alice, "explode"), 200, "I don't know that command"},
 		{"command without subcommand", with(slash(alice, "help"), func(m map[string]any) { m["data"].(map[string]any)["options"] = []any{} }), 200, "I don't know that command"},
-		{"challenge in a DM", with(slashChallenge(alice, bob, nil), func(m map[string]any) {
+		{"a thread in a DM", with(slashChallenge(alice, bob, nil), func(m map[string]any) {
 			delete(m, "guild_id")
 			delete(m, "member")
 			m["user"] = userJSON(alice)
-		}), 200, "played in server channels"},
+			sub := m["data"].(map[string]any)["options"].([]any)[0].(map[string]any)
+			sub["options"] = append(sub["options"].([]any), map[string]any{"name": "thread", "type": 5, "value": true})
+		}), 200, "Threads can't be opened here"},
 		{"opponent not resolved", with(slashChallenge(alice, bob, nil), func(m map[string]any) {
 			delete(m["data"].(map[string]any), "resolved")
 		}), 200, notUnderstood},

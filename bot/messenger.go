@@ -36,7 +36,22 @@ type Messenger interface {
 	// EditChannelMessage replaces the content, embeds and components of a
 	// channel message with the bot token.
 	EditChannelMessage(ctx context.Context, channelID, messageID string, msg *message) error
+	// DeleteWebhookMessage deletes messageID ("@original", or a
+	// follow-up's ID) through the webhook of the interaction with token.
+	DeleteWebhookMessage(ctx context.Context, appID, token, messageID string) error
+	// StartThread opens a public thread named name (at most 100
+	// characters) in channelID with the bot token, not attached to a
+	// message, and returns its channel ID.
+	StartThread(ctx context.Context, channelID, name string) (threadID string, err error)
+	// ArchiveThread archives the thread threadID with the bot token.
+	ArchiveThread(ctx context.Context, threadID string) error
 }
+
+// threadAutoArchive is the auto_archive_duration of the threads the bot
+// opens, in minutes (one of Discord's 60, 1440, 4320, 10080): should the
+// bot not archive a thread after its match (a restart forgets the plan),
+// Discord archives it after an hour without activity.
+const threadAutoArchive = 60
 
 // errNoBotToken is returned by the channel-message methods of a messenger
 // without a bot token.
@@ -116,6 +131,39 @@ func (d *DiscordMessenger) EditChannelMessage(ctx context.Context, channelID, me
 		ID: messageID, Channel: channelID,
 		Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: msg.AllowedMentions,
 	}, discordgo.WithContext(ctx))
+	return err
+}
+
+// DeleteWebhookMessage implements Messenger.
+func (d *DiscordMessenger) DeleteWebhookMessage(ctx context.Context, appID, token, messageID string) error {
+	return d.Session.WebhookMessageDelete(appID, token, messageID, discordgo.WithContext(ctx))
+}
+
+// StartThread implements Messenger: POST /channels/{channel}/threads,
+// "Start Thread without Message"
+// (https://discord.com/developers/docs/resources/channel#start-thread-without-message),
+// a public thread (type 11).
+func (d *DiscordMessenger) StartThread(ctx context.Context, channelID, name string) (string, error) {
+	if !d.HasBotToken() {
+		return "", errNoBotToken
+	}
+	ch, err := d.Session.ThreadStartComplex(channelID, &discordgo.ThreadStart{
+		Name: name, Type: discordgo.ChannelTypeGuildPublicThread, AutoArchiveDuration: threadAutoArchive,
+	}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", err
+	}
+	return ch.ID, nil
+}
+
+// ArchiveThread implements Messenger: PATCH /channels/{thread} with
+// archived set.
+func (d *DiscordMessenger) ArchiveThread(ctx context.Context, threadID string) error {
+	if !d.HasBotToken() {
+		return errNoBotToken
+	}
+	archived := true
+	_, err := d.Session.ChannelEdit(threadID, &discordgo.ChannelEdit{Archived: &archived}, discordgo.WithContext(ctx))
 	return err
 }
 

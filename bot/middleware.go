@@ -17,7 +17,6 @@ import (
 // Refusals of the routing.
 var (
 	reasonUnknownCommand = sessions.NewReason("unknown_command")
-	reasonNotInGuild     = sessions.NewReason("not_in_guild")
 )
 
 // middleware returns the handler's middleware, outermost first: around
@@ -91,18 +90,25 @@ func fail(log *slog.Logger) middleware {
 }
 
 // refusalArgs returns a refusal's arguments as the catalog reads them: a
-// member as their name, escaped and in bold.
+// member as their name, escaped and in bold; an option as its name in the
+// reader's language (catalog message name_option_<name>), as their
+// client lists it.
 func refusalArgs(c *call, args []any) []any {
 	out, copied := args, false
 	for k, v := range args {
-		m, ok := v.(sessions.Member)
-		if !ok {
+		var text string
+		switch v := v.(type) {
+		case sessions.Member:
+			text = "**" + escapeName(c.reader, v.Name) + "**"
+		case optionName:
+			text = c.reader.T("name_option_" + string(v))
+		default:
 			continue
 		}
 		if !copied { // the refusal's own arguments stay as they are
 			out, copied = append([]any(nil), args...), true
 		}
-		out[k] = "**" + escapeName(c.reader, m.Name) + "**"
+		out[k] = text
 	}
 	return out
 }
@@ -172,13 +178,11 @@ func (rt *router) resolve(c *call) (*routed, error) {
 	return nil, malformed("interaction type %d", i.Type)
 }
 
-// where refuses a command sent outside a server channel, and any call
-// without a channel or a sender.
+// where refuses any call without a channel or a sender. Every place
+// has both: a server's channel or thread, the bot's DM, a group DM.
 func where(r *route, next handleFunc) handleFunc {
 	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 		switch {
-		case r.command && (c.i.GuildID == "" || c.i.ChannelID == ""):
-			return nil, sessions.Refuse(reasonNotInGuild)
 		case c.i.ChannelID == "":
 			return nil, malformed("%s without a channel", r.name)
 		case c.user == "":
@@ -239,7 +243,7 @@ func settled(store Store, b *boards) routeMiddleware {
 			if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
 				return nil, sessions.Refuse(sessions.ReasonStale)
 			}
-			return updateMessage(b.settled(ctx, c.public, s)), nil
+			return updateMessage(b.settled(ctx, c.public(s), s)), nil
 		}
 	}
 }

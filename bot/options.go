@@ -43,6 +43,10 @@ var (
 	reasonOptionChoice = sessions.NewReason("option_choice")
 )
 
+// optionName is an option's name as a refusal's argument: rendered in the
+// reader's language (refusalArgs).
+type optionName string
+
 // malformed refuses a request that does not make sense (a crafted or
 // broken one), with why for the log.
 func malformed(format string, args ...any) error {
@@ -89,9 +93,36 @@ func (s *optionSet) integer(name string, dst *int, lo, hi, def int) {
 				return malformed("option %s", o.Name)
 			}
 			if f < float64(lo) || f > float64(hi) {
-				return sessions.Refuse(reasonOptionRange, "Option", o.Name, "Min", lo, "Max", hi)
+				return sessions.Refuse(reasonOptionRange, "Option", optionName(name), "Min", lo, "Max", hi)
 			}
 			*dst = int(f)
+			return nil
+		}})
+}
+
+// toggle is a BOOLEAN option as a member set it, or left out (set
+// unset): then the caller's default applies.
+type toggle struct {
+	on, set bool
+}
+
+// or returns the toggle's value, def when it was left out.
+func (t toggle) or(def bool) bool {
+	if t.set {
+		return t.on
+	}
+	return def
+}
+
+// boolean declares a BOOLEAN option.
+func (s *optionSet) boolean(name string, dst *toggle) {
+	s.specs = append(s.specs, &optionSpec{name: name, typ: discordgo.ApplicationCommandOptionBoolean,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, _ *discordgo.ApplicationCommandInteractionData) error {
+			v, ok := o.Value.(bool)
+			if o.Type != discordgo.ApplicationCommandOptionBoolean || !ok {
+				return malformed("option %s", o.Name)
+			}
+			*dst = toggle{on: v, set: true}
 			return nil
 		}})
 }
@@ -105,7 +136,7 @@ func (s *optionSet) oneOf(name string, dst *string, def string, choices []choice
 			v, ok := o.Value.(string)
 			if o.Type != discordgo.ApplicationCommandOptionString || !ok ||
 				!slices.ContainsFunc(choices, func(c choice) bool { return c.value == v }) {
-				return sessions.Refuse(reasonOptionChoice, "Option", o.Name)
+				return sessions.Refuse(reasonOptionChoice, "Option", optionName(name))
 			}
 			*dst = v
 			return nil
@@ -161,8 +192,54 @@ func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.Appli
 // Commands returns the bot's application commands, registered with one bulk
 // overwrite (globally, or in one guild while testing): one `/connectn`
 // command whose subcommands are the commands of the route table, in its
-// order, with their options. Each call returns a fresh slice.
-func Commands() []*discordgo.ApplicationCommand { return commands(locale.English()) }
+// order, with their options; in English, with the names (catalog messages
+// name_<subcommand>, name_option_<option>), descriptions and choices of
+// every other language of the catalog as name_localizations and
+// description_localizations, keyed by Discord's locale codes (the
+// catalog's files are named by them). It can be installed in servers and
+// by members for themselves (integration_types 0 and 1) and used in
+// servers, the bot's DM and group DMs (contexts 0, 1 and 2). Each call
+// returns a fresh slice.
+func Commands() []*discordgo.ApplicationCommand {
+	cmds := commands(locale.English())
+	for _, lang := range locale.Default().Languages() {
+		if lang == locale.Base {
+			continue
+		}
+		l := locale.Default().Localizer(lang)
+		localize(cmds[0], commands(l)[0], l, discordgo.Locale(lang))
+	}
+	return cmds
+}
+
+// localize adds to cmd, the command in the base language, the names and
+// descriptions of loc, the same command in l's language, for lang.
+func localize(cmd, loc *discordgo.ApplicationCommand, l *locale.Localizer, lang discordgo.Locale) {
+	if cmd.NameLocalizations == nil {
+		cmd.NameLocalizations, cmd.DescriptionLocalizations = &map[discordgo.Locale]string{}, &map[discordgo.Locale]string{}
+	}
+	(*cmd.NameLocalizations)[lang] = cmd.Name // the product's name is not translated
+	(*cmd.DescriptionLocalizations)[lang] = loc.Description
+	set := func(m *map[discordgo.Locale]string, v string) {
+		if *m == nil {
+			*m = map[discordgo.Locale]string{}
+		}
+		(*m)[lang] = v
+	}
+	for i, sub := range cmd.Options {
+		lsub := loc.Options[i]
+		set(&sub.NameLocalizations, l.T("name_"+sub.Name))
+		set(&sub.DescriptionLocalizations, lsub.Description)
+		for j, o := range sub.Options {
+			lo := lsub.Options[j]
+			set(&o.NameLocalizations, l.T("name_option_"+o.Name))
+			set(&o.DescriptionLocalizations, lo.Description)
+			for k, ch := range o.Choices {
+				set(&ch.NameLocalizations, lo.Choices[k].Name)
+			}
+		}
+	}
+}
 
 // commands is Commands in l's language.
 func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
@@ -181,7 +258,12 @@ func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{{
 		Name:        commandName,
 		Description: l.T("command_" + commandName),
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
-		Options:     subs,
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{
+			discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
+		},
+		Contexts: &[]discordgo.InteractionContextType{
+			discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
+		},
+		Options: subs,
 	}}
 }

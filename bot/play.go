@@ -35,10 +35,10 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 	}
 	switch {
 	case expired != sessions.ExpiryNone:
-		return updateMessage(h.boards.settled(ctx, c.public, s)), nil
+		return updateMessage(h.boards.settled(ctx, c.public(s), s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(h.boards.matchOver(ctx, c.public, s, "")), nil
+		return updateMessage(h.boards.matchOver(ctx, c.public(s), s, "")), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
 			h.boards.postPending(ctx, s.ChannelID, s.ID)
@@ -46,11 +46,11 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 				h.botSettle(ctx, s.ChannelID, s.ID)
 			}
 		})
-		return updateMessage(renderRoundRecord(c.public, s, s.Match.Rounds()[played.Round-1])), nil
+		return updateMessage(renderRoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
 	case played.BotLate != nil:
 		return c.deferUpdate(func(ctx context.Context) { h.botSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
-	return updateMessage(renderBoard(c.public, s)), nil
+	return updateMessage(renderBoard(c.public(s), s)), nil
 }
 
 // inlineBudget is the time the bot may think inside the response to an
@@ -108,7 +108,7 @@ func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.
 		// went; a click that reached it first is refused as moved.
 		h.boards.edit(ctx, &old, renderMoved(h.boards.public(s), s, link))
 	})
-	return newMessage(renderBoard(c.public, s)), nil
+	return newMessage(renderBoard(c.public(s), s)), nil
 }
 
 // forfeitButton answers the board's Forfeit match button with the private

@@ -51,10 +51,10 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 	}
 	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID, "invitation", s.Invitation())
 	c.afterResponse(func(ctx context.Context) { h.boards.postPending(ctx, s.ChannelID, s.ID) })
-	line := c.public.T("match_rematch_started")
+	line := c.public(old).T("match_rematch_started")
 	if s.Invitation() {
 		// Named with the disc they had in the match that ended.
-		line = c.public.T("match_rematch_asked", "Inviter", name(c.public, old, old.PlayerOf(c.user)))
+		line = c.public(old).T("match_rematch_asked", "Inviter", name(c.public(old), old, old.PlayerOf(c.user)))
 	}
-	return updateMessage(h.boards.matchOver(ctx, c.public, old, line)), nil
+	return updateMessage(h.boards.matchOver(ctx, c.public(old), old, line)), nil
 }

@@ -471,7 +471,7 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 	winner := m.Winner()
 	status := []string{matchResult(l, s)}
 	if pair != nil && s.AI == "" {
-		status = append(status, l.T("match_pair", "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
+		status = append(status, l.T(scoped("match_pair", s.GuildID == ""), "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
 			"Losses", pair.Losses, "Player2", escapeName(l, s.Players[1].Name)))
 	}
 	row := []discordgo.MessageComponent{

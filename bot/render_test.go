@@ -239,8 +239,8 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
 	help := renderHelp(en, 59*time.Minute+59*time.Second)
 	for name, msg := range map[string]*message{
-		"leaderboard": renderLeaderboard(en, top),
-		"stats":       renderStats(en, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
+		"leaderboard": renderLeaderboard(en, false, top),
+		"stats":       renderStats(en, false, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
 		"help":        help.Data,
 	} {
 		if bad := checkLimits(msg); len(bad) > 0 {
@@ -701,13 +701,13 @@ func goldenCases(t *testing.T) []goldenCase {
 			facts: []string{"Connect 4 challenge expired", "⌛ Nobody accepted it in time."}, absent: []string{"<@"}},
 		{name: "challenge-declined", msg: renderClosedChallenge(en, declined),
 			facts: []string{"Connect 4 challenge declined", "🟠 **Bob** declined."}, absent: []string{"<@"}},
-		{name: "stats", msg: renderStats(en, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob"),
+		{name: "stats", msg: renderStats(en, false, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob"),
 			facts:  []string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Best:** 3", "Alice vs Bob: **2–1**", "Alice vs ConnectN: **1–1**"},
 			absent: []string{"you", "<@"}},
-		{name: "stats-no-streak", msg: renderStats(en, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice"),
+		{name: "stats-no-streak", msg: renderStats(en, false, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice"),
 			facts:  []string{"**Streak:** – · **Best:** 1 win in a row", "Bob vs Alice: **0–2**"},
 			absent: []string{"you", "ConnectN"}},
-		{name: "leaderboard", msg: renderLeaderboard(en, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
+		{name: "leaderboard", msg: renderLeaderboard(en, false, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
 			facts: []string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
 				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
 			absent: []string{"Rounds:", "Win rate:", "played"}},

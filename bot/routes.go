@@ -18,7 +18,7 @@ import (
 // subcommands in this order; NewHandler routes by it. Adding a button is
 // one entry here and one handler.
 var routes = []route{
-	command("challenge", (*Handler).challenge),
+	command("challenge", (*Handler).challenge, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
 	command("forfeit", (*Handler).forfeitCommand),
 	command("board", (*Handler).board),
 	command("stats", (*Handler).stats),

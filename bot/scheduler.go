@@ -14,9 +14,11 @@ import (
 // board that still has to be posted is posted. Work queued for a response
 // that was never delivered is dropped after a minute. It returns how many
 // sessions it settled, and the store's error if it could not list them; a
-// failure on one session is logged and does not stop the others.
+// failure on one session is logged and does not stop the others. Threads
+// the bot opened are archived threadArchiveDelay after their match.
 func (h *Handler) RunDue(ctx context.Context) (int, error) {
 	h.run.sweep()
+	h.boards.archiveDue(ctx)
 	channels, err := h.store.Due(ctx, h.now(), dueBatch)
 	if err != nil {
 		return 0, err

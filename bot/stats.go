@@ -46,14 +46,15 @@ func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discord
 		}
 		pair = &rec
 	}
-	return newMessage(renderStats(c.public, whoName, vsMembers, vsBot, pair, c.name)), nil
+	return newMessage(renderStats(c.public(nil), c.i.GuildID == "", whoName, vsMembers, vsBot, pair, c.name)), nil
 }
 
 // renderStats draws the record of the member called userName: against
 // members, against the member called asker who asked (pair, from the
 // member's side; nil when they asked about themselves), and against the
-// bot, the last two in one format, "Bob vs Alice: 0–2".
-func renderStats(l *locale.Localizer, userName string, st, vsBot sessions.Stats, pair *sessions.PairRecord, asker string) *message {
+// bot, the last two in one format, "Bob vs Alice: 0–2". With direct set,
+// the record is the one of direct messages and group chats, titled so.
+func renderStats(l *locale.Localizer, direct bool, userName string, st, vsBot sessions.Stats, pair *sessions.PairRecord, asker string) *message {
 	var lines []string
 	if st.Matches == 0 {
 		lines = append(lines, l.T("stats_none"))
@@ -73,10 +74,10 @@ func renderStats(l *locale.Localizer, userName string, st, vsBot sessions.Stats,
 	return &message{
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       l.T("stats_title", "Name", escapeName(l, userName)),
+			Title:       l.T(scoped("stats_title", direct), "Name", escapeName(l, userName)),
 			Description: strings.Join(lines, "\n"),
 			Color:       themes[0].color(0),
-			Footer:      &discordgo.MessageEmbedFooter{Text: l.T("stats_footer")},
+			Footer:      &discordgo.MessageEmbedFooter{Text: l.T(scoped("stats_footer", direct))},
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
@@ -94,6 +95,16 @@ func streak(l *locale.Localizer, st sessions.Stats) string {
 	return l.T("stats_streak_none")
 }
 
+// scoped returns message id, or its variant for direct messages and group
+// chats (id + "_dm"), whose matches count in a scope of their own apart
+// from every server's.
+func scoped(id string, direct bool) string {
+	if direct {
+		return id + "_dm"
+	}
+	return id
+}
+
 // percent formats a rate from 0 to 1 as a whole percentage.
 func percent(l *locale.Localizer, rate float64) string {
 	return l.T("percent", "Value", strconv.FormatFloat(rate*100, 'f', 0, 64))
@@ -106,7 +117,7 @@ func (h *Handler) leaderboard(ctx context.Context, c *call, _ *noOptions) (*disc
 	if err != nil {
 		return nil, err
 	}
-	return newMessage(renderLeaderboard(c.public, top)), nil
+	return newMessage(renderLeaderboard(c.public(nil), c.i.GuildID == "", top)), nil
 }
 
 // medals mark the first three places of the leaderboard.
@@ -116,10 +127,10 @@ var medals = []string{"🥇", "🥈", "🥉"}
 // stays on one line in a client 400 pixels wide, even with a long name and
 // two-digit figures: "🥇 @Alice — 3–1 · 75%", match wins–losses and win
 // rate, which the footer names with the ranking rule.
-func renderLeaderboard(l *locale.Localizer, top []sessions.Stats) *message {
+func renderLeaderboard(l *locale.Localizer, direct bool, top []sessions.Stats) *message {
 	var lines []string
 	if len(top) == 0 {
-		lines = append(lines, l.T("leaderboard_empty"))
+		lines = append(lines, l.T(scoped("leaderboard_empty", direct)))
 	}
 	for n, st := range top {
 		rank := l.T("leaderboard_rank", "Rank", n+1)
@@ -132,7 +143,7 @@ func renderLeaderboard(l *locale.Localizer, top []sessions.Stats) *message {
 	return &message{
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       l.T("leaderboard_title"),
+			Title:       l.T(scoped("leaderboard_title", direct)),
 			Description: strings.Join(lines, "\n"),
 			Color:       themes[0].color(0),
 			Footer:      &discordgo.MessageEmbedFooter{Text: l.T("leaderboard_footer")},

@@ -37,8 +37,8 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 	}
 	help := renderHelp(en, DefaultTurnTimeout)
 	responses = append(responses, help,
-		newMessage(renderLeaderboard(en, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
-		newMessage(renderStats(en, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob")),
+		newMessage(renderLeaderboard(en, false, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
+		newMessage(renderStats(en, false, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob")),
 		ephemeral("It is not your turn."),
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate},
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{

@@ -1,0 +1,207 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// Refusals of the thread option.
+var (
+	// reasonNoThreadHere: the thread option where no thread can be opened
+	// (a DM, a group DM, a server where the bot is not a member, a bot
+	// without a token).
+	reasonNoThreadHere = sessions.NewReason("no_thread_here")
+	// reasonThreadPermission: the bot lacks a permission threads need in
+	// the channel.
+	reasonThreadPermission = sessions.NewReason("thread_permission")
+	// reasonThreadFailed: Discord refused to open the thread.
+	reasonThreadFailed = sessions.NewReason("thread_failed")
+)
+
+// threadPermissions are the permissions the bot needs in a channel to play
+// a match in a thread of its own: Create Public Threads and Send Messages
+// in Threads (https://discord.com/developers/docs/topics/permissions).
+const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
+
+// threadArchiveDelay is how long after its match ends the bot archives a
+// thread it opened for it.
+const threadArchiveDelay = 5 * time.Minute
+
+// WithThreads sets whether a challenge opens a thread for its match when
+// the challenger leaves the thread option out (CONNECTN_THREADS; off by
+// default). Where no thread can be opened, the match is then played in
+// the channel.
+func WithThreads(on bool) Option {
+	return func(h *Handler) { h.threads = on }
+}
+
+// inThread reports whether the challenge of call c opens a thread for its
+// match, as the thread option t (or, left out, the handler's default)
+// asks. It refuses reasonNoThreadHere when t asks for one where none can
+// be opened (outside a server, where the bot is not a member, without a
+// bot token) and reasonThreadPermission when the interaction's
+// app_permissions lack threadPermissions; the default alone never refuses:
+// the match is then played in the channel.
+func (h *Handler) inThread(c *call, t toggle) (bool, error) {
+	if !t.or(h.threads) {
+		return false, nil
+	}
+	possible := c.i.GuildID != "" && !webhookOnly(c.i) && h.messenger != nil && h.messenger.HasBotToken()
+	switch {
+	case !possible && t.set:
+		return false, sessions.Refuse(reasonNoThreadHere)
+	case !possible:
+		return false, nil
+	case c.i.AppPermissions&threadPermissions != threadPermissions:
+		return false, sessions.Refuse(reasonThreadPermission)
+	}
+	return true, nil
+}
+
+// openThread runs after the deferred response ("thinking…") to a
+// challenge with the thread option: it opens a public thread named after
+// the players in the channel, stores the challenge (or, against the bot,
+// the match) as the thread's session, posts it there with the bot token
+// (through the board post of the scheduler, which tries again after a
+// failure) and turns the response into a line that links the thread. When
+// Discord refuses the thread (the channel is a thread itself, a forum, or
+// a permission is missing after all) the response gives way to a private
+// reply that says so: no challenge is left behind.
+func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challenge) {
+	l := c.public(nil)
+	name := l.T("thread_name", "Connect", req.Config.Connect,
+		"Player1", bareName(l, req.Challenger.Name), "Player2", bareName(l, req.Opponent.Name))
+	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, truncate(name, threadNameMax))
+	if err != nil {
+		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", restErrorText(err))
+		h.boards.privately(ctx, c, c.reader.T(reasonThreadFailed.MessageID()))
+		return
+	}
+	now := h.now()
+	req.ChannelID, req.Place.Thread, req.Webhook = thread, true, sessions.Webhook{}
+	fresh, err := sessions.Open(req, h.policy, now)
+	if err == nil {
+		if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), now); err != nil {
+			h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
+		}
+		fresh.PostDue = now // posted below; the scheduler tries again after a failure
+		fresh, err = h.store.Create(ctx, fresh)
+	}
+	if err != nil {
+		h.log.Error("storing a challenge in its thread", "channel", c.i.ChannelID, "thread", thread, "err", err)
+		h.boards.privately(ctx, c, c.reader.T("apology"))
+		return
+	}
+	s := fresh
+	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "parent", c.i.ChannelID,
+		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID, "ai", s.AI)
+	h.boards.editOriginal(ctx, c, renderThreadLink(l, s))
+	h.boards.postPending(ctx, s.ChannelID, s.ID)
+}
+
+// threadNameMax is the longest name Discord gives a thread, in characters.
+const threadNameMax = 100
+
+// bareName returns a display name as plain text (a thread's name shows no
+// markdown): on one line, at most maxNameLength characters; an empty name
+// reads as l's word for someone.
+func bareName(l *locale.Localizer, name string) string {
+	name = truncate(strings.Join(strings.Fields(name), " "), maxNameLength+1)
+	if name == "" {
+		return l.T("name_someone")
+	}
+	return name
+}
+
+// truncate shortens s to at most n characters, with an ellipsis.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// renderThreadLink draws the line a challenge with the thread option
+// leaves in its channel: who challenges whom, to what, and the link to
+// the thread where the match is. It mentions nobody: the challenge in the
+// thread pings the opponent.
+func renderThreadLink(l *locale.Localizer, s *sessions.Session) *message {
+	return &message{
+		Content: l.T("challenge_in_thread", "Challenger", name(l, s, game.Player1), "Opponent", name(l, s, game.Player2),
+			"Connect", s.Config.Connect, "Thread", "<#"+s.ChannelID+">"),
+		AllowedMentions: noMentions(),
+		Components:      []discordgo.MessageComponent{},
+	}
+}
+
+// archives are the threads the bot opened whose match has ended, with when
+// to archive them. The plan lives in memory: after a restart, Discord's
+// auto-archive (threadAutoArchive) closes a thread the bot forgot.
+type archives struct {
+	mu  sync.Mutex
+	due map[string]time.Time // thread channel ID → when
+}
+
+// plan archives the thread of s, a match over in a thread the bot
+// opened, threadArchiveDelay after it ended (s.UpdatedAt), and returns
+// when.
+func (a *archives) plan(s *sessions.Session) time.Time {
+	at := s.UpdatedAt.Add(threadArchiveDelay)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.due == nil {
+		a.due = map[string]time.Time{}
+	}
+	if _, ok := a.due[s.ChannelID]; !ok {
+		a.due[s.ChannelID] = at
+	}
+	return at
+}
+
+// take removes and returns the threads due at now.
+func (a *archives) take(now time.Time) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []string
+	for id, at := range a.due {
+		if !now.Before(at) {
+			out = append(out, id)
+			delete(a.due, id)
+		}
+	}
+	return out
+}
+
+// archiveDue archives the threads whose match ended threadArchiveDelay ago
+// or more, unless a new challenge or match (a rematch) is under way in
+// one. The scheduler calls it at every sweep.
+func (b *boards) archiveDue(ctx context.Context) {
+	for _, id := range b.archives.take(b.now()) {
+		s, err := b.store.Get(ctx, id)
+		switch {
+		case err != nil && !errors.Is(err, sessions.ErrNotFound):
+			b.log.Warn("reading a thread's session before archiving it", "channel", id, "err", err)
+			continue
+		case err == nil && s.Phase.Active():
+			continue // a rematch: its own end plans the archive again
+		}
+		if b.messenger == nil {
+			continue
+		}
+		if err := b.messenger.ArchiveThread(ctx, id); err != nil {
+			b.log.Warn("archiving a thread", "channel", id, "err", restErrorText(err))
+			continue
+		}
+		b.log.Info("thread archived", "channel", id)
+	}
+}
