@@ -201,7 +201,7 @@ func TestTranslationsNameAndQuoteCommands(t *testing.T) {
 	c := Default()
 	var names []string
 	for _, id := range c.IDs() {
-		if strings.HasPrefix(id, "name_") {
+		if strings.HasPrefix(id, "name_") && id != "name_someone" { // name_someone is a word, not a name
 			names = append(names, id)
 		}
 	}
@@ -224,7 +224,7 @@ func TestTranslationsNameAndQuoteCommands(t *testing.T) {
 		for _, id := range c.IDs() {
 			base, _ := c.Forms(Base, id)
 			forms, ok := c.Forms(lang, id)
-			if !ok || strings.HasPrefix(id, "name_") {
+			if !ok || slices.Contains(names, id) {
 				continue
 			}
 			for form, src := range forms {
