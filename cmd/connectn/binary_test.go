@@ -155,8 +155,8 @@ func TestBinaryHelpConfigInvite(t *testing.T) {
 	// CONNECTN_DISCORD_API.
 	fake, _ := fakeDiscord(t)
 	r = runBinary(t, dir, map[string]string{"CONNECTN_DISCORD_API": fake.URL() + "/api/v9"}, "invite")
-	want := "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&permissions=274877926400&scope=bot+applications.commands\n"
-	if r.code != 0 || r.stdout != want {
+	want := "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&integration_type=0&permissions=309237664768&scope=bot+applications.commands\n"
+	if r.code != 0 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "integration_type=1") {
 		t.Fatalf("connectn invite: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
 }

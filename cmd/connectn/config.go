@@ -38,6 +38,7 @@ type config struct {
 	logFormat        string            // CONNECTN_LOG_FORMAT, -log-format: "text" or "json"
 	challengeTimeout time.Duration     // CONNECTN_CHALLENGE_TIMEOUT, -challenge-timeout: > 0
 	turnTimeout      time.Duration     // CONNECTN_TURN_TIMEOUT, -turn-timeout: > 0
+	threads          bool              // CONNECTN_THREADS, -threads
 	aiMemoryMB       int               // CONNECTN_AI_MEMORY, -ai-memory: transposition table size in MB, 1..4096
 	aiWorkers        int               // CONNECTN_AI_WORKERS, -ai-workers: AI searches at once, 1..64
 
@@ -232,6 +233,19 @@ var settings = []setting{
 		set: func(c *config, v string) string { return parseTimeout(v, &c.challengeTimeout) }},
 	{env: "CONNECTN_TURN_TIMEOUT", flag: "turn-timeout", arg: "DURATION", def: "5m", usage: "how long a player has for a move before forfeiting the match",
 		set: func(c *config, v string) string { return parseTimeout(v, &c.turnTimeout) }},
+	{env: "CONNECTN_THREADS", flag: "threads", arg: "BOOL", def: "off",
+		usage: "on: a challenge opens a thread for its match unless its thread option says False (the bot needs Create Public Threads); off: only when the option says True",
+		set: func(c *config, v string) string {
+			switch strings.ToLower(v) {
+			case "on", "true", "yes", "1":
+				c.threads = true
+			case "off", "false", "no", "0":
+				c.threads = false
+			default:
+				return "want on or off"
+			}
+			return ""
+		}},
 	{env: "CONNECTN_AI_MEMORY", flag: "ai-memory", arg: "MB", def: "64", usage: fmt.Sprintf("AI transposition table size in MB, %d to %d", minAIMemoryMB, maxAIMemoryMB),
 		set: func(c *config, v string) string { return parseInt(v, minAIMemoryMB, maxAIMemoryMB, &c.aiMemoryMB) }},
 	{env: "CONNECTN_AI_WORKERS", flag: "ai-workers", arg: "N", def: "2", usage: fmt.Sprintf("AI searches allowed to run at once, %d to %d", minAIWorkers, maxAIWorkers),

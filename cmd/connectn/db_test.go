@@ -65,10 +65,10 @@ func TestMigrateExportImport(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "old.db")
 	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 ||
-		r.stdout != src+": schema version 0, migrated to 3 (3 migrations applied)\n" {
+		r.stdout != src+": schema version 0, migrated to 4 (4 migrations applied)\n" {
 		t.Fatalf("migrate of a new file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 3, up to date\n" {
+	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 4, up to date\n" {
 		t.Fatalf("migrate again: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	seedStore(t, src)
@@ -79,7 +79,7 @@ func TestMigrateExportImport(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(exported.stdout), "\n")
 	var header map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 1.0 || header["schema"] != 3.0 {
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 1.0 || header["schema"] != 4.0 {
 		t.Errorf("export header = %s, %v", lines[0], err)
 	}
 	file := filepath.Join(dir, "export.jsonl")

@@ -149,6 +149,7 @@ func (a *app) handler(store bot.Store, rest *discordgo.Session) *bot.Handler {
 	return bot.NewHandler(store, a.log, bot.WithMetrics(a.metrics),
 		bot.WithMessenger(bot.NewDiscordMessenger(rest)),
 		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout),
+		bot.WithThreads(a.c.threads),
 		bot.WithAI(engine))
 }
 
@@ -204,7 +205,9 @@ func invite(ctx context.Context, a *app) error {
 			return err
 		}
 	}
-	fmt.Fprintln(a.d.stdout, bot.InviteURL(appID, a.c.guildID))
+	fmt.Fprintf(a.d.stdout, "Add to a server (the bot joins; every feature):\n  %s\n", bot.InviteURL(appID, a.c.guildID))
+	fmt.Fprintf(a.d.stdout, "Install for yourself (DMs, group DMs, servers without the bot; needs User Install on in the Developer Portal):\n  %s\n",
+		bot.UserInstallURL(appID))
 	return nil
 }
 

@@ -403,10 +403,15 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestInvite(t *testing.T) {
-	const perms = "274877926400" // View Channels, Send Messages, Embed Links, Send Messages in Threads
+	const perms = "309237664768" // View Channels, Send Messages, Embed Links, Create Public Threads, Send Messages in Threads
+	user := "  https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&integration_type=1&scope=applications.commands\n"
+	server := func(query string) string {
+		return "Add to a server (the bot joins; every feature):\n  https://discord.com/oauth2/authorize?client_id=" + fakeAppID +
+			query + "&integration_type=0&permissions=" + perms + "&scope=bot+applications.commands\n" +
+			"Install for yourself (DMs, group DMs, servers without the bot; needs User Install on in the Developer Portal):\n" + user
+	}
 	r := runWith(t, context.Background(), []string{"invite", "-app-id", fakeAppID}, nil, deps{})
-	want := "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&permissions=" + perms + "&scope=bot+applications.commands\n"
-	if r.code != 0 || r.stdout != want || r.stderr != "" {
+	if want := server(""); r.code != 0 || r.stdout != want || r.stderr != "" {
 		t.Fatalf("got exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
 
@@ -414,18 +419,25 @@ func TestInvite(t *testing.T) {
 	fake, _ := fakeDiscord(t)
 	r = runWith(t, context.Background(), []string{"invite", "-guild", guildID},
 		map[string]string{"DISCORD_TOKEN": fakeToken, "CONNECTN_DISCORD_API": fake.URL() + "/api/v9"}, deps{newSession: realSession})
-	want = "https://discord.com/oauth2/authorize?client_id=" + fakeAppID + "&disable_guild_select=true&guild_id=" + guildID + "&permissions=" + perms + "&scope=bot+applications.commands\n"
-	if r.code != 0 || r.stdout != want {
+	if want := server("&disable_guild_select=true&guild_id=" + guildID); r.code != 0 || r.stdout != want {
 		t.Fatalf("got exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
-	u, err := url.Parse(strings.TrimSpace(r.stdout))
+	lines := strings.Split(r.stdout, "\n")
+	u, err := url.Parse(strings.TrimSpace(lines[1]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := strconv.ParseInt(u.Query().Get("permissions"), 10, 64); p != 1<<10|1<<11|1<<14|1<<38 {
-		t.Errorf("permissions %d, want View Channels, Send Messages, Embed Links and Send Messages in Threads", p)
+	if p, _ := strconv.ParseInt(u.Query().Get("permissions"), 10, 64); p != 1<<10|1<<11|1<<14|1<<35|1<<38 {
+		t.Errorf("permissions %d, want View Channels, Send Messages, Embed Links, Create Public Threads and Send Messages in Threads", p)
 	}
 	if s := u.Query().Get("scope"); s != "bot applications.commands" {
 		t.Errorf("scope %q, want bot and applications.commands", s)
+	}
+	u, err = url.Parse(strings.TrimSpace(lines[3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := u.Query(); q.Get("integration_type") != "1" || q.Get("scope") != "applications.commands" || q.Has("permissions") {
+		t.Errorf("the user install's query %v, want integration_type 1 and scope applications.commands only", q)
 	}
 }

@@ -6,7 +6,7 @@
 //	connectn [run]    the bot over Discord's gateway (needs DISCORD_TOKEN)
 //	connectn serve    the bot as an HTTP interactions endpoint (needs DISCORD_PUBLIC_KEY)
 //	connectn register register the slash commands and exit (needs DISCORD_TOKEN)
-//	connectn invite   print the link that adds the bot to a server
+//	connectn invite   print the links that add the bot to a server, or install it for yourself
 //	connectn config   print the effective settings and where each came from
 //	connectn health   check the bot running on this host (container health checks)
 //	connectn migrate  print the database's schema version and apply pending migrations
@@ -180,7 +180,7 @@ var logFlags = []string{"CONNECTN_LOG_LEVEL", "CONNECTN_LOG_FORMAT"}
 
 // botFlags are the flags of the commands that run the bot.
 var botFlags = []string{"CONNECTN_DB", "DISCORD_GUILD_ID", "CONNECTN_DISCORD_API",
-	"CONNECTN_CHALLENGE_TIMEOUT", "CONNECTN_TURN_TIMEOUT", "CONNECTN_AI_MEMORY", "CONNECTN_AI_WORKERS"}
+	"CONNECTN_CHALLENGE_TIMEOUT", "CONNECTN_TURN_TIMEOUT", "CONNECTN_THREADS", "CONNECTN_AI_MEMORY", "CONNECTN_AI_WORKERS"}
 
 func allFlags() []string {
 	var out []string
@@ -247,11 +247,15 @@ where it appears at once, or globally, where Discord may take up to an hour.`,
 		},
 		{
 			name:    "invite",
-			summary: "print the link that adds the bot to a server",
-			about: `Prints the OAuth2 URL that adds the bot to a server, with the scopes bot and
-applications.commands and the permissions View Channels, Send Messages, Send
-Messages in Threads and Embed Links. The application is DISCORD_APP_ID, or the
-one DISCORD_TOKEN belongs to; DISCORD_GUILD_ID preselects that server.`,
+			summary: "print the links that add the bot to a server, or install it for yourself",
+			about: `Prints two OAuth2 URLs. The first adds the bot to a server (integration type 0),
+with the scopes bot and applications.commands and the permissions View
+Channels, Send Messages, Send Messages in Threads, Create Public Threads and
+Embed Links. The second installs the app for a member themselves (integration
+type 1, scope applications.commands), so that /connectn works in their DMs,
+group DMs and servers without the bot; the application must allow User
+Install (Developer Portal > Installation). The application is DISCORD_APP_ID,
+or the one DISCORD_TOKEN belongs to; DISCORD_GUILD_ID preselects that server.`,
 			flags: join([]string{"DISCORD_APP_ID", "DISCORD_GUILD_ID", "CONNECTN_DISCORD_API"}, logFlags),
 			needs: need{appIDOrToken: true},
 			plain: true,
