@@ -22,25 +22,46 @@ var InviteScopes = []string{"bot", "applications.commands"}
 //   - View Channels: see the channels where matches are played;
 //   - Send Messages, Send Messages in Threads: post and edit boards in
 //     channels and threads;
+//   - Create Public Threads: open a thread for a match (the challenge's
+//     thread option); the bot archives the threads it opened, as their
+//     owner;
 //   - Embed Links: boards are embeds, which Discord strips from a bot's
 //     messages without this permission.
 const InvitePermissions int64 = discordgo.PermissionViewChannel |
 	discordgo.PermissionSendMessages |
 	discordgo.PermissionSendMessagesInThreads |
+	discordgo.PermissionCreatePublicThreads |
 	discordgo.PermissionEmbedLinks
 
 // InviteURL returns the OAuth2 URL that adds application appID to a server
-// with InviteScopes and InvitePermissions. A non-empty guildID preselects
-// that server.
+// (a guild install, integration_type 0) with InviteScopes and
+// InvitePermissions. A non-empty guildID preselects that server.
 func InviteURL(appID, guildID string) string {
 	q := url.Values{
-		"client_id":   {appID},
-		"scope":       {strings.Join(InviteScopes, " ")},
-		"permissions": {strconv.FormatInt(InvitePermissions, 10)},
+		"client_id":        {appID},
+		"integration_type": {"0"},
+		"scope":            {strings.Join(InviteScopes, " ")},
+		"permissions":      {strconv.FormatInt(InvitePermissions, 10)},
 	}
 	if guildID != "" {
 		q.Set("guild_id", guildID)
 		q.Set("disable_guild_select", "true")
+	}
+	return "https://discord.com/oauth2/authorize?" + q.Encode()
+}
+
+// UserInstallURL returns the OAuth2 URL with which a member installs
+// application appID for themselves (a user install, integration_type 1,
+// scope applications.commands only): /connectn then works in their DMs,
+// group DMs and servers the bot is not in, through interaction responses
+// and webhooks alone. The application must allow user installs
+// (Developer Portal > Installation > Installation Contexts: User Install).
+// Source: https://discord.com/developers/docs/resources/application#installation-context
+func UserInstallURL(appID string) string {
+	q := url.Values{
+		"client_id":        {appID},
+		"integration_type": {"1"},
+		"scope":            {"applications.commands"},
 	}
 	return "https://discord.com/oauth2/authorize?" + q.Encode()
 }

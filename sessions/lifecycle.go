@@ -167,6 +167,8 @@ type Challenge struct {
 	// Webhook is the interaction that asked: its response is the
 	// challenge (or, against the bot, the board).
 	Webhook Webhook
+	// Place is where the match is played.
+	Place Place
 }
 
 // Open returns the new session c asks for, to be stored with
@@ -198,6 +200,7 @@ func Open(c Challenge, p Policy, now time.Time) (*Session, error) {
 		Theme:     c.Theme,
 		Deadline:  now.Add(p.ChallengeTimeout),
 		Webhook:   c.Webhook,
+		Place:     c.Place,
 	}
 	if c.AI != "" {
 		// No challenge to accept: the match starts.
@@ -530,6 +533,7 @@ func Rematch(old *Session, match int64, userID, userName string, hook Webhook, n
 		PostSeq:   1,
 		PostDue:   now.Add(p.PostGrace),
 		Webhook:   hook,
+		Place:     old.Place,
 	}
 	if old.AI != "" {
 		s.Phase, s.Deadline = PhasePlaying, now.Add(p.TurnTimeout)

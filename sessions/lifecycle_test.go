@@ -332,6 +332,7 @@ func TestOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			tt.c.Place = sessions.Place{Locale: "pl", Thread: true}
 			s, err := sessions.Open(tt.c, policy(), t0)
 			if tt.wantRefusal != (sessions.Reason{}) {
 				assertErr(t, err, tt.wantRefusal, nil)
@@ -357,6 +358,7 @@ func TestOpen(t *testing.T) {
 				AI:       tt.wantAI,
 				Deadline: tt.wantDeadline,
 				Webhook:  hook("challenge", t0),
+				Place:    sessions.Place{Locale: "pl", Thread: true},
 			}
 			if got != want {
 				t.Errorf("Open() = %+v, want %+v", got, want)
@@ -1310,6 +1312,7 @@ func TestRematch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			old := tt.old(t)
 			old.PostSeq, old.MessageID, old.UpdatedAt = 3, "m9", at(time.Minute)
+			old.Place = sessions.Place{Locale: "ja", WebhookOnly: true}
 			before := old.Clone()
 			s, err := sessions.Rematch(old, matchID, tt.user, tt.userName, h, now, policy())
 			if err != nil {
@@ -1340,6 +1343,7 @@ func TestRematch(t *testing.T) {
 				PostSeq:  1,
 				PostDue:  now.Add(5 * time.Second),
 				Webhook:  h,
+				Place:    old.Place, // the rematch is played where the match was
 			}
 			if got != want {
 				t.Errorf("Rematch() =\n %+v, want\n %+v", got, want)
