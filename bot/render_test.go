@@ -720,60 +720,66 @@ func goldenCases(t *testing.T) []goldenCase {
 // TestRenderGolden compares the rendered messages with testdata/render
 // (refresh with -update) and checks the facts each promises.
 func TestRenderGolden(t *testing.T) {
-	dir := filepath.Join("testdata", "render")
 	for _, tc := range goldenCases(t) {
-		t.Run(tc.name, func(t *testing.T) {
-			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: tc.msg}
-			got, err := json.MarshalIndent(resp, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			all := readable(tc.msg)
-			for _, f := range tc.facts {
-				if !strings.Contains(all, f) {
-					t.Errorf("lacks %q:\n%s", f, all)
-				}
-			}
-			for _, f := range tc.absent {
-				if strings.Contains(all, f) {
-					t.Errorf("holds %q:\n%s", f, all)
-				}
-			}
-			for _, f := range tc.once {
-				if n := strings.Count(all, f); n != 1 {
-					t.Errorf("holds %q %d times, want once:\n%s", f, n, all)
-				}
-			}
-			var rows []int
-			for _, row := range tc.msg.Components {
-				r, _ := wire.Component[discordgo.ActionsRow](row)
-				rows = append(rows, len(r.Components))
-			}
-			if fmt.Sprint(rows) != fmt.Sprint(tc.buttons) {
-				t.Errorf("rows of %v buttons, want %v", rows, tc.buttons)
-			}
-			if bad := checkLimits(tc.msg); len(bad) > 0 {
-				t.Errorf("breaks Discord's limits: %v", bad)
-			}
-			path := filepath.Join(dir, tc.name+".golden.json")
-			if *update {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("differs from %s:\ngot:\n%s", path, got)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc) })
+	}
+}
+
+// checkGolden compares tc's message with its golden file under
+// testdata/render (rewritten with -update) and checks the facts it
+// promises, its buttons and Discord's limits.
+func checkGolden(t *testing.T, tc goldenCase) {
+	t.Helper()
+	dir := filepath.Join("testdata", "render")
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: tc.msg}
+	got, err := json.MarshalIndent(resp, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	all := readable(tc.msg)
+	for _, f := range tc.facts {
+		if !strings.Contains(all, f) {
+			t.Errorf("lacks %q:\n%s", f, all)
+		}
+	}
+	for _, f := range tc.absent {
+		if strings.Contains(all, f) {
+			t.Errorf("holds %q:\n%s", f, all)
+		}
+	}
+	for _, f := range tc.once {
+		if n := strings.Count(all, f); n != 1 {
+			t.Errorf("holds %q %d times, want once:\n%s", f, n, all)
+		}
+	}
+	var rows []int
+	for _, row := range tc.msg.Components {
+		r, _ := wire.Component[discordgo.ActionsRow](row)
+		rows = append(rows, len(r.Components))
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(tc.buttons) {
+		t.Errorf("rows of %v buttons, want %v", rows, tc.buttons)
+	}
+	if bad := checkLimits(tc.msg); len(bad) > 0 {
+		t.Errorf("breaks Discord's limits: %v", bad)
+	}
+	path := filepath.Join(dir, tc.name+".golden.json")
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from %s:\ngot:\n%s", path, got)
 	}
 }
 
