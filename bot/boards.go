@@ -145,7 +145,7 @@ func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
 
 // privately replaces the (deferred, public) response to c with a private
 // reply of text to its sender: the response is deleted and the text
-// follows up, seen by the sender only.
+// follows up, seen by the sender only ("": nothing follows).
 func (b *boards) privately(ctx context.Context, c *call, text string) {
 	if b.messenger == nil {
 		return
@@ -154,6 +154,9 @@ func (b *boards) privately(ctx context.Context, c *call, text string) {
 		return b.messenger.DeleteWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original")
 	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage); err != nil {
 		b.log.Warn("deleting a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
+	}
+	if text == "" {
+		return
 	}
 	msg := ephemeral(text).Data
 	if _, err := b.messenger.FollowUp(ctx, c.i.AppID, c.i.Token, msg); err != nil {

@@ -97,7 +97,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		return nil, err
 	}
 	if thread {
-		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req) })
+		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req, o.Thread.set) })
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 	}
 	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {

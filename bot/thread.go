@@ -73,21 +73,54 @@ func (h *Handler) inThread(c *call, t toggle) (bool, error) {
 // the match) as the thread's session, posts it there with the bot token
 // (through the board post of the scheduler, which tries again after a
 // failure) and turns the response into a line that links the thread. When
-// Discord refuses the thread (the channel is a thread itself, a forum, or
-// a permission is missing after all) the response gives way to a private
-// reply that says so: no challenge is left behind.
-func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challenge) {
+// Discord refuses the thread, the response gives way to a private reply
+// that says so and no challenge is left behind; except that a channel
+// where no thread can be opened (a thread or a forum post: Discord's code
+// 50024), with the thread option left to the bot's default, hosts the
+// match itself (playHere).
+func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
 	l := c.public(nil)
 	name := l.T("thread_name", "Connect", req.Config.Connect,
 		"Player1", bareName(l, req.Challenger.Name), "Player2", bareName(l, req.Opponent.Name))
 	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, truncate(name, threadNameMax))
+	if err != nil && !explicit && hasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
+		h.playHere(ctx, c, req)
+		return
+	}
 	if err != nil {
 		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", restErrorText(err))
 		h.boards.privately(ctx, c, c.reader.T(reasonThreadFailed.MessageID()))
 		return
 	}
-	now := h.now()
 	req.ChannelID, req.Place.Thread, req.Webhook = thread, true, sessions.Webhook{}
+	s := h.openAfter(ctx, c, req)
+	if s == nil {
+		return
+	}
+	h.boards.editOriginal(ctx, c, renderThreadLink(l, s))
+	h.boards.postPending(ctx, s.ChannelID, s.ID)
+}
+
+// playHere stores the challenge req in the channel it was made in, after
+// a deferred response, and posts it as a follow-up through the
+// interaction's webhook (a new message, so that the opponent's mention
+// notifies them, which an edit would not), in place of the "thinking…"
+// response. A channel already busy gets the refusal, privately.
+func (h *Handler) playHere(ctx context.Context, c *call, req sessions.Challenge) {
+	req.Webhook = c.webhook("")
+	if s := h.openAfter(ctx, c, req); s != nil {
+		h.boards.privately(ctx, c, "") // the "thinking…" response goes
+		h.boards.postPending(ctx, s.ChannelID, s.ID)
+	}
+}
+
+// openAfter opens and stores the challenge req after the response to c
+// (the bot moving first when it opens), its board to be posted by the
+// caller (PostDue now; the scheduler posts it if the caller cannot). It
+// returns nil after answering c privately when the channel is busy or the
+// store fails.
+func (h *Handler) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
+	now := h.now()
 	fresh, err := sessions.Open(req, h.policy, now)
 	if err == nil {
 		if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), now); err != nil {
@@ -96,16 +129,18 @@ func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challeng
 		fresh.PostDue = now // posted below; the scheduler tries again after a failure
 		fresh, err = h.store.Create(ctx, fresh)
 	}
-	if err != nil {
-		h.log.Error("storing a challenge in its thread", "channel", c.i.ChannelID, "thread", thread, "err", err)
+	switch {
+	case errors.Is(err, sessions.ErrActiveSession):
+		h.boards.privately(ctx, c, c.reader.T(sessions.ReasonBusy.MessageID()))
+		return nil
+	case err != nil:
+		h.log.Error("storing a challenge", "channel", req.ChannelID, "err", err)
 		h.boards.privately(ctx, c, c.reader.T("apology"))
-		return
+		return nil
 	}
-	s := fresh
-	h.log.Info("challenge", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "parent", c.i.ChannelID,
-		"challenger", s.Players[0].ID, "opponent", s.Players[1].ID, "ai", s.AI)
-	h.boards.editOriginal(ctx, c, renderThreadLink(l, s))
-	h.boards.postPending(ctx, s.ChannelID, s.ID)
+	h.log.Info("challenge", "match", fresh.ID, "guild", fresh.GuildID, "channel", fresh.ChannelID, "from", c.i.ChannelID,
+		"challenger", fresh.Players[0].ID, "opponent", fresh.Players[1].ID, "ai", fresh.AI)
+	return fresh
 }
 
 // threadNameMax is the longest name Discord gives a thread, in characters.

@@ -20,7 +20,8 @@ import (
 // (interaction object), .../application-commands (command data, options,
 // resolved data) and .../message-components (component data, the message
 // the component is on), with the full user, member, guild and channel
-// objects Discord puts in a guild interaction.
+// objects Discord puts in a guild interaction, and the user and DM channel
+// objects of an interaction outside a server.
 
 // User is a Discord user as an interaction carries it: the member who
 // acts, the user of a USER option, the author of a message.
@@ -32,23 +33,78 @@ type User struct {
 	Bot        bool
 }
 
-// Envelope is what a guild interaction carries besides its type and data:
-// its ID and token, the application it is for, the guild and the channel
-// it comes from and the member who acts there.
+// Envelope is what an interaction carries besides its type and data: its
+// ID and token, the application it is for, where it happens (a server's
+// channel, the bot's DM, a group DM or a DM between users), the user who
+// acts there and the installation that authorised it.
+//
+// The zero values of Context, UserInstall, AppPermissions, ChannelType and
+// ParentID give an interaction in a text channel of a server that
+// installed the app, as before these fields existed, byte for byte.
 type Envelope struct {
 	ID, Token string
 	AppID     string
+	// GuildID is the server; it is ignored outside a server (Context 1 and
+	// 2), where an interaction has no guild.
 	GuildID   string
 	ChannelID string
-	// ChannelName is the channel's name; "" is "general".
+	// ChannelName is the channel's name; "" is "general" in a server, and
+	// no name (null) for a group DM.
 	ChannelName string
 	From        User
 	// Locale is the member's client language and GuildLocale the guild's;
-	// "" is "en-US".
+	// "" is "en-US". Outside a server there is no guild_locale.
 	Locale, GuildLocale string
 	// CommandID is the ID of the command in a slash command's data; "" is
 	// DefaultCommandID.
 	CommandID string
+
+	// Context is where the interaction happens, as Discord's interaction
+	// context types say
+	// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types):
+	// discordgo.InteractionContextGuild (0, the default), a channel of the
+	// server GuildID; discordgo.InteractionContextBotDM (1), the DM between
+	// From and the bot; discordgo.InteractionContextPrivateChannel (2), a
+	// group DM, or a DM between From and another user. Outside a server the
+	// interaction has no guild, guild_id, guild_locale or member: it
+	// carries From as user (a full user object), a channel object of type
+	// 1 (DM) for context 1 and 3 (GROUP_DM) for context 2 (ChannelType
+	// overrides it, such as 1 for a DM between two users in context 2)
+	// without guild_id, the context, locale, and
+	// authorizing_integration_owners {"1": From.ID}. A Server that
+	// registers an interaction of context 2 (DispatchInteractionJSON,
+	// DeliverJSON and the others) keeps the bot out of its channel, as
+	// KeepBotOut does: the bot is never a member of a group DM or of a DM
+	// between two users.
+	Context discordgo.InteractionContextType
+	// UserInstall makes the interaction one authorised by From's own
+	// install of the app (integration type 1,
+	// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-authorizing-integration-owners-object):
+	// authorizing_integration_owners is {"1": From.ID} instead of {"0":
+	// GuildID}. In a server (Context 0) that means the app is not
+	// installed there and the bot is not a member; app_permissions then
+	// defaults to what Discord grants such an app (embeds, files,
+	// @everyone, external emojis and polls, "562949953863680"). Outside a
+	// server the owners are {"1": From.ID} whatever UserInstall says.
+	UserInstall bool
+	// AppPermissions is the app_permissions string, the permissions of
+	// the app where the interaction happens. "" is Discord's value for the
+	// place: "562949953421311" (every permission up to bit 48) in a server
+	// that installed the app, "562949953863680" in a server through a user
+	// install and in the bot's DM, "562949953601536" in group DMs and DMs
+	// between users (embeds, files, @everyone and polls), as Discord sends
+	// them (see the footnote of app_permissions on the interaction object
+	// page).
+	AppPermissions string
+	// ChannelType is the type of the channel object
+	// (https://discord.com/developers/docs/resources/channel#channel-object-channel-types)
+	// and ParentID its parent_id: a category for a server channel, the
+	// text channel of a thread (types 10, 11 and 12, sent with the
+	// thread_metadata of an open thread owned by the bot, as a thread the
+	// bot opened). Zero keeps the default: a server text channel (0)
+	// without a parent, or the DM type of Context.
+	ChannelType discordgo.ChannelType
+	ParentID    string
 }
 
 // DefaultCommandID is the command ID of slash commands whose Envelope
@@ -61,7 +117,16 @@ const DefaultCommandID = "1600000000000000001"
 const (
 	memberPermissions = "2248473465835073"
 	appPermissions    = "562949953421311"
-	joinedAt          = "2024-05-01T12:00:00.000000+00:00"
+	// userInstallPermissions is the app_permissions Discord sends for an
+	// app used through a user install in a server without the bot, and in
+	// the bot's DM: ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE,
+	// USE_EXTERNAL_EMOJIS and SEND_POLLS.
+	userInstallPermissions = "562949953863680"
+	// privateChannelPermissions is the app_permissions Discord sends in
+	// group DMs and DMs between users: those of userInstallPermissions but
+	// USE_EXTERNAL_EMOJIS.
+	privateChannelPermissions = "562949953601536"
+	joinedAt                  = "2024-05-01T12:00:00.000000+00:00"
 	// attachmentSizeLimit is the default upload limit Discord announces in
 	// attachment_size_limit, in bytes (10 MiB).
 	attachmentSizeLimit = 10 << 20
@@ -105,10 +170,12 @@ func Ping(id, token, appID string) []byte {
 // Slash returns the APPLICATION_COMMAND interaction (type 2) of the
 // CHAT_INPUT command /command sub typed by e.From with args (sub "" for a
 // command without subcommands, the args then being the command's own
-// options).
+// options), where e says (see Envelope). Outside a server, USER options
+// are resolved in data.resolved.users only, without members, and data has
+// no guild_id, as Discord sends them.
 func Slash(e Envelope, command, sub string, args ...Arg) []byte {
 	i := e.interaction(discordgo.InteractionApplicationCommand)
-	d := &wireCommandData{ID: e.CommandID, Name: command, Type: discordgo.ChatApplicationCommand, GuildID: e.GuildID}
+	d := &wireCommandData{ID: e.CommandID, Name: command, Type: discordgo.ChatApplicationCommand, GuildID: i.GuildID}
 	if d.ID == "" {
 		d.ID = DefaultCommandID
 	}
@@ -119,10 +186,15 @@ func Slash(e Envelope, command, sub string, args ...Arg) []byte {
 			continue
 		}
 		if d.Resolved == nil {
-			d.Resolved = &wireResolved{Users: map[string]*wireUser{}, Members: map[string]*wireMember{}}
+			d.Resolved = &wireResolved{Users: map[string]*wireUser{}}
+			if e.Context == discordgo.InteractionContextGuild {
+				d.Resolved.Members = map[string]*wireMember{}
+			}
 		}
 		d.Resolved.Users[a.user.ID] = a.user.wire()
-		d.Resolved.Members[a.user.ID] = partialMember()
+		if d.Resolved.Members != nil {
+			d.Resolved.Members[a.user.ID] = partialMember()
+		}
 	}
 	if sub == "" {
 		d.Options = opts
@@ -137,11 +209,11 @@ func Slash(e Envelope, command, sub string, args ...Arg) []byte {
 }
 
 // Click returns the MESSAGE_COMPONENT interaction (type 3) of a click by
-// e.From on the button customID of msg, with msg as Discord sends it: its
-// ID, channel (e's when msg has none), type, author (the bot, e.AppID,
-// when msg has none),
-// content, embeds, components, flags, timestamps (the creation time of its
-// snowflake ID when msg has none), mentions and attachments.
+// e.From on the button customID of msg, where e says (see Envelope), with
+// msg as Discord sends it: its ID, channel (e's when msg has none), type,
+// author (the bot, e.AppID, when msg has none), content, embeds,
+// components, flags, timestamps (the creation time of its snowflake ID when
+// msg has none), mentions and attachments.
 func Click(e Envelope, msg *discordgo.Message, customID string) []byte {
 	i := e.interaction(discordgo.InteractionMessageComponent)
 	i.Data = &wireComponentData{CustomID: customID, ComponentType: discordgo.ButtonComponent}
@@ -149,22 +221,91 @@ func Click(e Envelope, msg *discordgo.Message, customID string) []byte {
 	return mustJSON(i)
 }
 
-// interaction returns the fields of a guild interaction of type typ.
+// interaction returns the fields of an interaction of type typ where e
+// says: in a server's channel (Context 0) or outside a server.
 func (e *Envelope) interaction(typ discordgo.InteractionType) *wireInteraction {
-	locale, guildLocale, name := or(e.Locale, "en-US"), or(e.GuildLocale, "en-US"), or(e.ChannelName, "general")
-	m := member(e.From)
-	return &wireInteraction{
+	i := &wireInteraction{
 		ID: e.ID, ApplicationID: e.AppID, Type: typ, Token: e.Token, Version: 1,
-		Guild:   &wireGuild{ID: e.GuildID, Locale: guildLocale, Features: []string{}},
-		GuildID: e.GuildID,
-		Channel: &wireChannel{ID: e.ChannelID, Type: discordgo.ChannelTypeGuildText, GuildID: e.GuildID, Name: name,
-			Permissions: memberPermissions},
-		ChannelID: e.ChannelID,
-		Member:    &m,
-		Locale:    locale, GuildLocale: guildLocale, AppPermissions: appPermissions,
-		Entitlements: []any{}, Owners: map[string]string{"0": e.GuildID},
-		AttachmentSizeLimit: attachmentSizeLimit,
+		ChannelID: e.ChannelID, Locale: or(e.Locale, "en-US"), Context: int(e.Context),
+		Entitlements: []any{}, AttachmentSizeLimit: attachmentSizeLimit,
 	}
+	if e.Context != discordgo.InteractionContextGuild {
+		u := e.From.wire()
+		i.User = u
+		i.Channel = e.privateChannel(u)
+		i.Owners = map[string]string{"1": e.From.ID}
+		i.AppPermissions = userInstallPermissions
+		if e.Context == discordgo.InteractionContextPrivateChannel {
+			i.AppPermissions = privateChannelPermissions
+		}
+		if e.AppPermissions != "" {
+			i.AppPermissions = e.AppPermissions
+		}
+		return i
+	}
+	guildLocale := or(e.GuildLocale, "en-US")
+	m := member(e.From)
+	i.Guild = &wireGuild{ID: e.GuildID, Locale: guildLocale, Features: []string{}}
+	i.GuildID, i.GuildLocale, i.Member = e.GuildID, guildLocale, &m
+	i.Channel = e.guildChannel()
+	i.Owners, i.AppPermissions = map[string]string{"0": e.GuildID}, appPermissions
+	if e.UserInstall {
+		i.Owners, i.AppPermissions = map[string]string{"1": e.From.ID}, userInstallPermissions
+	}
+	if e.AppPermissions != "" {
+		i.AppPermissions = e.AppPermissions
+	}
+	return i
+}
+
+// guildChannel returns the partial channel object of a server interaction:
+// a text channel (or e.ChannelType) with e.ParentID, or a thread.
+func (e *Envelope) guildChannel() any {
+	name := or(e.ChannelName, "general")
+	if isThread(e.ChannelType) {
+		at := snowflakeTime(e.ChannelID).UTC().Format(timestampLayout)
+		return &wireThread{ID: e.ChannelID, Type: e.ChannelType, GuildID: e.GuildID, ParentID: e.ParentID, OwnerID: e.AppID,
+			Name: name, Permissions: memberPermissions, MemberCount: 1,
+			Metadata: wireThreadMetadata{AutoArchiveDuration: defaultAutoArchive, ArchiveTimestamp: at, CreateTimestamp: &at}}
+	}
+	c := &wireChannel{ID: e.ChannelID, Type: e.ChannelType, GuildID: e.GuildID, Name: name, Permissions: memberPermissions}
+	if e.ParentID != "" {
+		c.ParentID = &e.ParentID
+	}
+	return c
+}
+
+// privateChannel returns the channel object of an interaction outside a
+// server, whose recipient is u: a DM (type 1) in the bot's DM, a group DM
+// (type 3, owned by u) in context 2, unless e.ChannelType says otherwise.
+func (e *Envelope) privateChannel(u *wireUser) *wireDMChannel {
+	t := e.ChannelType
+	if t == 0 {
+		t = discordgo.ChannelTypeDM
+		if e.Context == discordgo.InteractionContextPrivateChannel {
+			t = discordgo.ChannelTypeGroupDM
+		}
+	}
+	c := &wireDMChannel{ID: e.ChannelID, Type: t, Recipients: []*wireUser{u}}
+	if t == discordgo.ChannelTypeGroupDM {
+		c.wireGroupDM = &wireGroupDM{OwnerID: e.From.ID}
+		if e.ChannelName != "" {
+			c.wireGroupDM.Name = &e.ChannelName
+		}
+	}
+	return c
+}
+
+// isThread reports whether t is a thread's channel type (10, 11 or 12).
+func isThread(t discordgo.ChannelType) bool {
+	return t == discordgo.ChannelTypeGuildNewsThread || t == discordgo.ChannelTypeGuildPublicThread || t == discordgo.ChannelTypeGuildPrivateThread
+}
+
+// snowflakeTime returns the creation time of the snowflake id, or the
+// Discord epoch when id is not a number.
+func snowflakeTime(id string) time.Time {
+	n, _ := strconv.ParseInt(id, 10, 64)
+	return time.UnixMilli(n>>22 + discordEpoch)
 }
 
 func or(s, otherwise string) string {
@@ -224,8 +365,7 @@ func wireOf(m *discordgo.Message) *wireMessage {
 	}
 	at := m.Timestamp
 	if at.IsZero() {
-		n, _ := strconv.ParseInt(m.ID, 10, 64)
-		at = time.UnixMilli(n>>22 + discordEpoch)
+		at = snowflakeTime(m.ID)
 	}
 	w.Timestamp = at.UTC().Format(timestampLayout)
 	if m.EditedTimestamp != nil {
@@ -292,7 +432,7 @@ type (
 		Data                any                       `json:"data,omitempty"`
 		Guild               *wireGuild                `json:"guild,omitempty"`
 		GuildID             string                    `json:"guild_id,omitempty"`
-		Channel             *wireChannel              `json:"channel,omitempty"`
+		Channel             any                       `json:"channel,omitempty"` // *wireChannel, *wireThread or *wireDMChannel
 		ChannelID           string                    `json:"channel_id,omitempty"`
 		Member              *wireMember               `json:"member,omitempty"`
 		User                *wireUser                 `json:"user,omitempty"`
@@ -350,6 +490,59 @@ type (
 		LastMessageID    *string               `json:"last_message_id"`
 		RateLimitPerUser int                   `json:"rate_limit_per_user"`
 	}
+	// wireDMChannel is the channel object of an interaction outside a
+	// server: a DM or a group DM
+	// (https://discord.com/developers/docs/resources/channel#channel-object-example-dm-channel).
+	wireDMChannel struct {
+		ID             string                `json:"id"`
+		Type           discordgo.ChannelType `json:"type"`
+		Flags          int                   `json:"flags"`
+		LastMessageID  *string               `json:"last_message_id"`
+		RecipientFlags int                   `json:"recipient_flags"`
+		Recipients     []*wireUser           `json:"recipients"`
+		*wireGroupDM
+	}
+	// wireGroupDM holds the fields only a group DM has.
+	wireGroupDM struct {
+		Name    *string `json:"name"`
+		Icon    *string `json:"icon"`
+		OwnerID string  `json:"owner_id"`
+	}
+	// wireThread is a thread channel, as Discord returns one from the
+	// thread routes and puts one in an interaction (with permissions)
+	// (https://discord.com/developers/docs/resources/channel#channel-object-example-thread-channel).
+	wireThread struct {
+		ID               string                `json:"id"`
+		Type             discordgo.ChannelType `json:"type"`
+		GuildID          string                `json:"guild_id,omitempty"`
+		ParentID         string                `json:"parent_id"`
+		OwnerID          string                `json:"owner_id"`
+		Name             string                `json:"name"`
+		LastMessageID    *string               `json:"last_message_id"`
+		RateLimitPerUser int                   `json:"rate_limit_per_user"`
+		Flags            int                   `json:"flags"`
+		MessageCount     int                   `json:"message_count"`
+		MemberCount      int                   `json:"member_count"`
+		TotalMessageSent int                   `json:"total_message_sent"`
+		Permissions      string                `json:"permissions,omitempty"`
+		Metadata         wireThreadMetadata    `json:"thread_metadata"`
+		Member           *wireThreadMember     `json:"member,omitempty"`
+	}
+	wireThreadMetadata struct {
+		Archived            bool    `json:"archived"`
+		AutoArchiveDuration int     `json:"auto_archive_duration"`
+		ArchiveTimestamp    string  `json:"archive_timestamp"`
+		Locked              bool    `json:"locked"`
+		Invitable           *bool   `json:"invitable,omitempty"` // private threads only
+		CreateTimestamp     *string `json:"create_timestamp"`
+	}
+	// wireThreadMember is the bot's membership of a thread.
+	wireThreadMember struct {
+		ID            string `json:"id"`
+		UserID        string `json:"user_id"`
+		JoinTimestamp string `json:"join_timestamp"`
+		Flags         int    `json:"flags"`
+	}
 	wireCommandData struct {
 		ID       string                           `json:"id"`
 		Name     string                           `json:"name"`
@@ -366,7 +559,7 @@ type (
 	}
 	wireResolved struct {
 		Users   map[string]*wireUser   `json:"users"`
-		Members map[string]*wireMember `json:"members"`
+		Members map[string]*wireMember `json:"members,omitempty"` // none outside a server
 	}
 	wireComponentData struct {
 		CustomID      string                  `json:"custom_id"`

@@ -21,16 +21,15 @@ type failure struct {
 // knows, so that an injected error reads like a real one.
 var knownErrors = func() map[int]string {
 	m := map[int]string{
-		10003:  "Unknown Channel",
 		10004:  "Unknown Guild",
-		50013:  "Missing Permissions",
 		50035:  "Invalid Form Body",
 		130000: "API resource is currently overloaded. Try again a little later.",
 	}
 	for _, e := range []*APIError{
 		errInvalidJSON, errMissingAccess, errUnknownApplication, errUnknownMessage,
 		errUnknownWebhook, errUnknownInteraction, errAlreadyAcknowledged, errEmptyMessage,
-		errEditOthers, errInvalidWebhookToken,
+		errEditOthers, errInvalidWebhookToken, errUnknownChannel, errMissingPermissions, errDMChannel,
+		errChannelType, errThreadArchived, errMaxFollowups,
 	} {
 		m[e.Code] = e.Message
 	}

@@ -27,6 +27,11 @@ type interactionState struct {
 	rejected                      []byte    // first rejected callback
 	rejectErr                     *APIError
 	originalID                    string // message behind @original
+	// userInstallOnly marks an interaction authorised by a user install
+	// alone (authorizing_integration_owners without "0"), whose follow-ups
+	// Discord limits to maxUserInstallFollowups.
+	userInstallOnly bool
+	followups       int // follow-up messages created
 	// delivering is the delivery in flight, nil when there is none.
 	delivering *delivery
 }
@@ -122,7 +127,7 @@ func (s *Server) registerInteraction(i *discordgo.Interaction) (json.RawMessage,
 	if err != nil {
 		return nil, err
 	}
-	return raw, s.register(i)
+	return raw, s.register(i, nil)
 }
 
 // registerJSON decodes body and remembers the interaction it holds, which
@@ -138,13 +143,23 @@ func (s *Server) registerJSON(body []byte) (*discordgo.Interaction, error) {
 	if m := i.Message; m != nil && m.ChannelID == "" {
 		m.ChannelID = i.ChannelID
 	}
-	return &i, s.register(&i)
+	return &i, s.register(&i, channelOf(body))
 }
 
+// maxUserInstallFollowups is how many follow-up messages Discord lets an
+// app create for an interaction authorised by a user install alone
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message).
+const maxUserInstallFollowups = 5
+
 // register remembers i, and i.Message (the message a component is on, its
-// Author the bot user when nil) unless the message is known already.
-func (s *Server) register(i *discordgo.Interaction) error {
+// Author the bot user when nil) unless the message is known already, and
+// learns what i and its channel object ch (nil when unknown) tell about
+// its channel (see learnLocked).
+func (s *Server) register(i *discordgo.Interaction, ch *channelHint) error {
 	st := &interactionState{id: i.ID, token: i.Token, channelID: i.ChannelID, guildID: i.GuildID, itype: i.Type}
+	_, guildInstall := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	_, userInstall := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall]
+	st.userInstallOnly = userInstall && !guildInstall
 	var stored *storedMessage
 	if m := i.Message; m != nil {
 		st.messageID = m.ID
@@ -166,6 +181,7 @@ func (s *Server) register(i *discordgo.Interaction) error {
 	if stored != nil && s.messages[st.messageID] == nil {
 		s.messages[st.messageID] = stored
 	}
+	s.learnLocked(i, ch)
 	return nil
 }
 
@@ -569,6 +585,10 @@ func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
+	if st.userInstallOnly && st.followups >= maxUserInstallFollowups {
+		writeAPIError(w, errMaxFollowups)
+		return
+	}
 	msg, apiErr := s.compose(patch, files, st.channelID, st.guildID, discordgo.MessageTypeDefault, true)
 	if apiErr != nil {
 		writeAPIError(w, apiErr)
@@ -579,6 +599,7 @@ func (s *Server) followupCreate(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
+	st.followups++
 	raw := s.storeLocked(msg, st.token)
 	s.recordLocked(FollowupMessageCreate, st.id, msg, raw, payload)
 	writeRaw(w, raw)
@@ -618,6 +639,34 @@ func (s *Server) webhookMessageEdit(w http.ResponseWriter, r *http.Request) {
 	raw := s.storeLocked(msg, old.token)
 	s.recordLocked(WebhookMessageEdit, st.id, msg, raw, payload)
 	writeRaw(w, raw)
+}
+
+// webhookMessageDelete handles DELETE
+// /webhooks/{app}/{token}/messages/{msg} (discordgo's
+// Session.WebhookMessageDelete, InteractionResponseDelete and
+// FollowupMessageDelete), Delete Original Interaction Response when msg is
+// "@original" and Delete Followup Message otherwise
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#delete-original-interaction-response):
+// the message is deleted (Message then returns nil, ChannelMessages leaves
+// it out, and later gets, edits and deletes of it get 10008), the deletion
+// is recorded as WebhookMessageDelete with the message as it was, and it
+// answers 204 No Content. Like the other webhook routes, it answers 10015
+// for an unknown webhook or an interaction not answered yet, 401 50027
+// once the token has expired, and 404 {"message": "Unknown Message",
+// "code": 10008} for a message that is not the interaction's (or no longer
+// exists).
+func (s *Server) webhookMessageDelete(w http.ResponseWriter, r *http.Request) {
+	s.awaitDelivery(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, old, apiErr := s.webhookMessageLocked(r)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
+	delete(s.messages, old.id)
+	s.recordLocked(WebhookMessageDelete, st.id, decodeMessage(old.raw), old.raw, nil)
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // resolveLocked asks WithResolver's function about token, and remembers

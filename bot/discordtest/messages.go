@@ -36,6 +36,11 @@ const (
 	// WebhookMessageEdit is PATCH /webhooks/{app}/{token}/messages/{message},
 	// where message may be "@original".
 	WebhookMessageEdit
+	// WebhookMessageDelete is DELETE
+	// /webhooks/{app}/{token}/messages/{message}, where message may be
+	// "@original": its Message is the message as it was when deleted, and
+	// its Payload is empty.
+	WebhookMessageDelete
 )
 
 // String returns the name of the kind.
@@ -51,11 +56,14 @@ func (k MessageKind) String() string {
 		return "FollowupMessageCreate"
 	case WebhookMessageEdit:
 		return "WebhookMessageEdit"
+	case WebhookMessageDelete:
+		return "WebhookMessageDelete"
 	}
 	return fmt.Sprintf("MessageKind(%d)", int(k))
 }
 
-// Message is one accepted message write by the bot.
+// Message is one accepted message write by the bot, or the deletion of a
+// message (WebhookMessageDelete).
 type Message struct {
 	Kind MessageKind
 	// InteractionID is the interaction whose token was used, for the
@@ -407,6 +415,11 @@ func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if apiErr := s.postInThreadLocked(msg.ChannelID, msg.ID); apiErr != nil {
+		s.mu.Unlock()
+		writeAPIError(w, apiErr)
+		return
+	}
 	raw := s.storeLocked(msg, "")
 	s.recordLocked(ChannelMessageCreate, "", msg, raw, payload)
 	s.mu.Unlock()
@@ -438,6 +451,10 @@ func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	case old.authorID != s.cfg.user.ID:
 		writeAPIError(w, errEditOthers)
+		return
+	}
+	if apiErr := s.editInThreadLocked(old.channelID); apiErr != nil {
+		writeAPIError(w, apiErr)
 		return
 	}
 	msg, apiErr := editMessage(old, patch, files, "", s.now())

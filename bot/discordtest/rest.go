@@ -88,6 +88,12 @@ var (
 	errEmptyMessage        = newAPIError(http.StatusBadRequest, 50006, "Cannot send an empty message")
 	errEditOthers          = newAPIError(http.StatusForbidden, 50005, "Cannot edit a message authored by another user")
 	errInvalidWebhookToken = newAPIError(http.StatusUnauthorized, 50027, "Invalid Webhook Token")
+	errUnknownChannel      = newAPIError(http.StatusNotFound, 10003, "Unknown Channel")
+	errMissingPermissions  = newAPIError(http.StatusForbidden, 50013, "Missing Permissions")
+	errDMChannel           = newAPIError(http.StatusBadRequest, 50003, "Cannot execute action on a DM channel")
+	errChannelType         = newAPIError(http.StatusBadRequest, 50024, "Cannot execute action on this channel type")
+	errThreadArchived      = newAPIError(http.StatusBadRequest, 50083, "Thread is archived")
+	errMaxFollowups        = newAPIError(http.StatusBadRequest, 40094, "This interaction has hit the maximum number of follow up messages")
 )
 
 // fieldError is one entry of an Invalid Form Body error.
@@ -178,6 +184,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		fail.write(rec, req, s.now())
 	case loc == nil:
 		writeAPIError(rec, errNotFound)
+	case s.refuseStranger(rec, r, req.Path):
 	default:
 		r2 := r.Clone(r.Context())
 		r2.URL.Path, r2.URL.RawPath = req.Path, ""
@@ -235,8 +242,11 @@ func (s *Server) routes() {
 	s.handle("POST /webhooks/{app}/{token}", true, s.followupCreate)
 	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageGet)
 	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageEdit)
+	s.handle("DELETE /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageDelete)
 	s.handle("POST /channels/{channel}/messages", false, s.channelMessageCreate)
 	s.handle("PATCH /channels/{channel}/messages/{msg}", false, s.channelMessageEdit)
+	s.handle("POST /channels/{channel}/threads", false, s.threadCreate)
+	s.handle("PATCH /channels/{channel}", false, s.channelEdit)
 }
 
 func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request) {

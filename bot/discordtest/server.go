@@ -193,6 +193,14 @@ type Server struct {
 	requests     []Request
 	commands     map[string][]byte // by guild id, "" for global
 	failures     []failure         // queued by FailNext, oldest first
+
+	// Channels, as far as the fake knows them (channels.go).
+	keptOut      map[string]bool         // channel IDs the bot is not a member of
+	denyThreads  map[string]bool         // channel IDs where the bot may not open threads
+	dmChannels   map[string]bool         // DMs and group DMs of registered interactions
+	channelGuild map[string]string       // guild of the channels of registered interactions
+	threads      map[string]*threadState // by channel ID
+	threadOrder  []string                // thread IDs, in the order they became known
 }
 
 // New starts a Server on a loopback port. Close it when done.
@@ -218,6 +226,11 @@ func New(opts ...Option) *Server {
 		messages:     make(map[string]*storedMessage),
 		files:        make(map[string][]byte),
 		commands:     make(map[string][]byte),
+		keptOut:      make(map[string]bool),
+		denyThreads:  make(map[string]bool),
+		dmChannels:   make(map[string]bool),
+		channelGuild: make(map[string]string),
+		threads:      make(map[string]*threadState),
 	}
 	s.routes()
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))

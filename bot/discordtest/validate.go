@@ -3,6 +3,7 @@ package discordtest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -38,6 +39,12 @@ var limitTable = map[string]limit{
 	"command.description": {min: limits.DescriptionMin, max: limits.DescriptionMax},
 	"options":             {max: limits.Options},
 	"option.choices":      {max: limits.Choices},
+	// A choice's name and its localizations: 1 to 100 characters
+	// (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-choice-structure).
+	"choice.name": {min: 1, max: 100},
+	// A thread's name, as every channel's: 1 to 100 characters
+	// (https://discord.com/developers/docs/resources/channel#start-thread-without-message).
+	"thread.name": {min: 1, max: 100},
 }
 
 // sizes collects the field errors of values measured against limitTable.
@@ -158,18 +165,61 @@ func buttonStyle(c discordgo.MessageComponent) discordgo.ButtonStyle {
 }
 
 // commandName is Discord's rule for CHAT_INPUT command and option names
-// (their length is in limitTable).
+// and their localizations (their length is in limitTable), with the rule
+// that a letter with a lower-case form be in lower case (named). The docs
+// write it ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-naming),
+// but the API refuses the ASCII apostrophe U+0027 (STRING_TYPE_REGEX,
+// https://github.com/discord/discord-api-docs/issues/7371): the apostrophe
+// it accepts is U+02BC, a letter (\p{Lm}), and the docs were corrected to
+// say so (https://github.com/discord/discord-api-docs/pull/8567). The fake
+// follows the API.
 var commandName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]+$`)
 
+// discordLocales are the locales Discord knows, the only keys a
+// name_localizations or description_localizations dictionary may have
+// (https://discord.com/developers/docs/reference#locales).
+var discordLocales = map[discordgo.Locale]bool{
+	"id": true, "da": true, "de": true, "en-GB": true, "en-US": true, "es-ES": true, "es-419": true, "fr": true,
+	"hr": true, "it": true, "lt": true, "hu": true, "nl": true, "no": true, "pl": true, "pt-BR": true, "ro": true,
+	"fi": true, "sv-SE": true, "vi": true, "tr": true, "cs": true, "el": true, "bg": true, "ru": true, "uk": true,
+	"hi": true, "th": true, "zh-CN": true, "ja": true, "zh-TW": true, "ko": true,
+}
+
+// Values of the enums of a command, as Discord defines them: application
+// integration types
+// (https://discord.com/developers/docs/resources/application#application-object-application-integration-types)
+// and interaction context types
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types).
+var (
+	integrationTypes = []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	contextTypes     = []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+)
+
 // validateCommands checks the rules Discord applies to a bulk overwrite of
-// CHAT_INPUT commands: sizes (limitTable), lower-case names of allowed
-// characters, unique names, required options before optional ones, and
-// subcommands nested at most two deep. Context-menu commands are refused
-// as a type the fake does not know.
+// CHAT_INPUT commands
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object):
+// sizes (limitTable), lower-case names of allowed characters, unique names,
+// required options before optional ones, subcommands nested at most two
+// deep, choice names of 1 to 100 characters, the localizations of names,
+// descriptions and choice names (keys among discordLocales, values under
+// the rules of what they localize), names unique among siblings in every
+// locale, and integration_types and contexts among the values Discord
+// defines. Context-menu commands are refused as a type the fake does not
+// know.
+//
+// The errors are Discord's 50035 field errors. An invalid localized name
+// of a command is reported on its name_localizations, as Discord does
+// (https://github.com/discord/discord-api-docs/issues/7712); the other
+// errors of a localization on name_localizations.{locale} or
+// description_localizations.{locale}. A locale Discord does not know gives
+// ENUM_TYPE_COERCE on the dictionary, as does a value of integration_types
+// or contexts Discord does not define, on that value.
 func validateCommands(cmds []*discordgo.ApplicationCommand) []fieldError {
 	s := &sizes{}
 	s.check("commands", "", len(cmds))
 	seen := map[string]bool{}
+	var siblings []sibling
 	for i, c := range cmds {
 		p := fmt.Sprintf("%d.", i)
 		if c == nil {
@@ -185,24 +235,141 @@ func validateCommands(cmds []*discordgo.ApplicationCommand) []fieldError {
 			s.add(p+"name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 		}
 		seen[c.Name] = true
+		var names, descriptions map[discordgo.Locale]string
+		if c.NameLocalizations != nil {
+			names = *c.NameLocalizations
+		}
+		if c.DescriptionLocalizations != nil {
+			descriptions = *c.DescriptionLocalizations
+		}
+		localized(s, p, names, descriptions, false)
+		siblings = append(siblings, sibling{p, c.Name, names})
+		if c.IntegrationTypes != nil {
+			enums(s, p+"integration_types", *c.IntegrationTypes, integrationTypes)
+		}
+		if c.Contexts != nil {
+			enums(s, p+"contexts", *c.Contexts, contextTypes)
+		}
 		validateOptions(s, p+"options", c.Options, 0)
 	}
+	uniqueInLocales(s, siblings, "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 	return s.errs
 }
 
 // named checks the name and description of a command or an option at p.
 func named(s *sizes, p, name, description string) {
 	s.text("command.name", p+"name", name)
-	if !commandName.MatchString(name) || name != strings.ToLower(name) {
+	if !validName(name) {
 		s.add(p+"name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
 	}
 	s.text("command.description", p+"description", description)
+}
+
+// validName reports whether name has only the characters commandName
+// allows, in lower case where they have a lower-case form.
+func validName(name string) bool {
+	return commandName.MatchString(name) && name == strings.ToLower(name)
+}
+
+// localized checks the name and description localizations of a command
+// (option false) or an option at p: their locales, the rules of names and
+// the sizes of names and descriptions.
+func localized(s *sizes, p string, names, descriptions map[discordgo.Locale]string, option bool) {
+	for _, l := range sortedLocales(names) {
+		q := p + "name_localizations"
+		if !discordLocales[l] {
+			s.add(q, "ENUM_TYPE_COERCE", fmt.Sprintf("Value %q is not a valid enum value.", l))
+			continue
+		}
+		s.text("command.name", q+"."+string(l), names[l])
+		if validName(names[l]) {
+			continue
+		}
+		if option {
+			q += "." + string(l)
+		}
+		s.add(q, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+	}
+	for _, l := range sortedLocales(descriptions) {
+		q := p + "description_localizations"
+		if !discordLocales[l] {
+			s.add(q, "ENUM_TYPE_COERCE", fmt.Sprintf("Value %q is not a valid enum value.", l))
+			continue
+		}
+		s.text("command.description", q+"."+string(l), descriptions[l])
+	}
+}
+
+// sortedLocales returns the keys of m in order, for errors in a stable
+// order.
+func sortedLocales[V any](m map[discordgo.Locale]V) []discordgo.Locale {
+	keys := make([]discordgo.Locale, 0, len(m))
+	for l := range m {
+		keys = append(keys, l)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// enums checks that every value of a list at path is one of allowed.
+func enums[T comparable](s *sizes, path string, values, allowed []T) {
+	for k, v := range values {
+		if !slices.Contains(allowed, v) {
+			s.add(fmt.Sprintf("%s.%d", path, k), "ENUM_TYPE_COERCE", fmt.Sprintf("Value \"%v\" is not a valid enum value.", v))
+		}
+	}
+}
+
+// sibling is a command or an option among its siblings, for the
+// uniqueness of names in every locale.
+type sibling struct {
+	path  string // of the command or option, ending in "."
+	name  string
+	names map[discordgo.Locale]string
+}
+
+// uniqueInLocales reports the siblings whose name, as a user of a locale
+// sees it (its localization for the locale, or its name when it has none),
+// is the name of an earlier sibling in that locale, for every known locale
+// some sibling localizes. Clashes of two unlocalized names are left to the
+// check of names; a clash is reported on the localization that makes it.
+func uniqueInLocales(s *sizes, siblings []sibling, code, msg string) {
+	locales := map[discordgo.Locale]bool{}
+	for _, sb := range siblings {
+		for l := range sb.names {
+			if discordLocales[l] {
+				locales[l] = true
+			}
+		}
+	}
+	for _, l := range sortedLocales(locales) {
+		first := map[string]sibling{}
+		for _, sb := range siblings {
+			name, mine := sb.names[l]
+			if !mine {
+				name = sb.name
+			}
+			prev, clash := first[name]
+			if !clash {
+				first[name] = sb
+				continue
+			}
+			_, theirs := prev.names[l]
+			switch {
+			case mine:
+				s.add(sb.path+"name_localizations."+string(l), code, msg)
+			case theirs:
+				s.add(prev.path+"name_localizations."+string(l), code, msg)
+			}
+		}
+	}
 }
 
 // validateOptions checks command options, recursing into subcommands.
 func validateOptions(s *sizes, path string, opts []*discordgo.ApplicationCommandOption, depth int) {
 	s.check("options", path, len(opts))
 	names := map[string]bool{}
+	var siblings []sibling
 	optional := false
 	for i, o := range opts {
 		p := fmt.Sprintf("%s.%d.", path, i)
@@ -215,7 +382,23 @@ func validateOptions(s *sizes, path string, opts []*discordgo.ApplicationCommand
 			s.add(p+"name", "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
 		}
 		names[o.Name] = true
+		localized(s, p, o.NameLocalizations, o.DescriptionLocalizations, true)
+		siblings = append(siblings, sibling{p, o.Name, o.NameLocalizations})
 		s.check("option.choices", p+"choices", len(o.Choices))
+		for k, c := range o.Choices {
+			if c == nil {
+				continue
+			}
+			q := fmt.Sprintf("%schoices.%d.", p, k)
+			s.text("choice.name", q+"name", c.Name)
+			for _, l := range sortedLocales(c.NameLocalizations) {
+				if !discordLocales[l] {
+					s.add(q+"name_localizations", "ENUM_TYPE_COERCE", fmt.Sprintf("Value %q is not a valid enum value.", l))
+					continue
+				}
+				s.text("choice.name", q+"name_localizations."+string(l), c.NameLocalizations[l])
+			}
+		}
 		switch o.Type {
 		case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
 			if depth >= 2 || (depth == 1 && o.Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
@@ -229,4 +412,5 @@ func validateOptions(s *sizes, path string, opts []*discordgo.ApplicationCommand
 			optional = optional || !o.Required
 		}
 	}
+	uniqueInLocales(s, siblings, "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
 }

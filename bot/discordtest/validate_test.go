@@ -167,8 +167,22 @@ func checkLimit(t *testing.T, tc limitCase, err error) {
 	}
 }
 
+// limitGroup is the group of tests that covers a kind of limitTable:
+// "command" (bulk overwrites of commands), "thread" (the thread routes) or
+// "message".
+func limitGroup(kind string) string {
+	switch {
+	case kind == "commands" || kind == "options" || strings.HasPrefix(kind, "command.") || strings.HasPrefix(kind, "option.") ||
+		strings.HasPrefix(kind, "choice."):
+		return "command"
+	case strings.HasPrefix(kind, "thread."):
+		return "thread"
+	}
+	return "message"
+}
+
 // coverKinds fails unless the cases test every kind of limitTable of
-// their group (message or command sizes) at the limit and over it.
+// their group (see limitGroup) at the limit and over it.
 func coverKinds[T any](t *testing.T, group string, tests []T, get func(int) limitCase) {
 	t.Helper()
 	seen := map[string]int{}
@@ -181,11 +195,10 @@ func coverKinds[T any](t *testing.T, group string, tests []T, get func(int) limi
 			}
 		}
 	}
-	commands := map[string]bool{"commands": true, "command.name": true, "command.description": true, "options": true, "option.choices": true}
 	kinds := discordtest.LimitKinds()
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		if commands[k] == (group == "command") && seen[k] != 3 {
+		if limitGroup(k) == group && seen[k] != 3 {
 			t.Errorf("limit %s is not tested both at the limit and over it", k)
 		}
 	}
@@ -222,6 +235,53 @@ func TestCommandLimits(t *testing.T) {
 	sub := func(t discordgo.ApplicationCommandOptionType, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: t, Name: "s", Description: "d", Options: opts}
 	}
+	type locs = map[discordgo.Locale]string
+	subLoc := func(name string, names locs) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: "d", NameLocalizations: names}
+	}
+	choice := func(name string, names locs) *discordgo.ApplicationCommandOption {
+		o := opt("o", false, 0)
+		o.Choices = []*discordgo.ApplicationCommandOptionChoice{{Name: name, NameLocalizations: names, Value: "v"}}
+		return o
+	}
+	// localize sets the localizations of the first command and of its
+	// first option.
+	localize := func(cmds []*discordgo.ApplicationCommand, names, descriptions, optionNames locs) []*discordgo.ApplicationCommand {
+		if names != nil {
+			cmds[0].NameLocalizations = &names
+		}
+		if descriptions != nil {
+			cmds[0].DescriptionLocalizations = &descriptions
+		}
+		if optionNames != nil {
+			cmds[0].Options[0].NameLocalizations = optionNames
+		}
+		return cmds
+	}
+	everyLocale := func(v string) locs {
+		out := locs{}
+		for _, l := range strings.Fields("id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th zh-CN ja zh-TW ko") {
+			out[discordgo.Locale(l)] = v
+		}
+		return out
+	}
+	installed := func(cmds []*discordgo.ApplicationCommand, types, contexts []int) []*discordgo.ApplicationCommand {
+		if types != nil {
+			var it []discordgo.ApplicationIntegrationType
+			for _, v := range types {
+				it = append(it, discordgo.ApplicationIntegrationType(v))
+			}
+			cmds[0].IntegrationTypes = &it
+		}
+		if contexts != nil {
+			var ct []discordgo.InteractionContextType
+			for _, v := range contexts {
+				ct = append(ct, discordgo.InteractionContextType(v))
+			}
+			cmds[0].Contexts = &ct
+		}
+		return cmds
+	}
 	tests := []struct {
 		limitCase
 		cmds []*discordgo.ApplicationCommand
@@ -242,6 +302,40 @@ func TestCommandLimits(t *testing.T) {
 		{limitCase{"", "a group in a subcommand", false, "0.options.0.options.0.type", "APPLICATION_COMMAND_OPTION_TYPE_INVALID"},
 			cmd("play", "d", sub(discordgo.ApplicationCommandOptionSubCommand, sub(discordgo.ApplicationCommandOptionSubCommandGroup)))},
 		{limitCase{"", "a command name twice", false, "1.name", "APPLICATION_COMMANDS_DUPLICATE_NAME"}, append(cmd("play", "d"), cmd("play", "e")...)},
+		{limitCase{"choice.name", "a choice name of 100", true, "", ""}, cmd("play", "d", choice(text(100), nil))},
+		{limitCase{"choice.name", "a choice name of 101", false, "0.options.0.choices.0.name", "BASE_TYPE_BAD_LENGTH"}, cmd("play", "d", choice(text(101), nil))},
+		{limitCase{"choice.name", "an empty choice name", false, "0.options.0.choices.0.name", "BASE_TYPE_BAD_LENGTH"}, cmd("play", "d", choice("", nil))},
+		{limitCase{"choice.name", "a localized choice name of 101", false, "0.options.0.choices.0.name_localizations.fr", "BASE_TYPE_BAD_LENGTH"},
+			cmd("play", "d", choice("x", locs{"fr": text(101)}))},
+		{limitCase{"", "a localized choice name in no known locale", false, "0.options.0.choices.0.name_localizations", "ENUM_TYPE_COERCE"},
+			cmd("play", "d", choice("x", locs{"fr-FR": "x"}))},
+		// Localizations (https://discord.com/developers/docs/reference#locales).
+		{limitCase{"", "names and descriptions in every locale", true, "", ""}, localize(cmd("play", "d", opt("rows", false, 0)), everyLocale("jouer"), everyLocale("Jouer"), everyLocale("lignes"))},
+		{limitCase{"", "Devanagari, Thai and a modifier apostrophe", true, "", ""}, localize(cmd("play", "d"), locs{"hi": "खेलें", "th": "เล่น", "fr": "lʼheure"}, nil, nil)},
+		{limitCase{"", "a locale Discord does not know", false, "0.name_localizations", "ENUM_TYPE_COERCE"}, localize(cmd("play", "d"), locs{"en": "play"}, nil, nil)},
+		{limitCase{"", "a description in a locale Discord does not know", false, "0.description_localizations", "ENUM_TYPE_COERCE"},
+			localize(cmd("play", "d"), nil, locs{"pt-PT": "Jogar"}, nil)},
+		{limitCase{"", "an upper-case localized command name", false, "0.name_localizations", "APPLICATION_COMMAND_INVALID_NAME"},
+			localize(cmd("play", "d"), locs{"de": "Spielen"}, nil, nil)},
+		{limitCase{"", "an ASCII apostrophe", false, "0.name", "APPLICATION_COMMAND_INVALID_NAME"}, cmd("isn't", "d")},
+		{limitCase{"", "a localized option name with a space", false, "0.options.0.name_localizations.de", "APPLICATION_COMMAND_INVALID_NAME"},
+			localize(cmd("play", "d", opt("rows", false, 0)), nil, nil, locs{"de": "anzahl zeilen"})},
+		{limitCase{"command.name", "a localized name of 33", false, "0.name_localizations.fr", "BASE_TYPE_BAD_LENGTH"}, localize(cmd("play", "d"), locs{"fr": text(33)}, nil, nil)},
+		{limitCase{"command.description", "a localized description of 101", false, "0.description_localizations.fr", "BASE_TYPE_BAD_LENGTH"},
+			localize(cmd("play", "d"), nil, locs{"fr": text(101)}, nil)},
+		{limitCase{"command.description", "an empty localized description", false, "0.description_localizations.fr", "BASE_TYPE_BAD_LENGTH"},
+			localize(cmd("play", "d"), nil, locs{"fr": ""}, nil)},
+		{limitCase{"", "two subcommands with one German name", false, "0.options.1.name_localizations.de", "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"},
+			cmd("play", "d", subLoc("one", locs{"de": "spiel"}), subLoc("two", locs{"de": "spiel"}))},
+		{limitCase{"", "a German name that is another option's name", false, "0.options.0.name_localizations.de", "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"},
+			cmd("play", "d", subLoc("rows", locs{"de": "columns"}), subLoc("columns", nil))},
+		{limitCase{"", "one name in two locales", true, "", ""}, cmd("play", "d", subLoc("one", locs{"de": "eins"}), subLoc("two", locs{"fr": "eins"}))},
+		{limitCase{"", "two commands with one French name", false, "1.name_localizations.fr", "APPLICATION_COMMANDS_DUPLICATE_NAME"},
+			append(localize(cmd("play", "d"), locs{"fr": "jouer"}, nil, nil), localize(cmd("game", "d"), locs{"fr": "jouer"}, nil, nil)...)},
+		// Installation and interaction contexts.
+		{limitCase{"", "every integration type and context", true, "", ""}, installed(cmd("play", "d"), []int{0, 1}, []int{0, 1, 2})},
+		{limitCase{"", "integration type 2", false, "0.integration_types.1", "ENUM_TYPE_COERCE"}, installed(cmd("play", "d"), []int{0, 2}, nil)},
+		{limitCase{"", "context 3", false, "0.contexts.0", "ENUM_TYPE_COERCE"}, installed(cmd("play", "d"), nil, []int{3})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
