@@ -194,7 +194,15 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 
 // post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
 // latest interaction webhook while its token lives, else a channel message
-// with the bot token where the bot is a member (not s.Place.WebhookOnly). On success the session learns the new message; on a
+// with the bot token where the bot is a member (not s.Place.WebhookOnly).
+//
+// Where the bot is not a member, Discord's limits for an app installed by
+// a user hold: an interaction's token lives 15 minutes, and such an
+// interaction takes at most 5 follow-up messages
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
+// The bot posts at most one follow-up per interaction (the board of the
+// round a click ended, or a rematch invitation), each through the token
+// of the click that made it due. On success the session learns the new message; on a
 // failure that may pass the lease runs out and the scheduler tries again;
 // on one that will not (the channel gone, no access, no way in) the post is
 // given up, logged, and /connectn board posts the board when asked.
