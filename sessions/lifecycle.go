@@ -109,10 +109,23 @@ func (s *Session) DeadlineAt(p Policy) time.Time {
 	if !s.Deadline.IsZero() {
 		return s.Deadline
 	}
+	p = s.Place.policy(p)
 	if s.Phase == PhaseChallenge {
 		return s.UpdatedAt.Add(p.ChallengeTimeout)
 	}
 	return s.UpdatedAt.Add(p.TurnTimeout)
+}
+
+// policy returns p with the timeouts the place's server set (non-zero
+// ChallengeTimeout and TurnTimeout) in place of p's.
+func (pl Place) policy(p Policy) Policy {
+	if pl.ChallengeTimeout > 0 {
+		p.ChallengeTimeout = pl.ChallengeTimeout
+	}
+	if pl.TurnTimeout > 0 {
+		p.TurnTimeout = pl.TurnTimeout
+	}
+	return p
 }
 
 // Expire ends s if its deadline has passed at now: a challenge is
@@ -149,6 +162,43 @@ func (s *Session) Touch(match int64, now time.Time, p Policy) (Expiry, error) {
 	return s.Expire(now, p), nil
 }
 
+// OpenSeat is the user ID of an open challenge's second seat until a
+// member accepts it (Place.Open).
+const OpenSeat = "open"
+
+// EndBy ends the active session s without a result, as moderator userID
+// asked (EndEnded, EndedBy): nothing counts in the stats. It refuses
+// ReasonNothingToEnd when s is not active.
+func (s *Session) EndBy(userID string) error {
+	if !s.Phase.Active() {
+		return Refuse(ReasonNothingToEnd)
+	}
+	s.Phase, s.End, s.EndedBy = PhaseCancelled, EndEnded, userID
+	s.Deadline, s.PostDue = time.Time{}, time.Time{}
+	return nil
+}
+
+// Leave takes member userID out of the active session s, as forgetting
+// them asks: a match they play is forfeited by them (the other player
+// wins it), a challenge they made is withdrawn and one made to them
+// declined. It returns ErrOver when s is not active and
+// ReasonNotYourMatch when they do not play in it.
+func (s *Session) Leave(userID string) error {
+	switch {
+	case !s.Phase.Active():
+		return ErrOver
+	case s.PlayerOf(userID) == game.NoPlayer:
+		return Refuse(ReasonNotYourMatch)
+	case s.Phase == PhaseChallenge:
+		if s.Players[1].ID == OpenSeat {
+			s.Phase, s.End = PhaseCancelled, EndWithdrawn
+			return nil
+		}
+		return s.Decline(userID)
+	}
+	return s.Forfeit(userID)
+}
+
 // Challenge is what a member asks for with a challenge: who plays whom,
 // on which board, in which theme, and where.
 type Challenge struct {
@@ -179,6 +229,9 @@ type Challenge struct {
 // ReasonSelfChallenge, ReasonBotOpponent (a bot that is not this one) and
 // ReasonBadSettings (a configuration game.NewMatch refuses).
 func Open(c Challenge, p Policy, now time.Time) (*Session, error) {
+	if c.Place.Open {
+		c.Opponent, c.OpponentIsBot, c.AI = Member{ID: OpenSeat}, false, ""
+	}
 	switch {
 	case c.AI != "":
 	case c.Opponent.ID == c.Challenger.ID:
@@ -190,6 +243,7 @@ func Open(c Challenge, p Policy, now time.Time) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", Refuse(ReasonBadSettings), err)
 	}
+	p = c.Place.policy(p)
 	s := &Session{
 		ChannelID: c.ChannelID,
 		GuildID:   c.GuildID,
@@ -209,15 +263,24 @@ func Open(c Challenge, p Policy, now time.Time) (*Session, error) {
 	return s, nil
 }
 
-// Accept starts the match of the challenge s when userID, the opponent,
-// accepts it on message messageID through the interaction hook: the
-// challenge message becomes the board, with the first turn's deadline. It
-// refuses ReasonStale when s is no longer a challenge,
-// ReasonOwnChallenge for the challenger and ReasonNotForYou for anyone
-// else.
-func (s *Session) Accept(userID, messageID string, hook Webhook, now time.Time, p Policy) error {
+// Accept starts the match of the challenge s when user, the opponent (or,
+// for an open challenge, any member but the challenger, who takes the
+// open seat), accepts it on message messageID through the interaction
+// hook: the challenge message becomes the board, with the first turn's
+// deadline. It refuses ReasonSeatTaken when another member took an open
+// challenge's seat first, ReasonStale when s is no longer a challenge
+// otherwise, ReasonOwnChallenge for the challenger and ReasonNotForYou
+// for anyone else.
+func (s *Session) Accept(user Member, messageID string, hook Webhook, now time.Time, p Policy) error {
+	userID := user.ID
 	if s.Phase != PhaseChallenge {
+		if s.Place.Open && s.Phase.Active() && s.PlayerOf(userID) == game.NoPlayer {
+			return Refuse(ReasonSeatTaken, "Player", s.Players[1])
+		}
 		return Refuse(ReasonStale)
+	}
+	if s.Players[1].ID == OpenSeat && userID != s.Players[0].ID && userID != "" && userID != OpenSeat {
+		s.Players[1] = user
 	}
 	switch s.PlayerOf(userID) {
 	case game.Player1:
@@ -228,7 +291,7 @@ func (s *Session) Accept(userID, messageID string, hook Webhook, now time.Time, 
 	s.Phase = PhasePlaying
 	s.MessageID = messageID
 	s.Webhook = hook
-	s.Deadline = now.Add(p.TurnTimeout)
+	s.Deadline = now.Add(s.Place.policy(p).TurnTimeout)
 	return nil
 }
 
@@ -238,6 +301,9 @@ func (s *Session) Accept(userID, messageID string, hook Webhook, now time.Time, 
 func (s *Session) Decline(userID string) error {
 	if s.Phase != PhaseChallenge {
 		return Refuse(ReasonStale)
+	}
+	if s.Players[1].ID == OpenSeat && s.PlayerOf(userID) != game.Player1 {
+		return Refuse(ReasonOpenWithdraw, "Challenger", s.Players[0])
 	}
 	switch s.PlayerOf(userID) {
 	case game.Player1:
@@ -392,7 +458,7 @@ func (s *Session) afterMoves(round int, now time.Time, p Policy) bool {
 		s.Phase, s.End = PhaseFinished, EndWon
 		return false
 	}
-	s.Deadline = now.Add(p.TurnTimeout)
+	s.Deadline = now.Add(s.Place.policy(p).TurnTimeout)
 	if s.BotToMove() {
 		s.Deadline = now
 	}
@@ -520,6 +586,7 @@ func Rematch(old *Session, match int64, userID, userName string, hook Webhook, n
 	if err != nil {
 		return nil, err
 	}
+	p = old.Place.policy(p)
 	s := &Session{
 		ChannelID: old.ChannelID,
 		GuildID:   old.GuildID,

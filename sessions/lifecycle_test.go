@@ -110,7 +110,7 @@ func newChallenge(t *testing.T) *sessions.Session {
 func newMatch(t *testing.T, cfg game.Config, columns ...int) *sessions.Session {
 	t.Helper()
 	s := mustOpen(t, memberChallenge(cfg))
-	if err := s.Accept(bob.ID, "m1", hook("accept", t0), t0, policy()); err != nil {
+	if err := s.Accept(bob, "m1", hook("accept", t0), t0, policy()); err != nil {
 		t.Fatalf("Accept: %v", err)
 	}
 	drop(t, s, columns...)
@@ -585,7 +585,7 @@ func TestAccept(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.s(t)
 			before := s.Clone()
-			err := s.Accept(tt.user, "m1", h, now, policy())
+			err := s.Accept(sessions.Member{ID: tt.user, Name: "X"}, "m1", h, now, policy())
 			assertErr(t, err, tt.wantRefusal, nil)
 			if err != nil {
 				assertUnchanged(t, s, before)
@@ -1661,7 +1661,7 @@ func TestInvitation(t *testing.T) {
 		t.Error("a challenge made by command is an invitation")
 	}
 	accepted := invitation(t)
-	if err := accepted.Accept(bob.ID, "m", hook("accept", at(time.Hour)), at(time.Hour), policy()); err != nil {
+	if err := accepted.Accept(bob, "m", hook("accept", at(time.Hour)), at(time.Hour), policy()); err != nil {
 		t.Fatal(err)
 	}
 	if accepted.Invitation() {
@@ -1698,5 +1698,124 @@ func TestWithdraw(t *testing.T) {
 				t.Errorf("after Withdraw: phase %s, end %s; want cancelled, %s", s.Phase, s.End, tt.wantEnd)
 			}
 		})
+	}
+}
+
+// openChallenge returns alice's open challenge on a small board, opened at
+// t0.
+func openChallenge(t *testing.T) *sessions.Session {
+	t.Helper()
+	c := memberChallenge(small(1))
+	c.Opponent = sessions.Member{}
+	c.Place.Open = true
+	return mustOpen(t, c)
+}
+
+// TestOpenChallenge: an open challenge's seat goes to the first member but
+// the challenger who accepts; every later click is told the seat is
+// taken; only the challenger withdraws it.
+func TestOpenChallenge(t *testing.T) {
+	s := openChallenge(t)
+	if s.Players[1].ID != sessions.OpenSeat || !s.Place.Open || s.Phase != sessions.PhaseChallenge {
+		t.Fatalf("Open = %s, want a challenge with the open seat", describe(s))
+	}
+	before := s.Clone()
+	assertErr(t, s.Accept(alice, "m1", hook("a", t0), t0, policy()), sessions.ReasonOwnChallenge, nil)
+	assertUnchanged(t, s, before)
+	assertErr(t, s.Decline(carol.ID), sessions.ReasonOpenWithdraw, nil)
+	assertUnchanged(t, s, before)
+
+	if err := s.Accept(carol, "m1", hook("c", t0), t0, policy()); err != nil {
+		t.Fatalf("carol accepts: %v", err)
+	}
+	if s.Players[1] != carol || s.Phase != sessions.PhasePlaying || !s.Deadline.Equal(t0.Add(7*time.Minute)) {
+		t.Fatalf("after carol's Accept: %s", describe(s))
+	}
+	after := s.Clone()
+	err := s.Accept(bob, "m1", hook("b", t0), t0, policy())
+	assertErr(t, err, sessions.ReasonSeatTaken, nil)
+	var r *sessions.Refusal
+	if !errors.As(err, &r) || len(r.Args) != 2 || r.Args[1] != carol {
+		t.Errorf("the refusal names %v, want carol, who took the seat", r)
+	}
+	assertErr(t, s.Accept(carol, "m1", hook("c2", t0), t0, policy()), sessions.ReasonStale, nil)
+	assertUnchanged(t, s, after)
+
+	w := openChallenge(t)
+	if err := w.Decline(alice.ID); err != nil || w.End != sessions.EndWithdrawn {
+		t.Errorf("the challenger withdraws: %v, end %q", err, w.End)
+	}
+	if _, err := sessions.Open(func() sessions.Challenge {
+		c := botChallenge(small(1))
+		c.Place.Open = true
+		return c
+	}(), policy(), t0); err != nil {
+		t.Errorf("an open challenge with a bot's level: %v", err)
+	}
+}
+
+// TestEndBy: a moderator ends an active challenge or match without a
+// result; an ended session cannot be ended again.
+func TestEndBy(t *testing.T) {
+	for _, s := range []*sessions.Session{newChallenge(t), newMatch(t, small(2), 0, 1)} {
+		if err := s.EndBy("mod"); err != nil {
+			t.Fatalf("EndBy: %v", err)
+		}
+		if s.Phase != sessions.PhaseCancelled || s.End != sessions.EndEnded || s.EndedBy != "mod" || !s.Deadline.IsZero() {
+			t.Errorf("after EndBy: %s", describe(s))
+		}
+		if err := s.Validate(); err != nil {
+			t.Errorf("an ended session breaks a rule: %v", err)
+		}
+		assertErr(t, s.EndBy("mod"), sessions.ReasonNothingToEnd, nil)
+	}
+}
+
+// TestLeave: forgetting a member forfeits their match, withdraws or
+// declines their challenge, and refuses a session they do not play in.
+func TestLeave(t *testing.T) {
+	m := newMatch(t, small(2), 0)
+	if err := m.Leave(bob.ID); err != nil || m.Phase != sessions.PhaseFinished || m.Match.Winner() != game.Player1 || m.End != sessions.EndForfeit {
+		t.Errorf("Leave of a match: %v, %s", err, describe(m))
+	}
+	c := newChallenge(t)
+	if err := c.Leave(bob.ID); err != nil || c.End != sessions.EndDeclined {
+		t.Errorf("Leave of a challenge by its opponent: %v, %s", err, describe(c))
+	}
+	o := openChallenge(t)
+	if err := o.Leave(alice.ID); err != nil || o.End != sessions.EndWithdrawn {
+		t.Errorf("Leave of an open challenge by its challenger: %v, %s", err, describe(o))
+	}
+	assertErr(t, newMatch(t, small(1)).Leave(carol.ID), sessions.ReasonNotYourMatch, nil)
+	if err := m.Leave(alice.ID); !errors.Is(err, sessions.ErrOver) {
+		t.Errorf("Leave of a finished match: %v, want ErrOver", err)
+	}
+}
+
+// TestPlaceTimeouts: a server's timeouts, kept in the session's place,
+// set its deadlines in place of the policy's, from the challenge to a
+// rematch.
+func TestPlaceTimeouts(t *testing.T) {
+	c := memberChallenge(small(2))
+	c.Place.ChallengeTimeout, c.Place.TurnTimeout = time.Minute, 11*time.Minute
+	s := mustOpen(t, c)
+	if !s.Deadline.Equal(t0.Add(time.Minute)) {
+		t.Errorf("challenge deadline %v, want the server's minute", s.Deadline.Sub(t0))
+	}
+	if err := s.Accept(bob, "m1", hook("accept", t0), t0, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Deadline.Equal(t0.Add(11 * time.Minute)) {
+		t.Errorf("turn deadline %v, want the server's 11 minutes", s.Deadline.Sub(t0))
+	}
+	if _, err := s.Drop(t.Context(), alice.ID, sessions.Click{Post: s.PostSeq, Ply: 0, Column: 1}, hook("d", at(time.Minute)), sessions.Bot{}, nil, at(time.Minute), policy()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Deadline.Equal(at(12 * time.Minute)) {
+		t.Errorf("after a move, deadline %v, want 11 minutes after it", s.Deadline.Sub(t0))
+	}
+	s.Deadline = time.Time{}
+	if got := s.DeadlineAt(policy()); !got.Equal(s.UpdatedAt.Add(11 * time.Minute)) {
+		t.Errorf("DeadlineAt without a deadline = %v", got)
 	}
 }

@@ -149,4 +149,13 @@ var (
 	// ReasonStaleBoardTo: the clicked board has moved on; the live board
 	// is at Link.
 	ReasonStaleBoardTo = NewReason("stale_board_to")
+	// ReasonSeatTaken: an open challenge's seat went to another member
+	// (Player) first.
+	ReasonSeatTaken = NewReason("seat_taken")
+	// ReasonOpenWithdraw: only the challenger (Challenger) may withdraw an
+	// open challenge; the others may accept it.
+	ReasonOpenWithdraw = NewReason("open_withdraw")
+	// ReasonNothingToEnd: a moderator's end where no challenge or match is
+	// under way.
+	ReasonNothingToEnd = NewReason("nothing_to_end")
 )

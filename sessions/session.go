@@ -128,6 +128,9 @@ type Session struct {
 	// Place is where the session is played, as the interaction that made
 	// it told; fixed at creation.
 	Place Place
+	// EndedBy is the user ID of the moderator who ended the session
+	// (EndEnded); "" otherwise.
+	EndedBy string
 	// CreatedAt and UpdatedAt come from the Store's clock, in UTC.
 	// CreatedAt is set by Create; UpdatedAt by Create and every Update.
 	CreatedAt, UpdatedAt time.Time
@@ -151,6 +154,13 @@ type Place struct {
 	// session (the challenge's thread option); the bot archives it after
 	// the match.
 	Thread bool `json:"thread,omitempty"`
+	// Open is set for an open challenge (/connectn open): its second seat
+	// (OpenSeat) goes to the first member who accepts.
+	Open bool `json:"open,omitempty"`
+	// ChallengeTimeout and TurnTimeout are the server's timeouts when the
+	// session was opened, in place of the Policy's; zero: the Policy's.
+	ChallengeTimeout time.Duration `json:"challenge_timeout,omitempty"`
+	TurnTimeout      time.Duration `json:"turn_timeout,omitempty"`
 }
 
 // Webhook is an interaction's webhook, through which the bot can post
@@ -175,8 +185,8 @@ type Webhook struct {
 type End string
 
 // The ways a session ends. A finished match ends EndWon, EndForfeit or
-// EndTimeout; a cancelled session EndDeclined, EndWithdrawn, EndExpired or
-// EndAbandoned.
+// EndTimeout; a cancelled session EndDeclined, EndWithdrawn, EndExpired,
+// EndAbandoned or EndEnded.
 const (
 	// EndNone: the session is still active.
 	EndNone End = ""
@@ -196,12 +206,15 @@ const (
 	// EndAbandoned: the session was given up without a result (its stored
 	// row could no longer be read, or the store abandoned it).
 	EndAbandoned End = "abandoned"
+	// EndEnded: a moderator ended the challenge or the match without a
+	// result (Session.EndedBy names them); nothing counts in the stats.
+	EndEnded End = "ended"
 )
 
 // Valid reports whether e is one of the ends above.
 func (e End) Valid() bool {
 	switch e {
-	case EndNone, EndWon, EndForfeit, EndTimeout, EndDeclined, EndWithdrawn, EndExpired, EndAbandoned:
+	case EndNone, EndWon, EndForfeit, EndTimeout, EndDeclined, EndWithdrawn, EndExpired, EndAbandoned, EndEnded:
 		return true
 	}
 	return false
@@ -276,7 +289,7 @@ func (s *Session) Validate() error {
 		return fmt.Errorf("unknown end %q: %w", s.End, ErrInvalidSession)
 	case s.Phase.Active() && s.End != EndNone,
 		s.Phase == PhaseFinished && s.End != EndWon && s.End != EndForfeit && s.End != EndTimeout,
-		s.Phase == PhaseCancelled && s.End != EndDeclined && s.End != EndWithdrawn && s.End != EndExpired && s.End != EndAbandoned:
+		s.Phase == PhaseCancelled && s.End != EndDeclined && s.End != EndWithdrawn && s.End != EndExpired && s.End != EndAbandoned && s.End != EndEnded:
 		return fmt.Errorf("phase %q with end %q: %w", s.Phase, s.End, ErrInvalidSession)
 	case s.PostSeq < 0:
 		return fmt.Errorf("negative post sequence %d: %w", s.PostSeq, ErrInvalidSession)
