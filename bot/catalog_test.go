@@ -75,7 +75,9 @@ func TestCatalogCoversTheBot(t *testing.T) {
 	renderStats(l, true, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice")
 	renderStats(l, false, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob")
 	renderStats(l, false, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob")
-	localize(commands(l)[0], commands(l)[0], l, "xx")
+	for k, cmd := range commands(l) {
+		localize(cmd, commands(l)[k], l, "xx")
+	}
 	for _, r := range sessions.Reasons() {
 		l.T(r.MessageID())
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -30,25 +31,52 @@ const (
 var reasonConnectTooLong = sessions.NewReason("connect_too_long")
 
 // challengeOptions are the options of /connectn challenge.
+// Left out, rows, columns, connect, wins, theme and level take the
+// server's setting, else the bot's default.
 type challengeOptions struct {
 	Opponent                     member
-	Rows, Columns, Connect, Wins int
-	First, Theme, Level          string
+	Rows, Columns, Connect, Wins optInt
+	First                        string
+	Theme, Level                 optString
 	Thread                       toggle
+	// open is set for /connectn open: no opponent, any member may accept.
+	open bool
 }
 
 func (o *challengeOptions) declare(s *optionSet) {
 	s.user("opponent", &o.Opponent)
-	s.integer("rows", &o.Rows, minRows, maxRows, defaultRows)
-	s.integer("columns", &o.Columns, minColumns, maxColumns, defaultColumns)
-	s.integer("connect", &o.Connect, minConnect, maxConnect, defaultConnect)
-	s.integer("wins", &o.Wins, minWins, maxWins, defaultWins)
-	s.oneOf("first", &o.First, firstChallenger, []choice{
-		{firstChallenger, "choice_first_challenger"}, {firstOpponent, "choice_first_opponent"}, {firstRandom, "choice_first_random"},
-	})
-	s.oneOf("theme", &o.Theme, themes[0].Name, themeChoices())
-	s.oneOf("level", &o.Level, ai.DefaultLevel.String(), levelChoices())
+	o.board(s)
+	s.optChoice("level", &o.Level, levelChoices())
 	s.boolean("thread", &o.Thread)
+}
+
+// board declares the options of the board and the match, shared with
+// /connectn open.
+func (o *challengeOptions) board(s *optionSet) {
+	s.optInteger("rows", &o.Rows, minRows, maxRows, defaultRows)
+	s.optInteger("columns", &o.Columns, minColumns, maxColumns, defaultColumns)
+	s.optInteger("connect", &o.Connect, minConnect, maxConnect, defaultConnect)
+	s.optInteger("wins", &o.Wins, minWins, maxWins, defaultWins)
+	s.oneOf("first", &o.First, firstChallenger, []choice{
+		{value: firstChallenger, label: "choice_first_challenger"}, {value: firstOpponent, label: "choice_first_opponent"}, {value: firstRandom, label: "choice_first_random"},
+	})
+	s.optChoice("theme", &o.Theme, themeChoices())
+}
+
+// openOptions are the options of /connectn open: a challenge's, without
+// an opponent or the bot's level.
+type openOptions struct{ challengeOptions }
+
+func (o *openOptions) declare(s *optionSet) {
+	o.board(s)
+	s.boolean("thread", &o.Thread)
+}
+
+// openChallenge handles /connectn open: a challenge any member but the
+// challenger may accept (sessions.Place.Open).
+func (h *Handler) openChallenge(ctx context.Context, c *call, o *openOptions) (*discordgo.InteractionResponse, error) {
+	o.open = true
+	return h.challenge(ctx, c, &o.challengeOptions)
 }
 
 // challenge handles /connectn challenge: it stores a challenge with its
@@ -59,11 +87,25 @@ func (o *challengeOptions) declare(s *optionSet) {
 // session has run past its deadline is settled first, so an old challenge
 // or match never blocks a new one.
 func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (*discordgo.InteractionResponse, error) {
-	if o.Connect > o.Rows && o.Connect > o.Columns {
-		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", o.Connect, "Rows", o.Rows, "Columns", o.Columns,
-			"Max", max(o.Rows, o.Columns))
+	rules, err := h.rulesOf(ctx, c)
+	if err != nil {
+		return nil, err
 	}
-	thread, err := h.inThread(c, o.Thread)
+	gs := rules.gs
+	rows, columns := o.Rows.or(gs.Rows, defaultRows), o.Columns.or(gs.Columns, defaultColumns)
+	connect, wins := o.Connect.or(gs.Connect, defaultConnect), o.Wins.or(gs.Wins, defaultWins)
+	if connect > rows && connect > columns {
+		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", connect, "Rows", rows, "Columns", columns,
+			"Max", max(rows, columns))
+	}
+	if err := h.mayChallenge(ctx, c, rules); err != nil {
+		return nil, err
+	}
+	if gs.Role != nil && o.Opponent.set && !h.isBot(c.i, o.Opponent.ID) && !slices.Contains(o.Opponent.Roles, *gs.Role) {
+		return nil, sessions.Refuse(reasonRoleOpponent, "Opponent", sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name},
+			"Role", "<@&"+*gs.Role+">")
+	}
+	thread, err := h.inThread(c, o.Thread, or(gs.Threads, h.threads))
 	if err != nil {
 		return nil, err
 	}
@@ -71,17 +113,18 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		ChannelID: c.i.ChannelID, GuildID: c.i.GuildID,
 		Challenger: sessions.Member{ID: c.user, Name: c.name},
 		Opponent:   sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name}, OpponentIsBot: o.Opponent.Bot,
-		Config: game.Config{Rows: o.Rows, Columns: o.Columns, Connect: o.Connect, Wins: o.Wins,
+		Config: game.Config{Rows: rows, Columns: columns, Connect: connect, Wins: wins,
 			Openers: game.Alternate, FirstOpener: game.Player1},
-		Theme:   o.Theme,
+		Theme:   o.Theme.or(gs.Theme, themes[0].Name),
 		Webhook: c.webhook("@original"),
-		Place:   c.place(),
+		Place:   rules.place(c),
 	}
-	if !o.Opponent.set || h.isBot(c.i, o.Opponent.ID) {
+	req.Place.Open = o.open
+	if !o.open && (!o.Opponent.set || h.isBot(c.i, o.Opponent.ID)) {
 		if h.ai == nil {
 			return nil, sessions.Refuse(reasonNoAI)
 		}
-		req.AI = o.Level
+		req.AI = o.Level.or(gs.AILevel, ai.DefaultLevel.String())
 		if !o.Opponent.set {
 			req.Opponent = sessions.Member{ID: c.i.AppID, Name: botName}
 		}
@@ -133,16 +176,27 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 func levelChoices() []choice {
 	out := []choice{}
 	for _, l := range ai.Levels() {
-		out = append(out, choice{l.String(), "choice_level_" + l.String()})
+		out = append(out, choice{value: l.String(), label: "choice_level_" + l.String()})
 	}
 	return out
 }
 
-// accept starts the match when the challenged member accepts: the
-// challenge message becomes the board, with the first turn's deadline.
+// accept starts the match when the challenged member (or, for an open
+// challenge, the first member but the challenger) accepts: the challenge
+// message becomes the board, with the first turn's deadline. A server
+// that asks for a role to play refuses a member without it.
 func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	if c.i.GuildID != "" {
+		gs, err := h.store.GuildSettings(ctx, c.i.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		if gs.Role != nil && !hasRole(c.i.Member, *gs.Role) {
+			return nil, sessions.Refuse(reasonRoleRequired, "Role", "<@&"+*gs.Role+">")
+		}
+	}
 	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
-		return s.Accept(c.user, c.messageID(), c.webhook("@original"), c.now, h.policy)
+		return s.Accept(sessions.Member{ID: c.user, Name: c.name}, c.messageID(), c.webhook("@original"), c.now, h.policy)
 	})
 	if err != nil {
 		return nil, err

@@ -102,8 +102,8 @@ func TestStoryOverTheGateway(t *testing.T) {
 		t.Errorf("IDENTIFY asked for intents %d, want none", id.Intents)
 	}
 	cmds := w.fake.Commands(guildID)
-	if len(cmds) != 1 || cmds[0].Name != "connectn" {
-		t.Fatalf("guild commands: got %+v, want one named connectn", cmds)
+	if len(cmds) != 2 || cmds[0].Name != "connectn" || cmds[1].Name != "connectn-admin" {
+		t.Fatalf("guild commands: got %+v, want connectn and connectn-admin", cmds)
 	}
 	if global := w.fake.Commands(""); len(global) != 0 {
 		t.Errorf("with a guild set, %d commands were registered globally", len(global))
@@ -185,8 +185,8 @@ func TestFollowUpCrossesTheAnswer(t *testing.T) {
 
 func TestGatewayRegistersGlobally(t *testing.T) {
 	w := newGatewayEnv(t, "")
-	if got := w.fake.Commands(""); len(got) != 1 || got[0].Name != "connectn" {
-		t.Fatalf("global commands: got %+v, want connectn", got)
+	if got := w.fake.Commands(""); len(got) != 2 || got[0].Name != "connectn" || got[1].Name != "connectn-admin" {
+		t.Fatalf("global commands: got %+v, want connectn and connectn-admin", got)
 	}
 }
 

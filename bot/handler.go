@@ -28,6 +28,11 @@ type Store interface {
 	Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error)
 	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
 	Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error)
+	GuildSettings(ctx context.Context, guildID string) (sessions.GuildSettings, error)
+	UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*sessions.GuildSettings) error) (sessions.GuildSettings, error)
+	LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error)
+	ActiveChannelsOf(ctx context.Context, userID string) ([]string, error)
+	Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error)
 }
 
 // Default deadlines, used unless WithTimeouts sets others.

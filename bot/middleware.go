@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -101,7 +102,9 @@ func refusalArgs(c *call, args []any) []any {
 		case sessions.Member:
 			text = "**" + escapeName(c.reader, v.Name) + "**"
 		case optionName:
-			text = c.reader.T("name_option_" + string(v))
+			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
+		case durationArg:
+			text = duration(c.reader, time.Duration(v))
 		default:
 			continue
 		}
@@ -111,6 +114,27 @@ func refusalArgs(c *call, args []any) []any {
 		out[k] = text
 	}
 	return out
+}
+
+// subcommand returns the name of the subcommand data was sent for ("end";
+// "settings show" in a group) and the options given to it; ok is false
+// when data (ok: it is command data) names no subcommand in the shape
+// Discord sends: one subcommand, or one group holding one.
+func subcommand(data discordgo.ApplicationCommandInteractionData, ok bool) (name string, opts []*discordgo.ApplicationCommandInteractionDataOption, _ bool) {
+	if !ok || len(data.Options) != 1 || data.Options[0] == nil {
+		return "", nil, false
+	}
+	o := data.Options[0]
+	switch o.Type {
+	case discordgo.ApplicationCommandOptionSubCommand:
+		return o.Name, o.Options, true
+	case discordgo.ApplicationCommandOptionSubCommandGroup:
+		if len(o.Options) != 1 || o.Options[0] == nil || o.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+			return "", nil, false
+		}
+		return o.Name + " " + o.Options[0].Name, o.Options[0].Options, true
+	}
+	return "", nil, false
 }
 
 // dispatch routes a call: PING and autocomplete are answered here, a
@@ -148,15 +172,15 @@ func (rt *router) resolve(c *call) (*routed, error) {
 	case discordgo.InteractionApplicationCommand:
 		c.kind = "command/unknown"
 		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-		if !ok || data.Name != commandName || len(data.Options) != 1 || data.Options[0] == nil ||
-			data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		name, _, ok := subcommand(data, ok)
+		r := rt.commands[data.Name+" "+name]
+		if !ok || r == nil {
 			return nil, sessions.Refuse(reasonUnknownCommand)
 		}
-		r := rt.commands[data.Options[0].Name]
-		if r == nil {
-			return nil, sessions.Refuse(reasonUnknownCommand)
+		c.kind = "command/" + strings.ReplaceAll(name, " ", "/")
+		if r.parent != commandName {
+			c.kind = "command/" + r.parent + "/" + strings.ReplaceAll(name, " ", "/")
 		}
-		c.kind = "command/" + r.name
 		return r, nil
 	case discordgo.InteractionMessageComponent:
 		c.kind = "button/unknown"
@@ -178,11 +202,20 @@ func (rt *router) resolve(c *call) (*routed, error) {
 	return nil, malformed("interaction type %d", i.Type)
 }
 
-// where refuses any call without a channel or a sender. Every place
-// has both: a server's channel or thread, the bot's DM, a group DM.
+// where refuses any call without a channel or a sender (every place has
+// both: a server's channel or thread, the bot's DM, a group DM), and a
+// subcommand that needs a permission outside a server or from a member
+// who lacks it. The member's permissions are the ones Discord sends with
+// the interaction (member.permissions, in the channel), read on every
+// use: a crafted request cannot skip the check, only Discord's own
+// default_member_permissions can be changed by a server's admins.
 func where(r *route, next handleFunc) handleFunc {
 	return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 		switch {
+		case r.perm != 0 && (c.i.GuildID == "" || c.i.Member == nil):
+			return nil, sessions.Refuse(reasonAdminInServer)
+		case r.perm != 0 && c.i.Member.Permissions&(r.perm|discordgo.PermissionAdministrator) == 0:
+			return nil, sessions.Refuse(permissionReason(r.perm))
 		case c.i.ChannelID == "":
 			return nil, malformed("%s without a channel", r.name)
 		case c.user == "":

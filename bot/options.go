@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -31,9 +32,10 @@ type optionSpec struct {
 }
 
 // choice is one choice of a string option: its value, and the catalog
-// message of its name.
+// message of its name (label), or, for a name that is the same in every
+// language (a language's own name), the name itself.
 type choice struct {
-	value, label string
+	value, label, name string
 }
 
 // Refusals of option values that Discord would not have sent.
@@ -58,7 +60,9 @@ func malformed(format string, args ...any) error {
 type member struct {
 	ID, Name string
 	Bot      bool
-	set      bool
+	// Roles are the member's roles in the server, as resolved.
+	Roles []string
+	set   bool
 }
 
 // user declares a USER option: the member it names, read from
@@ -76,8 +80,11 @@ func (s *optionSet) user(name string, dst *member) {
 			}
 			u := data.Resolved.Users[id]
 			*dst = member{ID: id, Name: u.DisplayName(), Bot: u.Bot, set: true}
-			if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
-				dst.Name = m.Nick
+			if m := data.Resolved.Members[id]; m != nil {
+				if m.Nick != "" {
+					dst.Name = m.Nick
+				}
+				dst.Roles = m.Roles
 			}
 			return nil
 		}})
@@ -98,6 +105,120 @@ func (s *optionSet) integer(name string, dst *int, lo, hi, def int) {
 			*dst = int(f)
 			return nil
 		}})
+}
+
+// optInt is an INTEGER option as a member set it, or left out (set
+// unset): then a server's setting or the bot's default applies.
+type optInt struct {
+	v   int
+	set bool
+}
+
+// or returns the option's value, else *setting when the server set it,
+// else def.
+func (o optInt) or(setting *int, def int) int {
+	if o.set {
+		return o.v
+	}
+	return or(setting, def)
+}
+
+// optString is a STRING (or CHANNEL or ROLE) option as a member set it,
+// or left out.
+type optString struct {
+	v   string
+	set bool
+}
+
+// or returns the option's value, else *setting when the server set it,
+// else def.
+func (o optString) or(setting *string, def string) string {
+	if o.set {
+		return o.v
+	}
+	return or(setting, def)
+}
+
+// optInteger declares an INTEGER option from lo to hi that may be left
+// out; def is the bot's default, shown in its description.
+func (s *optionSet) optInteger(name string, dst *optInt, lo, hi, def int) {
+	var v int
+	s.integer(name, &v, lo, hi, def)
+	sp := s.specs[len(s.specs)-1]
+	decode := sp.decode
+	sp.decode = func(o *discordgo.ApplicationCommandInteractionDataOption, d *discordgo.ApplicationCommandInteractionData) error {
+		if err := decode(o, d); err != nil {
+			return err
+		}
+		*dst = optInt{v: v, set: true}
+		return nil
+	}
+}
+
+// optChoice declares a STRING option whose value is one of choices, that
+// may be left out.
+func (s *optionSet) optChoice(name string, dst *optString, choices []choice) {
+	var v string
+	s.oneOf(name, &v, "", choices)
+	sp := s.specs[len(s.specs)-1]
+	decode := sp.decode
+	sp.decode = func(o *discordgo.ApplicationCommandInteractionDataOption, d *discordgo.ApplicationCommandInteractionData) error {
+		if err := decode(o, d); err != nil {
+			return err
+		}
+		*dst = optString{v: v, set: true}
+		return nil
+	}
+}
+
+// text declares a STRING option of free text (at most 100 characters).
+func (s *optionSet) text(name string, dst *optString) {
+	s.specs = append(s.specs, &optionSpec{name: name, typ: discordgo.ApplicationCommandOptionString,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, _ *discordgo.ApplicationCommandInteractionData) error {
+			v, ok := o.Value.(string)
+			if o.Type != discordgo.ApplicationCommandOptionString || !ok || len(v) > 100 {
+				return malformed("option %s", o.Name)
+			}
+			*dst = optString{v: v, set: true}
+			return nil
+		}})
+}
+
+// snowflakeOption declares an option of type typ whose value is an ID
+// (a CHANNEL or a ROLE).
+func (s *optionSet) snowflakeOption(name string, typ discordgo.ApplicationCommandOptionType, dst *optString) {
+	s.specs = append(s.specs, &optionSpec{name: name, typ: typ,
+		decode: func(o *discordgo.ApplicationCommandInteractionDataOption, _ *discordgo.ApplicationCommandInteractionData) error {
+			v, ok := o.Value.(string)
+			if o.Type != typ || !ok || !snowflake(v) {
+				return malformed("option %s", o.Name)
+			}
+			*dst = optString{v: v, set: true}
+			return nil
+		}})
+}
+
+// channel declares a CHANNEL option: the channel's ID.
+func (s *optionSet) channel(name string, dst *optString) {
+	s.snowflakeOption(name, discordgo.ApplicationCommandOptionChannel, dst)
+}
+
+// role declares a ROLE option: the role's ID.
+func (s *optionSet) role(name string, dst *optString) {
+	s.snowflakeOption(name, discordgo.ApplicationCommandOptionRole, dst)
+}
+
+// snowflake reports whether v is a Discord ID: 1 to 20 digits.
+func snowflake(v string) bool {
+	if v == "" || len(v) > 20 {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // toggle is a BOOLEAN option as a member set it, or left out (set
@@ -148,11 +269,12 @@ func (s *optionSet) oneOf(name string, dst *string, def string, choices []choice
 // wrong type, is malformed; an integer out of its bounds or a string that
 // is not one of its choices is refused.
 func (s *optionSet) decode(i *discordgo.Interaction) error {
-	data, _ := i.Data.(discordgo.ApplicationCommandInteractionData)
-	if len(data.Options) != 1 || data.Options[0] == nil {
+	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	_, opts, ok := subcommand(data, ok)
+	if !ok {
 		return malformed("no subcommand")
 	}
-	for _, o := range data.Options[0].Options {
+	for _, o := range opts {
 		if o == nil {
 			return malformed("nil option")
 		}
@@ -173,7 +295,17 @@ func (s *optionSet) decode(i *discordgo.Interaction) error {
 func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.ApplicationCommandOption {
 	var out []*discordgo.ApplicationCommandOption
 	for _, sp := range s.specs {
-		o := &discordgo.ApplicationCommandOption{Type: sp.typ, Name: sp.name, Description: l.T("option_" + sub + "_" + sp.name)}
+		key := "option_" + sub + "_" + strings.ReplaceAll(sp.name, "-", "_")
+		var desc string
+		switch {
+		case l.Has(key):
+			desc = l.T(key)
+		case sub == "set": // a setting that is the default of a challenge's option
+			desc = l.T("option_default", "Description", l.T("option_challenge_"+sp.name))
+		default: // an option of /connectn open, described as the challenge's
+			desc = l.T("option_challenge_" + sp.name)
+		}
+		o := &discordgo.ApplicationCommandOption{Type: sp.typ, Name: sp.name, Description: desc}
 		switch sp.typ {
 		case discordgo.ApplicationCommandOptionInteger:
 			lo := float64(sp.min)
@@ -181,7 +313,11 @@ func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.Appli
 			o.Description = l.T("option_bounds", "Description", o.Description, "Min", sp.min, "Max", sp.max, "Default", sp.def)
 		case discordgo.ApplicationCommandOptionString:
 			for _, c := range sp.choices {
-				o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: l.T(c.label), Value: c.value})
+				name := c.name
+				if c.label != "" {
+					name = l.T(c.label)
+				}
+				o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: c.value})
 			}
 		}
 		out = append(out, o)
@@ -190,16 +326,18 @@ func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.Appli
 }
 
 // Commands returns the bot's application commands, registered with one bulk
-// overwrite (globally, or in one guild while testing): one `/connectn`
-// command whose subcommands are the commands of the route table, in its
-// order, with their options; in English, with the names (catalog messages
-// name_<subcommand>, name_option_<option>), descriptions and choices of
-// every other language of the catalog as name_localizations and
-// description_localizations, keyed by Discord's locale codes (the
-// catalog's files are named by them). It can be installed in servers and
-// by members for themselves (integration_types 0 and 1) and used in
-// servers, the bot's DM and group DMs (contexts 0, 1 and 2). Each call
-// returns a fresh slice.
+// overwrite (globally, or in one guild while testing): /connectn, whose
+// subcommands are the member commands of the route table, and
+// /connectn-admin, the admins' (default_member_permissions Manage
+// Messages, in servers only; subcommand groups such as settings hold
+// their subcommands), each in the route table's order, with their
+// options; in English, with the names (catalog messages name_<subcommand>,
+// name_option_<option>), descriptions and choices of every other language
+// of the catalog as name_localizations and description_localizations,
+// keyed by Discord's locale codes (the catalog's files are named by them).
+// /connectn can be installed in servers and by members for themselves
+// (integration_types 0 and 1) and used in servers, the bot's DM and group
+// DMs (contexts 0, 1 and 2). Each call returns a fresh slice.
 func Commands() []*discordgo.ApplicationCommand {
 	cmds := commands(locale.English())
 	for _, lang := range locale.Default().Languages() {
@@ -207,18 +345,20 @@ func Commands() []*discordgo.ApplicationCommand {
 			continue
 		}
 		l := locale.Default().Localizer(lang)
-		localize(cmds[0], commands(l)[0], l, discordgo.Locale(lang))
+		for k, loc := range commands(l) {
+			localize(cmds[k], loc, l, discordgo.Locale(lang))
+		}
 	}
 	return cmds
 }
 
-// localize adds to cmd, the command in the base language, the names and
+// localize adds to cmd, a command in the base language, the names and
 // descriptions of loc, the same command in l's language, for lang.
 func localize(cmd, loc *discordgo.ApplicationCommand, l *locale.Localizer, lang discordgo.Locale) {
 	if cmd.NameLocalizations == nil {
 		cmd.NameLocalizations, cmd.DescriptionLocalizations = &map[discordgo.Locale]string{}, &map[discordgo.Locale]string{}
 	}
-	(*cmd.NameLocalizations)[lang] = cmd.Name // the product's name is not translated
+	(*cmd.NameLocalizations)[lang] = cmd.Name // the commands' names are not translated
 	(*cmd.DescriptionLocalizations)[lang] = loc.Description
 	set := func(m *map[discordgo.Locale]string, v string) {
 		if *m == nil {
@@ -226,36 +366,30 @@ func localize(cmd, loc *discordgo.ApplicationCommand, l *locale.Localizer, lang 
 		}
 		(*m)[lang] = v
 	}
-	for i, sub := range cmd.Options {
-		lsub := loc.Options[i]
-		set(&sub.NameLocalizations, l.T("name_"+sub.Name))
-		set(&sub.DescriptionLocalizations, lsub.Description)
-		for j, o := range sub.Options {
-			lo := lsub.Options[j]
-			set(&o.NameLocalizations, l.T("name_option_"+o.Name))
+	var walk func(opts, locs []*discordgo.ApplicationCommandOption)
+	walk = func(opts, locs []*discordgo.ApplicationCommandOption) {
+		for i, o := range opts {
+			lo := locs[i]
+			switch o.Type {
+			case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
+				set(&o.NameLocalizations, l.T("name_"+strings.ReplaceAll(o.Name, "-", "_")))
+			default:
+				set(&o.NameLocalizations, l.T("name_option_"+strings.ReplaceAll(o.Name, "-", "_")))
+			}
 			set(&o.DescriptionLocalizations, lo.Description)
 			for k, ch := range o.Choices {
 				set(&ch.NameLocalizations, lo.Choices[k].Name)
 			}
+			walk(o.Options, lo.Options)
 		}
 	}
+	walk(cmd.Options, loc.Options)
 }
 
-// commands is Commands in l's language.
+// commands is Commands in l's language, without localizations:
+// /connectn, then /connectn-admin.
 func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
-	var subs []*discordgo.ApplicationCommandOption
-	for _, r := range routes {
-		if !r.command {
-			continue
-		}
-		s := &optionSet{}
-		r.options(s)
-		subs = append(subs, &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionSubCommand, Name: r.name,
-			Description: l.T("command_" + r.name), Options: s.register(l, r.name),
-		})
-	}
-	return []*discordgo.ApplicationCommand{{
+	member := &discordgo.ApplicationCommand{
 		Name:        commandName,
 		Description: l.T("command_" + commandName),
 		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{
@@ -264,6 +398,46 @@ func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
 		Contexts: &[]discordgo.InteractionContextType{
 			discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
 		},
-		Options: subs,
-	}}
+	}
+	manageMessages := int64(discordgo.PermissionManageMessages)
+	admin := &discordgo.ApplicationCommand{
+		Name:                     adminCommandName,
+		Description:              l.T("command_connectn_admin"),
+		DefaultMemberPermissions: &manageMessages,
+		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
+		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+	}
+	for _, r := range routes {
+		if !r.command {
+			continue
+		}
+		cmd := member
+		if r.parent == adminCommandName {
+			cmd = admin
+		}
+		s := &optionSet{}
+		r.options(s)
+		group, leaf, grouped := strings.Cut(r.name, " ")
+		if !grouped {
+			leaf = group
+		}
+		opt := &discordgo.ApplicationCommandOption{
+			Type: discordgo.ApplicationCommandOptionSubCommand, Name: leaf,
+			Description: l.T("command_" + strings.ReplaceAll(strings.ReplaceAll(r.name, " ", "_"), "-", "_")),
+			Options:     s.register(l, strings.ReplaceAll(leaf, "-", "_")),
+		}
+		if !grouped {
+			cmd.Options = append(cmd.Options, opt)
+			continue
+		}
+		k := slices.IndexFunc(cmd.Options, func(o *discordgo.ApplicationCommandOption) bool { return o.Name == group })
+		if k < 0 {
+			cmd.Options = append(cmd.Options, &discordgo.ApplicationCommandOption{
+				Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: group, Description: l.T("command_" + group),
+			})
+			k = len(cmd.Options) - 1
+		}
+		cmd.Options[k].Options = append(cmd.Options[k].Options, opt)
+	}
+	return []*discordgo.ApplicationCommand{member, admin}
 }

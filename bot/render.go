@@ -232,6 +232,9 @@ func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 
 // name returns the escaped display name of player p of s in bold, after
 // their disc.
 func name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
+	if m := s.Member(p); m.ID == sessions.OpenSeat {
+		return themeNamed(s.Theme).disc(p) + " *" + l.T("open_seat") + "*"
+	}
 	return themeNamed(s.Theme).disc(p) + " **" + escapeName(l, s.Member(p).Name) + "**"
 }
 
@@ -279,17 +282,25 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 	if s.Config.Wins > 1 && s.Config.Openers == game.Alternate {
 		opener = "challenge_opener"
 	}
+	answer := l.T("challenge_answer", "Opponent", "**"+escapeName(l, opponent.Name)+"**")
+	content := l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", "**"+escapeName(l, challenger.Name)+"**",
+		"Connect", s.Config.Connect)
+	mentions := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}}
+	decline := l.T("button_decline")
+	if opponent.ID == sessions.OpenSeat {
+		answer = l.T("open_answer", "Challenger", "**"+escapeName(l, challenger.Name)+"**")
+		content = l.T("open_content", "Challenger", "**"+escapeName(l, challenger.Name)+"**", "Connect", s.Config.Connect)
+		mentions, decline = noMentions(), l.T("button_withdraw")
+	}
 	desc := l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
 		settingsLine(l, s.Config) + "\n" +
-		l.T(opener, "Opener", name(l, s, s.Config.OpenerOf(1))) + "\n\n" +
-		l.T("challenge_answer", "Opponent", "**"+escapeName(l, opponent.Name)+"**")
+		l.T(opener, "Opener", name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
 	if !s.Deadline.IsZero() {
 		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
 	}
 	return &message{
-		Content: l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", "**"+escapeName(l, challenger.Name)+"**",
-			"Connect", s.Config.Connect),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}},
+		Content:         content,
+		AllowedMentions: mentions,
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       l.T("challenge_title", "Connect", s.Config.Connect),
 			Description: desc,
@@ -297,7 +308,7 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: buttonID{Action: "accept", Match: s.ID}.String()},
-			discordgo.Button{Label: l.T("button_decline"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
+			discordgo.Button{Label: decline, Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
 		}}},
 	}
 }
@@ -338,6 +349,18 @@ func renderMoved(l *locale.Localizer, s *sessions.Session, link string) *message
 func renderClosedChallenge(l *locale.Localizer, s *sessions.Session) *message {
 	title, why := "challenge_title_called_off", ""
 	switch s.End {
+	case sessions.EndEnded:
+		ended := l.T("match_ended", "Moderator", mention(s.EndedBy))
+		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
+			// A match under way: its board as it stood, and who ended it.
+			return &message{
+				AllowedMentions: noMentions(),
+				Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
+					l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()), closedColor, ended)},
+				Components: []discordgo.MessageComponent{},
+			}
+		}
+		title, why = "challenge_title_ended", ended+" "
 	case sessions.EndDeclined:
 		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", name(l, s, game.Player2))+" "
 	case sessions.EndWithdrawn:

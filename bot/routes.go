@@ -24,6 +24,12 @@ var routes = []route{
 	command("stats", (*Handler).stats),
 	command("leaderboard", (*Handler).leaderboard),
 	command("help", (*Handler).help),
+	command("open", (*Handler).openChallenge, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+	command("forget-me", (*Handler).forgetMe),
+	admin("settings show", discordgo.PermissionManageGuild, (*Handler).settingsShow),
+	admin("settings set", discordgo.PermissionManageGuild, (*Handler).settingsSet),
+	admin("settings reset", discordgo.PermissionManageGuild, (*Handler).settingsReset),
+	admin("end", discordgo.PermissionManageMessages, (*Handler).end),
 
 	button("accept", matchParts, (*Handler).accept),
 	button("decline", matchParts, (*Handler).decline),
@@ -34,10 +40,18 @@ var routes = []route{
 	button("rematch", matchParts, (*Handler).rematch),
 	button("picture", matchParts, (*Handler).picture, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
 	button("analysis", matchParts, (*Handler).analysis, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+	button("forget", nil, (*Handler).forgetConfirm),
+	button("forget-keep", nil, (*Handler).forgetCancel),
 }
 
-// commandName is the one slash command; the routes are its subcommands.
-const commandName = "connectn"
+// The slash commands; the routes are their subcommands. commandName is
+// every member's; adminCommandName the admins' (its subcommands need a
+// permission, and Discord shows it to members with Manage Messages by
+// default).
+const (
+	commandName      = "connectn"
+	adminCommandName = "connectn-admin"
+)
 
 // handleFunc answers one call: the response, or an error (a
 // *sessions.Refusal for what the sender can mend, anything else a failure).
@@ -45,10 +59,17 @@ type handleFunc func(ctx context.Context, c *call) (*discordgo.InteractionRespon
 
 // route is one entry of the route table.
 type route struct {
-	// name is the subcommand's name, or the button's custom_id action.
+	// name is the subcommand's name ("challenge"; "settings show" for a
+	// subcommand of a group), or the button's custom_id action.
 	name string
 	// command is set for a subcommand, unset for a button.
 	command bool
+	// parent is a subcommand's command: commandName or adminCommandName.
+	parent string
+	// perm is the permission a member needs for the subcommand (any of
+	// its bits, Administrator included); 0: none, and the subcommand
+	// works outside servers too.
+	perm int64
 	// options declares a subcommand's options (for registration and
 	// decoding).
 	options func(*optionSet)
@@ -87,6 +108,7 @@ func command[O any, P optionDecl[O]](name string, run func(h *Handler, ctx conte
 	r := route{
 		name:    name,
 		command: true,
+		parent:  commandName,
 		options: func(s *optionSet) { P(new(O)).declare(s) },
 		handle: func(h *Handler, ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 			o := new(O)
@@ -103,6 +125,18 @@ func command[O any, P optionDecl[O]](name string, run func(h *Handler, ctx conte
 	}
 	return r
 }
+
+// admin declares subcommand name of /connectn-admin ("end", or "settings
+// show" in the group settings), which a member with permission perm may
+// use in a server; otherwise as command.
+func admin[O any, P optionDecl[O]](name string, perm int64, run func(h *Handler, ctx context.Context, c *call, o *O) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
+	r := command[O, P](name, run, opts...)
+	r.parent, r.perm = adminCommandName, perm
+	return r
+}
+
+// path is the key of a subcommand in the router: its command and name.
+func (r *route) path() string { return r.parent + " " + r.name }
 
 // button declares the button whose custom_id is "cn:<action>" followed by
 // parts, and run, its handler, which finds the parsed custom_id in c.id.
@@ -241,17 +275,17 @@ func newRouter(h *Handler, table []route, global []middleware, perRoute []routeM
 		for k := len(perRoute) - 1; k >= 0; k-- {
 			rr.serve = perRoute[k](&rr.route, rr.serve)
 		}
-		into := rt.buttons
+		into, key := rt.buttons, r.name
 		if r.command {
-			into = rt.commands
+			into, key = rt.commands, r.path()
 		}
-		if _, dup := into[r.name]; dup {
-			panic(fmt.Sprintf("bot: route %q declared twice", r.name))
+		if _, dup := into[key]; dup {
+			panic(fmt.Sprintf("bot: route %q declared twice", key))
 		}
 		if len(r.parts)+2 > maxParts {
 			panic(fmt.Sprintf("bot: route %q has more than %d custom_id parts", r.name, maxParts))
 		}
-		into[r.name] = rr
+		into[key] = rr
 	}
 	rt.serve = rt.dispatch
 	for k := len(global) - 1; k >= 0; k-- {
@@ -281,7 +315,7 @@ func (rt *router) parse(customID string) (buttonID, *routed, error) {
 			parts[n] = p
 		}
 	}
-	if n < 3 || parts[0] != "cn" {
+	if n < 2 || parts[0] != "cn" {
 		return bad("not ours")
 	}
 	r := rt.buttons[parts[1]]

@@ -86,7 +86,7 @@ func themeNamed(name string) Theme {
 func themeChoices() []choice {
 	var out []choice
 	for _, t := range themes {
-		out = append(out, choice{t.Name, "choice_theme_" + t.Name})
+		out = append(out, choice{value: t.Name, label: "choice_theme_" + t.Name})
 	}
 	return out
 }

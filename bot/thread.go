@@ -46,13 +46,13 @@ func WithThreads(on bool) Option {
 
 // inThread reports whether the challenge of call c opens a thread for its
 // match, as the thread option t (or, left out, the handler's default)
-// asks. It refuses reasonNoThreadHere when t asks for one where none can
+// asks (def when left out: the server's setting, else the bot's). It refuses reasonNoThreadHere when t asks for one where none can
 // be opened (outside a server, where the bot is not a member, without a
 // bot token) and reasonThreadPermission when the interaction's
 // app_permissions lack threadPermissions; the default alone never refuses:
 // the match is then played in the channel.
-func (h *Handler) inThread(c *call, t toggle) (bool, error) {
-	if !t.or(h.threads) {
+func (h *Handler) inThread(c *call, t toggle, def bool) (bool, error) {
+	if !t.or(def) {
 		return false, nil
 	}
 	possible := c.i.GuildID != "" && !webhookOnly(c.i) && h.messenger != nil && h.messenger.HasBotToken()

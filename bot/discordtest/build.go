@@ -105,6 +105,12 @@ type Envelope struct {
 	// without a parent, or the DM type of Context.
 	ChannelType discordgo.ChannelType
 	ParentID    string
+	// MemberPermissions overrides the acting member's permissions in the
+	// channel (member.permissions, a decimal string; "" keeps a member
+	// without special rights), and Roles are their role IDs (none by
+	// default). Only in a server.
+	MemberPermissions string
+	Roles             []string
 }
 
 // DefaultCommandID is the command ID of slash commands whose Envelope
@@ -140,6 +146,15 @@ type Arg struct {
 	Type  discordgo.ApplicationCommandOptionType
 	Value any
 	user  *User
+	roles []string
+}
+
+// MemberArg is a USER option naming u, whose resolved member has roles
+// (their role IDs in the server).
+func MemberArg(name string, u User, roles ...string) Arg {
+	a := UserArg(name, u)
+	a.roles = roles
+	return a
 }
 
 // IntArg is an INTEGER option.
@@ -174,6 +189,18 @@ func Ping(id, token, appID string) []byte {
 // are resolved in data.resolved.users only, without members, and data has
 // no guild_id, as Discord sends them.
 func Slash(e Envelope, command, sub string, args ...Arg) []byte {
+	return slash(e, command, "", sub, args...)
+}
+
+// SlashGroup returns the APPLICATION_COMMAND interaction of
+// /command group sub, a subcommand in a subcommand group, with args: as
+// Discord sends it, data.options holds the group (type 2), which holds
+// the subcommand (type 1) and its options.
+func SlashGroup(e Envelope, command, group, sub string, args ...Arg) []byte {
+	return slash(e, command, group, sub, args...)
+}
+
+func slash(e Envelope, command, group, sub string, args ...Arg) []byte {
 	i := e.interaction(discordgo.InteractionApplicationCommand)
 	d := &wireCommandData{ID: e.CommandID, Name: command, Type: discordgo.ChatApplicationCommand, GuildID: i.GuildID}
 	if d.ID == "" {
@@ -193,13 +220,20 @@ func Slash(e Envelope, command, sub string, args ...Arg) []byte {
 		}
 		d.Resolved.Users[a.user.ID] = a.user.wire()
 		if d.Resolved.Members != nil {
-			d.Resolved.Members[a.user.ID] = partialMember()
+			pm := partialMember()
+			if a.roles != nil {
+				pm.Roles = a.roles
+			}
+			d.Resolved.Members[a.user.ID] = pm
 		}
 	}
 	if sub == "" {
 		d.Options = opts
 	} else {
 		d.Options = []wireOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}
+		if group != "" {
+			d.Options = []wireOption{{Name: group, Type: discordgo.ApplicationCommandOptionSubCommandGroup, Options: d.Options}}
+		}
 	}
 	if d.Options == nil {
 		d.Options = []wireOption{}
@@ -245,6 +279,12 @@ func (e *Envelope) interaction(typ discordgo.InteractionType) *wireInteraction {
 	}
 	guildLocale := or(e.GuildLocale, "en-US")
 	m := member(e.From)
+	if e.MemberPermissions != "" {
+		m.Permissions = e.MemberPermissions
+	}
+	if e.Roles != nil {
+		m.Roles = e.Roles
+	}
 	i.Guild = &wireGuild{ID: e.GuildID, Locale: guildLocale, Features: []string{}}
 	i.GuildID, i.GuildLocale, i.Member = e.GuildID, guildLocale, &m
 	i.Channel = e.guildChannel()

@@ -32,10 +32,14 @@ type userRef struct {
 }
 
 // memberRef is the part of the member who used an interaction (in a
-// server) that the handler reads: the user and their nickname there.
+// server) that the handler reads: the user, their nickname there, their
+// roles (a server may ask for one to play) and their permissions in the
+// channel (the admins' command checks them).
 type memberRef struct {
-	User *userRef `json:"user"`
-	Nick string   `json:"nick"`
+	User        *userRef `json:"user"`
+	Nick        string   `json:"nick"`
+	Roles       []string `json:"roles"`
+	Permissions int64    `json:"permissions,string"`
 }
 
 func (u *userRef) user() *discordgo.User {
@@ -58,8 +62,8 @@ type wireInteraction struct {
 // endpoint, as discordgo's Interaction.UnmarshalJSON does (data decoded by
 // the interaction's type) but with the message a component was clicked on
 // reduced to its ID and channel, and the member or user who used it to
-// their ID and names: the handler works from the store, never from what a
-// message shows, and a member's roles, permissions and dates are never
+// their ID, names, roles and permissions: the handler works from the
+// store, never from what a message shows, and a member's dates are never
 // read. The message is skimmed (skimMessage), not decoded: its emoji and
 // escaped lines were most of the time a click took to decode. The
 // interaction's strings point into body (or into a copy of it), which must
@@ -92,7 +96,8 @@ func DecodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		i.Message = &discordgo.Message{ID: raw.Message.ID, ChannelID: raw.Message.ChannelID}
 	}
 	if raw.Member != nil {
-		i.Member = &discordgo.Member{User: raw.Member.User.user(), Nick: raw.Member.Nick}
+		i.Member = &discordgo.Member{User: raw.Member.User.user(), Nick: raw.Member.Nick, Roles: raw.Member.Roles,
+			Permissions: raw.Member.Permissions}
 	}
 	i.User = raw.User.user()
 	var err error

@@ -93,8 +93,8 @@ func FuzzDecodeInteraction(f *testing.F) {
 			}
 			g, w := *got, want
 			g.Message, w.Message = nil, nil
-			// Of the member and the user, the handler reads who it is
-			// and the name to show.
+			// Of the member and the user, the handler reads who it is,
+			// the name to show, and a member's roles and permissions.
 			lean := func(u *discordgo.User) *discordgo.User {
 				if u == nil {
 					return nil
@@ -102,7 +102,8 @@ func FuzzDecodeInteraction(f *testing.F) {
 				return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
 			}
 			if w.Member != nil {
-				w.Member = &discordgo.Member{User: lean(w.Member.User), Nick: w.Member.Nick}
+				w.Member = &discordgo.Member{User: lean(w.Member.User), Nick: w.Member.Nick, Roles: w.Member.Roles,
+					Permissions: w.Member.Permissions}
 			}
 			w.User = lean(w.User)
 			if !reflect.DeepEqual(g, w) {

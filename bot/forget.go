@@ -1,0 +1,64 @@
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/sessions"
+)
+
+// forgetMe handles /connectn forget-me: it asks, privately, whether to
+// remove everything kept about the member, with a button that does it
+// and one that does not.
+func (h *Handler) forgetMe(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	resp := ephemeral(c.reader.T("forget_prompt"))
+	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: c.reader.T("button_forget"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "forget"}.String()},
+		discordgo.Button{Label: c.reader.T("button_cancel"), Style: discordgo.SecondaryButton, CustomID: buttonID{Action: "forget-keep"}.String()},
+	}}}
+	return resp, nil
+}
+
+// forgetConfirm forgets the member who clicked (whoever made the prompt:
+// a crafted click forgets only the one who sends it): each match they
+// play ends as their forfeit, each challenge of theirs is called off
+// (its message edited after the response), and then the store removes
+// every row naming them (sessions.Store's Forget), in every server. The
+// prompt becomes the answer. The log keeps the counts, not the member.
+func (h *Handler) forgetConfirm(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	channels, err := h.store.ActiveChannelsOf(ctx, c.user)
+	if err != nil {
+		return nil, err
+	}
+	var left []*sessions.Session
+	for _, ch := range channels {
+		s, err := h.store.Update(ctx, ch, func(s *sessions.Session) error { return s.Leave(c.user) })
+		var refused *sessions.Refusal
+		switch {
+		case errors.Is(err, sessions.ErrOver), errors.Is(err, sessions.ErrNotFound), errors.As(err, &refused):
+			continue // it ended, or moved on to a session without them, meanwhile
+		case err != nil:
+			return nil, err
+		}
+		left = append(left, s)
+	}
+	n, err := h.store.Forget(ctx, c.user)
+	if err != nil {
+		return nil, err
+	}
+	h.log.Info("a member was forgotten", "matches", n.Matches, "member_stats", n.MemberStats, "pair_records", n.PairRecords,
+		"ended", len(left))
+	for _, s := range left {
+		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(publicOf(s), s)) })
+	}
+	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: noMentions(),
+		Components: []discordgo.MessageComponent{}}), nil
+}
+
+// forgetCancel answers the prompt's Cancel: nothing removed.
+func (h *Handler) forgetCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	return updateMessage(&message{Content: c.reader.T("forget_cancelled"), AllowedMentions: noMentions(),
+		Components: []discordgo.MessageComponent{}}), nil
+}
