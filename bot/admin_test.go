@@ -269,3 +269,23 @@ func (s *syncBuffer) String() string {
 }
 
 var _ = bot.DefaultTurnTimeout
+
+// TestSettingsDefaultsOfTheNextChallenge: the bot's level and the thread
+// a server sets apply to the next challenge that leaves them out, and a
+// challenge's own options still win over them.
+func TestSettingsDefaultsOfTheNextChallenge(t *testing.T) {
+	e := newAIEnv(t, &scriptedAI{})
+	e.withBotToken(true)
+	e.adminSlash(carol, adminPerms, channelID, "settings", "set", strArg("level", "easy"), boolArg("threads", true))
+
+	// Against the bot, no level: the server's.
+	p := &place{e: e, channel: "1300000000000000004"}
+	p.slash(alice, "challenge", boolArg("thread", false))
+	mustContain(t, "against the bot", messageText(p.board()), "against the bot (easy)")
+
+	// Against a member, no thread option: a thread, as the server asks.
+	resp := e.send(slash(alice, "challenge", "opponent", bob))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || len(e.fake.Threads()) != 1 {
+		t.Fatalf("the server's threads setting did not open a thread: response %d, %d threads", resp.Type, len(e.fake.Threads()))
+	}
+}
