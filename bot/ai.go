@@ -21,6 +21,10 @@ type AI interface {
 	// error wrapping ai.ErrBoardTooLarge for a board the solver cannot
 	// settle.
 	Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*ai.Analysis, error)
+	// Evaluate values every column of the position moves (zero-based,
+	// from the empty board, Player1 first) reach on a board of cfg, for the
+	// player to move, until ctx ends; see ai.Engine.Evaluate.
+	Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error)
 }
 
 // WithAI lets members play against the bot, which chooses its moves with a,

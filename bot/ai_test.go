@@ -55,6 +55,10 @@ func (s *scriptedAI) Analyze(ctx context.Context, cfg game.Config, r *game.Round
 	return s.engine.Analyze(ctx, cfg, r)
 }
 
+func (s *scriptedAI) Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error) {
+	return s.engine.Evaluate(ctx, cfg, moves)
+}
+
 func newAIEnv(t *testing.T, a *scriptedAI, opts ...bot.Option) *env {
 	t.Helper()
 	if a.engine == nil {

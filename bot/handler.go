@@ -24,6 +24,7 @@ type Store interface {
 	Get(ctx context.Context, channelID string) (*sessions.Session, error)
 	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
 	Abandon(ctx context.Context, channelID string) (int64, error)
+	History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error)
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
 	Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error)
 	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)

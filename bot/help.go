@@ -44,6 +44,7 @@ func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionR
 			l.T("help_stats"),
 			l.T("help_leaderboard", "Top", leaderboardTop),
 			l.T("help_open"),
+			l.T("help_analyze"),
 			l.T("help_forget_me"),
 			l.T("help_admin"),
 			l.T("help_help"),

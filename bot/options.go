@@ -27,6 +27,9 @@ type optionSpec struct {
 	min, max int      // an integer's bounds, and
 	def      int      // its default, shown in its description
 	choices  []choice // a string's choices, the first the default
+	// plain leaves an integer's bounds and default out of its
+	// description (a number such as a match's, whose bounds say nothing).
+	plain bool
 	// decode reads the option's value, or returns why it cannot.
 	decode func(o *discordgo.ApplicationCommandInteractionDataOption, data *discordgo.ApplicationCommandInteractionData) error
 }
@@ -153,6 +156,13 @@ func (s *optionSet) optInteger(name string, dst *optInt, lo, hi, def int) {
 		*dst = optInt{v: v, set: true}
 		return nil
 	}
+}
+
+// number declares an INTEGER option from lo to hi that may be left out,
+// whose description does not state its bounds.
+func (s *optionSet) number(name string, dst *optInt, lo, hi int) {
+	s.optInteger(name, dst, lo, hi, 0)
+	s.specs[len(s.specs)-1].plain = true
 }
 
 // optChoice declares a STRING option whose value is one of choices, that
@@ -310,7 +320,9 @@ func (s *optionSet) register(l *locale.Localizer, sub string) []*discordgo.Appli
 		case discordgo.ApplicationCommandOptionInteger:
 			lo := float64(sp.min)
 			o.MinValue, o.MaxValue = &lo, float64(sp.max)
-			o.Description = l.T("option_bounds", "Description", o.Description, "Min", sp.min, "Max", sp.max, "Default", sp.def)
+			if !sp.plain {
+				o.Description = l.T("option_bounds", "Description", o.Description, "Min", sp.min, "Max", sp.max, "Default", sp.def)
+			}
 		case discordgo.ApplicationCommandOptionString:
 			for _, c := range sp.choices {
 				name := c.name

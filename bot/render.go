@@ -508,15 +508,26 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 			CustomID: buttonID{Action: "analysis", Match: s.ID}.String()})
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	// Each round's moves, copyable into /connectn analyze or connectn solve.
+	var moves []string
+	for _, r := range m.Rounds() {
+		if len(r.Moves()) > 0 {
+			moves = append(moves, l.T("match_moves", "Round", r.Number(), "Moves", movesString(r.Moves(), s.Config.Columns)))
+		}
+	}
+	if len(moves) > 0 {
+		status = append(status, strings.Join(moves, " · "))
+	}
 	if rematch != "" {
 		status = append(status, rematch)
 		components = []discordgo.MessageComponent{}
 	}
+	e := boardEmbed(l, s, m.Round(), l.T("match_title", "Connect", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)
+	e.Footer.Text += " · " + l.T("match_number", "Match", s.ID)
 	return &message{
 		AllowedMentions: noMentions(),
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, m.Round(),
-			l.T("match_title", "Connect", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)},
-		Components: components,
+		Embeds:          []*discordgo.MessageEmbed{e},
+		Components:      components,
 	}
 }
 

@@ -26,6 +26,8 @@ var routes = []route{
 	command("help", (*Handler).help),
 	command("open", (*Handler).openChallenge, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
 	command("forget-me", (*Handler).forgetMe),
+	command("analyze", (*Handler).analyze, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+	command("replay", (*Handler).replay),
 	admin("settings show", discordgo.PermissionManageGuild, (*Handler).settingsShow),
 	admin("settings set", discordgo.PermissionManageGuild, (*Handler).settingsSet),
 	admin("settings reset", discordgo.PermissionManageGuild, (*Handler).settingsReset),
@@ -40,6 +42,7 @@ var routes = []route{
 	button("rematch", matchParts, (*Handler).rematch),
 	button("picture", matchParts, (*Handler).picture, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
 	button("analysis", matchParts, (*Handler).analysis, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+	button("replay", replayParts, (*Handler).replayButton),
 	button("forget", nil, (*Handler).forgetConfirm),
 	button("forget-keep", nil, (*Handler).forgetCancel),
 }

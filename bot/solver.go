@@ -1,0 +1,382 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// Budgets of the solver on demand.
+const (
+	// analyzeBudget is how long /connectn analyze lets the solver think,
+	// after its deferred response.
+	analyzeBudget = 2500 * time.Millisecond
+	// replayBudget is how long a replay step lets the solver value its
+	// position, inside the click's 3-second response window.
+	replayBudget = 1200 * time.Millisecond
+)
+
+// Refusals of a moves string.
+var (
+	reasonMoveNotColumn = sessions.NewReason("move_not_column")
+	reasonMoveFull      = sessions.NewReason("move_full")
+	reasonMoveAfterWin  = sessions.NewReason("move_after_win")
+	reasonNoReplay      = sessions.NewReason("no_replay")
+	reasonReplayUnknown = sessions.NewReason("replay_unknown")
+)
+
+// notation returns the character of column c (zero-based) in the moves
+// notation of a board of columns: digits from 1 (Pascal Pons' notation,
+// as connectn solve reads it) up to 9 columns, letters from a on 10
+// columns or more.
+func notation(c, columns int) byte {
+	if columns <= 9 {
+		return byte('1' + c)
+	}
+	return byte('a' + c)
+}
+
+// movesString writes moves (zero-based columns) in the notation of a
+// board of columns.
+func movesString(moves []int, columns int) string {
+	b := make([]byte, len(moves))
+	for k, c := range moves {
+		b[k] = notation(c, columns)
+	}
+	return string(b)
+}
+
+// parseMoves reads a moves string for a board of cfg (spaces ignored;
+// letters in either case), playing the moves by the game's rules. It
+// refuses, naming the first bad move, a character that is no column, a
+// disc in a full column and a move after the game was won.
+func parseMoves(s string, cfg game.Config) ([]int, error) {
+	b, err := game.NewBoard(cfg.Rows, cfg.Columns)
+	if err != nil {
+		return nil, err
+	}
+	var moves []int
+	player, won := game.Player1, false
+	for _, ch := range s {
+		if ch == ' ' {
+			continue
+		}
+		n := len(moves) + 1
+		c := -1
+		switch {
+		case cfg.Columns <= 9 && ch >= '1' && ch <= '9':
+			c = int(ch - '1')
+		case cfg.Columns > 9 && ch >= 'a' && ch <= 'l':
+			c = int(ch - 'a')
+		case cfg.Columns > 9 && ch >= 'A' && ch <= 'L':
+			c = int(ch - 'A')
+		}
+		if c < 0 || c >= cfg.Columns {
+			last := string(notation(cfg.Columns-1, cfg.Columns))
+			return nil, sessions.Refuse(reasonMoveNotColumn, "Char", string(ch), "Move", n, "Columns", last)
+		}
+		if won {
+			return nil, sessions.Refuse(reasonMoveAfterWin, "Move", n)
+		}
+		row, err := b.Drop(c, player)
+		if err != nil {
+			return nil, sessions.Refuse(reasonMoveFull, "Move", n, "Column", string(notation(c, cfg.Columns)))
+		}
+		won = len(b.LinesThrough(row, c, cfg.Connect)) > 0
+		moves = append(moves, c)
+		player = player.Other()
+	}
+	return moves, nil
+}
+
+// positionRound returns the round that moves (legal, zero-based) make
+// from the empty board of cfg, Player1 opening.
+func positionRound(cfg game.Config, moves []int) *game.Round {
+	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, game.Player1
+	m, err := game.NewMatch(cfg)
+	if err != nil {
+		return nil
+	}
+	for _, c := range moves {
+		if _, err := m.Play(m.ToMove(), c); err != nil {
+			break
+		}
+	}
+	return m.Round()
+}
+
+// analyzeOptions are the options of /connectn analyze.
+type analyzeOptions struct {
+	Moves                  optString
+	Rows, Columns, Connect optInt
+}
+
+func (o *analyzeOptions) declare(s *optionSet) {
+	s.text("moves", &o.Moves)
+	s.optInteger("rows", &o.Rows, minRows, maxRows, defaultRows)
+	s.optInteger("columns", &o.Columns, minColumns, maxColumns, defaultColumns)
+	s.optInteger("connect", &o.Connect, minConnect, maxConnect, defaultConnect)
+}
+
+// analyze handles /connectn analyze: it reads the moves (refusing,
+// privately, the first that cannot be played), answers "thinking…" in
+// public, and after the response values every column with the exact
+// solver for analyzeBudget, then shows the position and each column's
+// value: win or loss in n discs, draw, or not settled in time.
+func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
+	if h.ai == nil {
+		return nil, sessions.Refuse(reasonNoAI)
+	}
+	cfg := game.Config{Rows: o.Rows.or(nil, defaultRows), Columns: o.Columns.or(nil, defaultColumns),
+		Connect: o.Connect.or(nil, defaultConnect), Wins: 1}
+	if cfg.Connect > cfg.Rows && cfg.Connect > cfg.Columns {
+		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", cfg.Connect, "Rows", cfg.Rows, "Columns", cfg.Columns,
+			"Max", max(cfg.Rows, cfg.Columns))
+	}
+	moves, err := parseMoves(o.Moves.v, cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := c.public(nil)
+	c.afterResponse(func(ctx context.Context) {
+		actx, cancel := context.WithTimeout(ctx, analyzeBudget)
+		defer cancel()
+		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
+			h.log.Error("analysing a position", "err", err)
+			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: noMentions()})
+			return
+		}
+		h.boards.editOriginal(ctx, c, renderPosition(l, cfg, moves, vals))
+	})
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
+}
+
+// renderPosition draws the position moves make on a board of cfg, and the
+// value of each column for the player to move.
+func renderPosition(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.ColumnValue) *message {
+	t := themes[0]
+	r := positionRound(cfg, moves)
+	title := l.T("analyze_title_empty")
+	if len(moves) > 0 {
+		title = l.N("analyze_title", len(moves))
+	}
+	var lines []string
+	switch {
+	case r.Outcome() == game.Won:
+		lines = append(lines, l.T("analyze_over", "Player", t.Disc[r.Winner()]))
+	case r.Outcome() == game.Drawn:
+		lines = append(lines, l.T("analyze_full"))
+	default:
+		lines = append(lines, l.T("analyze_to_move", "Player", t.Disc[r.ToMove()]))
+		for _, v := range vals {
+			lines = append(lines, l.T("analyze_column", "Column", headerLabel(v.Column, cfg.Columns), "Value", value(l, v)))
+		}
+	}
+	desc := drawGrid(t, r) + "\n" + strings.Join(lines, "\n")
+	if len(moves) > 0 {
+		desc = "`" + movesString(moves, cfg.Columns) + "`\n\n" + desc
+	}
+	return &message{
+		AllowedMentions: noMentions(),
+		Components:      []discordgo.MessageComponent{},
+		Embeds: []*discordgo.MessageEmbed{{
+			Title: title, Description: desc, Color: t.color(game.NoPlayer),
+			Footer: &discordgo.MessageEmbedFooter{Text: l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows),
+				"Columns", l.N("settings_columns", cfg.Columns)) + " · Connect " + strconv.Itoa(cfg.Connect) + " · " + l.T("analyze_footer")},
+		}},
+	}
+}
+
+// headerLabel returns column c's label as the board's header shows it:
+// a keycap up to 10 columns, a regional letter beyond.
+func headerLabel(c, columns int) string {
+	if usesLetters(columns) {
+		return string(rune(0x1F1E6 + c))
+	}
+	return keycaps[c]
+}
+
+// value says what a column is worth: win or loss in n discs, a draw, not
+// settled, or full.
+func value(l *locale.Localizer, v ai.ColumnValue) string {
+	switch {
+	case !v.Legal:
+		return l.T("value_full")
+	case !v.Settled:
+		return l.T("value_unsettled")
+	case v.Score > 0:
+		return l.N("value_win", v.In)
+	case v.Score < 0:
+		return l.N("value_loss", v.In)
+	}
+	return l.T("value_draw")
+}
+
+// replayOptions are the options of /connectn replay.
+type replayOptions struct {
+	Match optInt
+}
+
+func (o *replayOptions) declare(s *optionSet) {
+	s.number("match", &o.Match, 1, 1<<30)
+}
+
+// replayParts are the custom_id parts of a replay's buttons: the match,
+// which button (0 to 3: ⏮ ◀ ▶ ⏭, so that two buttons going to one step
+// still have custom_ids of their own, as Discord wants) and the step it
+// shows (from 0 before the first disc of the first round, over every
+// round).
+var replayParts = []part{partMatch, partPost, partPly}
+
+// replay handles /connectn replay: the channel's last finished match (or
+// the one numbered match, in this channel), privately, at its first step.
+func (h *Handler) replay(ctx context.Context, c *call, o *replayOptions) (*discordgo.InteractionResponse, error) {
+	s, err := h.replayed(ctx, c.i.ChannelID, int64(o.Match.v), o.Match.set)
+	if err != nil {
+		return nil, err
+	}
+	return h.replayStep(ctx, c, s, 0, false), nil
+}
+
+// replayButton answers a replay's ⏮ ◀ ▶ ⏭ buttons: the step the button
+// names (c.id.Ply), in place of the private message.
+func (h *Handler) replayButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := h.replayed(ctx, c.i.ChannelID, c.id.Match, true)
+	if err != nil {
+		return nil, err
+	}
+	return h.replayStep(ctx, c, s, c.id.Ply, true), nil
+}
+
+// replayed returns the finished match of channel numbered match (any
+// when !numbered: the newest), from the channel's history.
+func (h *Handler) replayed(ctx context.Context, channelID string, match int64, numbered bool) (*sessions.Session, error) {
+	list, err := h.store.History(ctx, channelID, 50)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range list {
+		if s.Phase == sessions.PhaseFinished && (!numbered || s.ID == match) {
+			return s, nil
+		}
+	}
+	if numbered {
+		return nil, sessions.Refuse(reasonReplayUnknown, "Match", match)
+	}
+	return nil, sessions.Refuse(reasonNoReplay)
+}
+
+// step is one disc of a match, over its rounds.
+type step struct {
+	round int // index in Rounds
+	ply   int // discs of the round shown
+}
+
+// steps lists a match's steps: before the first disc, then each disc of
+// each round (a round's last board is the first step of the next round's
+// list only once: a round starts at its first disc).
+func steps(m *game.Match) []step {
+	out := []step{{0, 0}}
+	for k, r := range m.Rounds() {
+		for p := 1; p <= len(r.Moves()); p++ {
+			out = append(out, step{k, p})
+		}
+	}
+	return out
+}
+
+// replayStep draws step k of s's match (clamped to its steps) with the
+// solver's value of the position for the player to move, where it settles
+// within replayBudget, and the buttons to the first, previous, next and
+// last steps: a new private message, or (update) in place of the one
+// clicked.
+func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
+	l := c.reader
+	all := steps(s.Match)
+	k = max(0, min(k, len(all)-1))
+	st := all[k]
+	rounds := s.Match.Rounds()
+	played := rounds[st.round]
+	moves := played.Moves()[:st.ply]
+	cfg := s.Config
+	// The round as it stood, its opener first.
+	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, played.Opener()
+	m, _ := game.NewMatch(cfg)
+	for _, col := range moves {
+		if _, err := m.Play(m.ToMove(), col); err != nil {
+			break
+		}
+	}
+	r := m.Round()
+	t := themeNamed(s.Theme)
+	lines := []string{l.T("replay_start")}
+	if last, ok := r.LastMove(); ok {
+		lines[0] = l.T("replay_step", "Step", st.ply, "Steps", len(played.Moves()), "Disc", t.Disc[r.At(last.Row, last.Column)],
+			"Column", columnLabel(last.Column, cfg.Columns))
+	}
+	if !r.Over() && h.ai != nil {
+		// The position's value is the best column's.
+		actx, cancel := context.WithTimeout(ctx, replayBudget)
+		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		cancel()
+		v := ai.ColumnValue{Legal: true}
+		if err == nil {
+			v = best(vals)
+		}
+		lines = append(lines, l.T("replay_value", "Player", name(l, s, r.ToMove()), "Value", value(l, v)))
+	} else if r.Over() {
+		lines = append(lines, roundResult(l, s, r))
+	}
+	nav := func(which int, label string, to int) discordgo.Button {
+		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: to == k || to < 0 || to >= len(all),
+			CustomID: buttonID{Action: "replay", Match: s.ID, Post: which, Ply: max(0, min(to, len(all)-1))}.String()}
+	}
+	msg := &message{
+		Flags:           discordgo.MessageFlagsEphemeral,
+		AllowedMentions: noMentions(),
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       l.T("replay_title", "Match", s.ID, "Round", st.round+1),
+			Description: drawGrid(t, r) + "\n" + strings.Join(lines, "\n"),
+			Color:       t.color(game.NoPlayer),
+			Footer: &discordgo.MessageEmbedFooter{Text: l.T("replay_footer", "Player1", t.Disc[game.Player1]+" "+escapeName(l, s.Players[0].Name),
+				"Player2", t.Disc[game.Player2]+" "+escapeName(l, s.Players[1].Name))},
+		}},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			nav(0, "⏮", 0), nav(1, "◀", k-1), nav(2, "▶", k+1), nav(3, "⏭", len(all)-1),
+		}}},
+	}
+	if update {
+		return updateMessage(msg)
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: msg}
+}
+
+// best returns the best settled value among vals (a win soonest, then a
+// draw, then the slowest loss), or an unsettled one when any column that
+// could be better is not settled.
+func best(vals []ai.ColumnValue) ai.ColumnValue {
+	out := ai.ColumnValue{Legal: true}
+	found := false
+	for _, v := range vals {
+		if !v.Legal {
+			continue
+		}
+		if !v.Settled {
+			return ai.ColumnValue{Legal: true}
+		}
+		if !found || v.Score > out.Score {
+			out, found = v, true
+		}
+	}
+	return out
+}
