@@ -266,11 +266,11 @@ func (h *Handler) settingsShow(ctx context.Context, c *call, _ *noOptions) (*dis
 // setOptions are the options of /connectn-admin settings set: each one
 // given is saved.
 type setOptions struct {
-	Rows, Columns, Connect, Wins             optInt
-	Theme, Level, Language                   optString
-	ChallengeTimeout, TurnTimeout, Cooldown  optString
-	AllowChannel, DisallowChannel, Role      optString
-	Threads, Rated                           toggle
+	Rows, Columns, Connect, Wins            optInt
+	Theme, Level, Language                  optString
+	ChallengeTimeout, TurnTimeout, Cooldown optString
+	AllowChannel, DisallowChannel, Role     optString
+	Threads, Rated                          toggle
 }
 
 func (o *setOptions) declare(s *optionSet) {

@@ -1,8 +1,8 @@
 // Package sessions is the domain of Connect N sessions in Discord channels
 // and the contract of the stores that keep them: Session (a challenge
 // followed by a match between two members), its Phase and End, the
-// Webhook that reaches its board, Stats and PairRecord, the sentinel
-// errors, and Store, whose doc comments are the contract every backend
+// Webhook that reaches its board, Stats and PairRecord, GuildSettings (a
+// server's own settings) and ForgetCounts, the sentinel errors, and Store, whose doc comments are the contract every backend
 // meets. The lifecycle of a session (lifecycle.go: Open, Accept, Decline,
 // Drop, BotTurn, Forfeit, Expire, Repost, Rematch, Due and the board
 // posts) is functions of (session, Policy, now) that return typed outcomes,
@@ -38,7 +38,8 @@
 //		return err // game.ErrNotYourTurn etc. come back unchanged
 //	})
 //
-// Update is the only way to change a session. Calls for one channel are
+// Update is the only way to change a session (but for Forget, which removes
+// every row that names a member). Calls for one channel are
 // serialised by a per-channel lock within a process and by a
 // compare-and-swap on the row's revision across processes; a call that
 // lost the race to another process runs its function again on the state

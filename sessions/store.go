@@ -11,7 +11,8 @@ import (
 // by many goroutines, and by many processes on one database: everything
 // below holds across processes, not just within one.
 //
-// Sessions returned by a Store are fresh copies owned by the caller:
+// Sessions and settings returned by a Store are fresh copies owned by the
+// caller:
 // changing one changes nothing stored; only Update writes.
 //
 // Every write to a session's row increases its revision. A Store keeps the
@@ -45,8 +46,9 @@ type Store interface {
 
 	// Update loads the channel's newest session (active or not), calls fn on
 	// a copy of it, and if fn returns nil writes the copy back (Players,
-	// Phase, MessageID, Theme, AI, End, Deadline, PostSeq, PostDue, Webhook,
-	// the match's actions, and UpdatedAt from the clock) and returns it. An
+	// Phase, MessageID, Theme, AI, End, EndedBy, Deadline, PostSeq, PostDue,
+	// Webhook, the match's actions, and UpdatedAt from the clock) and
+	// returns it. An
 	// active phase whose match is over is written as PhaseFinished; a
 	// session that becomes finished has its result added to the stats and
 	// pair records in the same transaction as the write, so both or neither
@@ -132,6 +134,70 @@ type Store interface {
 	// matches being played) across all channels.
 	CountActive(ctx context.Context) (int, error)
 
+	// LastChallenge returns when member userID last opened a session as
+	// challenger (Players[0]) in server guildID ("" for direct messages):
+	// the newest CreatedAt of those sessions, whatever their phase, in
+	// UTC; the zero time when they never did. Sessions removed by Forget
+	// no longer count. It reads one index entry (for a cooldown between
+	// one member's challenges, checked at every challenge).
+	LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error)
+
+	// ActiveChannelsOf returns the channels, in any server or outside
+	// one, whose active session (a challenge or a match being played) has
+	// member userID as a player, on either side; sorted by channel ID,
+	// and empty (not nil) when there is none.
+	ActiveChannelsOf(ctx context.Context, userID string) ([]string, error)
+
+	// GuildSettings returns the settings of server guildID, read from the
+	// database at every call (no process keeps them in memory), so that a
+	// change made through any process is seen at once by all of them. A
+	// server that never changed its settings has the zero GuildSettings
+	// with GuildID filled in, not an error. It returns an error wrapping
+	// ErrCorrupt when the stored settings cannot be read back.
+	GuildSettings(ctx context.Context, guildID string) (GuildSettings, error)
+
+	// UpdateGuildSettings loads the settings of server guildID (the zero
+	// value for a server that set nothing), calls fn on a copy, and if fn
+	// returns nil writes the copy back with UpdatedAt from the clock and
+	// UpdatedBy set to userID (the admin who changed them), and returns
+	// it. GuildID stays guildID whatever fn does. If fn returns an error,
+	// nothing is written and that error is returned unchanged.
+	//
+	// The write is a compare-and-swap on the row's revision, atomic across
+	// processes: when another process changed the settings between the
+	// load and the write, nothing is written and fn is called again on the
+	// fresh settings, so two admins changing two different settings at
+	// once, through two processes, both see their change kept. fn may
+	// therefore run more than once and must have no other side effect;
+	// it runs outside any transaction. Calls for one server are queued in
+	// the process. After MaxAttempts lost races in a row it gives up with
+	// ErrConflict. Keys of the stored JSON that this program does not know
+	// (written by a newer version) are kept as they are.
+	//
+	// Besides fn's own error, it returns an error for an empty guildID,
+	// one wrapping ErrCorrupt when the stored settings cannot be read (fn
+	// is not called), ErrConflict as above, or ctx's error; in all these
+	// cases nothing is written.
+	UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*GuildSettings) error) (GuildSettings, error)
+
+	// Forget removes every stored row that names member userID, in one
+	// transaction: the sessions they played in on either side (any phase;
+	// the session IDs are never given again), their own member records,
+	// the pair records between them and anyone, and their user ID where it
+	// names who last changed a server's settings or who ended a session
+	// (set to "" there, the row kept, its revision moved on). It returns
+	// the counts removed. Forget does not look at phases: the caller ends
+	// the member's active sessions first (ActiveChannelsOf), as it sees
+	// fit; rows written after Forget returns (a match the member finishes
+	// later) are not removed. An empty userID is refused with an error.
+	//
+	// This Store drops the removed sessions from its memory. Other
+	// processes may still hold them in theirs, but never return them: every
+	// load checks the row, so Get, Update and History in any process see
+	// a channel whose newest session was removed as holding its previous
+	// session, or none (ErrNotFound).
+	Forget(ctx context.Context, userID string) (ForgetCounts, error)
+
 	// Ping checks that the database answers, returning the cause when it
 	// does not (for health checks).
 	Ping(ctx context.Context) error
@@ -196,9 +262,19 @@ func ApplyOptions(opts ...Option) Options {
 }
 
 // ExportCounts are the rows a backend's Export wrote or its Import read,
-// by table: matches (every session), member_stats and pair_records.
+// by table: matches (every session), member_stats, pair_records and
+// guild_settings.
 type ExportCounts struct {
-	Matches     int `json:"matches"`
-	MemberStats int `json:"member_stats"`
-	PairRecords int `json:"pair_records"`
+	Matches       int `json:"matches"`
+	MemberStats   int `json:"member_stats"`
+	PairRecords   int `json:"pair_records"`
+	GuildSettings int `json:"guild_settings"`
+}
+
+// ExportOptions choose what a backend's Export writes.
+type ExportOptions struct {
+	// GuildID, when not empty, limits the export to one server: its
+	// sessions (those whose GuildID it is), member records, pair records
+	// and settings. Empty exports everything, direct messages included.
+	GuildID string
 }

@@ -33,6 +33,7 @@ type config struct {
 	shardCount       int               // CONNECTN_SHARD_COUNT, -shard-count: shards in all; 0 asks Discord (GET /gateway/bot)
 	shardIDSet       bool              // CONNECTN_SHARD_ID was given
 	file             string            // export and import: the file argument; "" or "-" is standard output or input
+	onlyGuild        string            // export -guild: the one server to export; "" for all. From the flag alone
 	discordAPI       string            // CONNECTN_DISCORD_API, -discord-api: REST base URL, no trailing slash
 	logLevel         slog.Level        // CONNECTN_LOG_LEVEL, -log-level
 	logFormat        string            // CONNECTN_LOG_FORMAT, -log-format: "text" or "json"
@@ -267,7 +268,18 @@ type need struct {
 	token, publicKey, appIDOrToken bool
 	// file means the command takes one optional FILE argument.
 	file bool
+	// guild means the command takes -guild ID, the one server it works on
+	// (config.onlyGuild), from that flag alone: unlike DISCORD_GUILD_ID,
+	// whose flag has the same name, neither the environment nor .env sets
+	// it. Not for a command with DISCORD_GUILD_ID among its flags.
+	guild bool
 }
+
+// guildFlagHelp is what -h says of the flag need.guild gives.
+const guildFlagHelp = `  -guild ID  (this flag only: not DISCORD_GUILD_ID, the environment or .env)
+        only the server with this ID (Discord's Copy Server ID): its matches, member
+        records, pair records and settings; an export of one server imports like a
+        whole one`
 
 // problems is every problem found in the configuration, one line each,
 // each naming its variable.
@@ -294,6 +306,13 @@ func loadConfig(cmd string, flags []string, args []string, getenv func(string) s
 	help := fs.Bool("h", false, "")
 	fs.BoolVar(help, "help", false, "")
 	given := map[string]string{}
+	onlyGuild, guildGiven := "", false
+	if n.guild {
+		fs.Func("guild", "", func(v string) error {
+			onlyGuild, guildGiven = strings.TrimSpace(v), true
+			return nil
+		})
+	}
 	for _, name := range flags {
 		s := settingByEnv(name)
 		fs.Func(s.flag, "", func(v string) error {
@@ -328,6 +347,13 @@ func loadConfig(cmd string, flags []string, args []string, getenv func(string) s
 		}
 		if p := s.set(&c, v.text); p != "" {
 			bad = append(bad, s.describe(v)+": "+p)
+		}
+	}
+	if guildGiven {
+		if isSnowflake(onlyGuild) {
+			c.onlyGuild = onlyGuild
+		} else {
+			bad = append(bad, fmt.Sprintf("-guild %q is not a server ID: want the number Discord's Copy Server ID gives (up to 20 digits)", onlyGuild))
 		}
 	}
 	if c.shardCount > 0 && c.shardID >= c.shardCount {

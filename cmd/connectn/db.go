@@ -19,7 +19,7 @@ import (
 type dbStore interface {
 	sessions.Store
 	SchemaVersions() (from, to int)
-	Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error)
+	Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error)
 	Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
 	Explain(err error) error
 }
@@ -61,9 +61,10 @@ func migrateCmd(ctx context.Context, a *app) error {
 	return nil
 }
 
-// exportCmd runs `connectn export`: every match and stat as JSON lines on
-// standard output, or in FILE, which must not exist yet and is removed
-// again when the export fails.
+// exportCmd runs `connectn export`: every match, stat and server's
+// settings (or with -guild those of one server) as JSON lines on standard
+// output, or in FILE, which must not exist yet and is removed again when
+// the export fails.
 func exportCmd(ctx context.Context, a *app) (err error) {
 	if a.c.pgURL == "" && a.c.db != sqlite.MemoryPath {
 		if _, err := os.Stat(a.c.db); err != nil {
@@ -88,15 +89,18 @@ func exportCmd(ctx context.Context, a *app) (err error) {
 			}
 		}()
 	}
-	n, err := st.Export(ctx, w)
+	n, err := st.Export(ctx, w, sessions.ExportOptions{GuildID: a.c.onlyGuild})
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return st.Explain(err)
 	}
-	fmt.Fprintf(a.d.stderr, "exported %d matches, %d member records and %d pair records from %s\n",
-		n.Matches, n.MemberStats, n.PairRecords, a.c.dbName())
+	from := a.c.dbName()
+	if a.c.onlyGuild != "" {
+		from = "server " + a.c.onlyGuild + " of " + from
+	}
+	fmt.Fprintf(a.d.stderr, "exported %s from %s\n", countsText(n), from)
 	return nil
 }
 
@@ -137,9 +141,14 @@ func importCmd(ctx context.Context, a *app) error {
 	if err := st.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.d.stdout, "imported %d matches, %d member records and %d pair records into %s\n",
-		n.Matches, n.MemberStats, n.PairRecords, a.c.dbName())
+	fmt.Fprintf(a.d.stdout, "imported %s into %s\n", countsText(n), a.c.dbName())
 	return nil
+}
+
+// countsText says what an export or import moved, table by table.
+func countsText(n sessions.ExportCounts) string {
+	return fmt.Sprintf("%d matches, %d member records, %d pair records and %d server settings",
+		n.Matches, n.MemberStats, n.PairRecords, n.GuildSettings)
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,8 +31,16 @@ func TestConfigMasksDatabasePassword(t *testing.T) {
 }
 
 // seedStore writes two sessions (one finished with stats, one being
-// played) into the SQLite file path.
+// played) and the server's settings into the SQLite file path.
 func seedStore(t *testing.T, path string) {
+	t.Helper()
+	seedGuild(t, path, guildID, "c")
+}
+
+// seedGuild writes two sessions of server guild (one finished with
+// stats, one being played), in the channels prefix+"1" and prefix+"2",
+// and the server's settings into the SQLite file path.
+func seedGuild(t *testing.T, path, guild, prefix string) {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), path)
 	if err != nil {
@@ -40,10 +49,10 @@ func seedStore(t *testing.T, path string) {
 	defer st.Close()
 	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
 	players := [2]sessions.Member{{ID: aliceID, Name: "Alice"}, {ID: bobID, Name: "Bob"}}
-	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: "c1", GuildID: guildID, Players: players, Config: cfg, Phase: sessions.PhasePlaying}); err != nil {
+	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: prefix + "1", GuildID: guild, Players: players, Config: cfg, Phase: sessions.PhasePlaying}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Update(t.Context(), "c1", func(s *sessions.Session) error {
+	if _, err := st.Update(t.Context(), prefix+"1", func(s *sessions.Session) error {
 		for _, c := range []int{0, 1, 0, 1, 0, 1, 0} {
 			if _, err := s.Match.Play(s.Match.ToMove(), c); err != nil {
 				return err
@@ -53,8 +62,91 @@ func seedStore(t *testing.T, path string) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: "c2", GuildID: guildID, Players: players, Config: cfg, Phase: sessions.PhasePlaying}); err != nil {
+	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: prefix + "2", GuildID: guild, Players: players, Config: cfg, Phase: sessions.PhasePlaying}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := st.UpdateGuildSettings(t.Context(), guild, aliceID, func(g *sessions.GuildSettings) error {
+		rows := 7
+		g.Rows = &rows
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportOneGuild exports one server of a database that holds two, as
+// an owner would with -guild: the file holds that server's matches,
+// records and settings and nothing of the other (whose ID is in
+// DISCORD_GUILD_ID in the environment and in .env, which -guild does not
+// read), and imports into an empty database. Without -guild, whatever
+// DISCORD_GUILD_ID says, export writes both servers. A -guild that is not
+// a server ID is refused, and import has no -guild.
+func TestExportOneGuild(t *testing.T) {
+	const otherGuild = "1200000000000000002"
+	dir := t.TempDir()
+	src := filepath.Join(dir, "two.db")
+	seedGuild(t, src, guildID, "a")
+	seedGuild(t, src, otherGuild, "b")
+	vars := map[string]string{"DISCORD_GUILD_ID": otherGuild}
+	dotenv := func() (map[string]string, error) { return map[string]string{"DISCORD_GUILD_ID": otherGuild}, nil }
+
+	one := runWith(t, context.Background(), []string{"export", "-db", src, "-guild", guildID}, vars, deps{dotenv: dotenv})
+	if want := "exported 2 matches, 2 member records, 2 pair records and 1 server settings from server " + guildID + " of " + src + "\n"; one.code != 0 || one.stderr != want {
+		t.Fatalf("export -guild: exit %d, stderr %q; want 0 and %q", one.code, one.stderr, want)
+	}
+	if strings.Contains(one.stdout, otherGuild) || strings.Contains(one.stdout, `"b1"`) || strings.Contains(one.stdout, `"b2"`) {
+		t.Errorf("the export of server %s holds rows of server %s:\n%s", guildID, otherGuild, one.stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(one.stdout), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		var row map[string]map[string]any
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatalf("export line %s: %v", l, err)
+		}
+		for kind, cols := range row {
+			if cols["guild_id"] != guildID {
+				t.Errorf("a %s line of another server: %s", kind, l)
+			}
+		}
+	}
+
+	dst := filepath.Join(dir, "one.db")
+	if r := runWith(t, context.Background(), []string{"import", "-db", dst}, nil, deps{stdin: strings.NewReader(one.stdout)}); r.code != 0 ||
+		r.stdout != "imported 2 matches, 2 member records, 2 pair records and 1 server settings into "+dst+"\n" {
+		t.Fatalf("import of one server: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	st, err := sqlite.Open(t.Context(), dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Get(t.Context(), "a1"); err != nil {
+		t.Errorf("the copy of server %s: Get(a1) error = %v", guildID, err)
+	}
+	if _, err := st.Get(t.Context(), "b1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("the copy of server %s: Get(b1) of the other server error = %v, want %v", guildID, err, sessions.ErrNotFound)
+	}
+	if g, err := st.GuildSettings(t.Context(), guildID); err != nil || g.Rows == nil || *g.Rows != 7 {
+		t.Errorf("the copy's settings of %s = %+v, %v, want rows 7", guildID, g, err)
+	}
+
+	all := runWith(t, context.Background(), []string{"export", "-db", src}, vars, deps{dotenv: dotenv})
+	if all.code != 0 || !strings.HasPrefix(all.stderr, "exported 4 matches, 4 member records, 4 pair records and 2 server settings from "+src) {
+		t.Errorf("export without -guild, DISCORD_GUILD_ID set: exit %d, stderr %q; want both servers", all.code, all.stderr)
+	}
+
+	for _, bad := range []string{"", "my-server"} {
+		r := runWith(t, context.Background(), []string{"export", "-db", src, "-guild", bad}, nil, deps{})
+		if r.code != 2 || !strings.Contains(r.stderr, fmt.Sprintf("-guild %q is not a server ID", bad)) || r.stdout != "" {
+			t.Errorf("export -guild %q: exit %d, stderr %q; want 2 and the flag refused", bad, r.code, r.stderr)
+		}
+	}
+	if r := runWith(t, context.Background(), []string{"import", "-db", filepath.Join(dir, "x.db"), "-guild", guildID}, nil, deps{}); r.code != 2 {
+		t.Errorf("import -guild: exit %d, stderr %q; want 2, no such flag", r.code, r.stderr)
+	}
+	help := runWith(t, context.Background(), []string{"export", "-h"}, nil, deps{})
+	if !strings.Contains(help.stdout, "\n  -guild ID  (this flag only: not DISCORD_GUILD_ID") {
+		t.Errorf("export -h does not describe -guild:\n%s", help.stdout)
 	}
 }
 
@@ -65,21 +157,21 @@ func TestMigrateExportImport(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "old.db")
 	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 ||
-		r.stdout != src+": schema version 0, migrated to 4 (4 migrations applied)\n" {
+		r.stdout != src+": schema version 0, migrated to 5 (5 migrations applied)\n" {
 		t.Fatalf("migrate of a new file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 4, up to date\n" {
+	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 5, up to date\n" {
 		t.Fatalf("migrate again: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	seedStore(t, src)
 
 	exported := runWith(t, context.Background(), []string{"export", "-db", src}, nil, deps{})
-	if exported.code != 0 || !strings.Contains(exported.stderr, "exported 2 matches, 2 member records and 2 pair records") {
+	if exported.code != 0 || !strings.Contains(exported.stderr, "exported 2 matches, 2 member records, 2 pair records and 1 server settings from "+src+"\n") {
 		t.Fatalf("export: exit %d, stderr %q", exported.code, exported.stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(exported.stdout), "\n")
 	var header map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 1.0 || header["schema"] != 4.0 {
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 2.0 || header["schema"] != 5.0 {
 		t.Errorf("export header = %s, %v", lines[0], err)
 	}
 	file := filepath.Join(dir, "export.jsonl")
@@ -105,7 +197,7 @@ func TestMigrateExportImport(t *testing.T) {
 	for _, tt := range targets {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runWith(t, context.Background(), []string{"import", "-db", tt.db}, nil, deps{stdin: strings.NewReader(exported.stdout)})
-			if r.code != 0 || !strings.Contains(r.stdout, "imported 2 matches, 2 member records and 2 pair records") {
+			if r.code != 0 || !strings.Contains(r.stdout, "imported 2 matches, 2 member records, 2 pair records and 1 server settings") {
 				t.Fatalf("import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}
 			if strings.Contains(r.stdout+r.stderr, "s3cret") {

@@ -10,7 +10,7 @@
 //	connectn config   print the effective settings and where each came from
 //	connectn health   check the bot running on this host (container health checks)
 //	connectn migrate  print the database's schema version and apply pending migrations
-//	connectn export   write every match and stat as JSON lines
+//	connectn export   write every match, stat and server setting (or one server's) as JSON lines
 //	connectn import   read what export wrote into an empty database
 //	connectn play     play Connect N in this terminal, no Discord needed
 //	connectn solve    solve positions exactly (Pascal Pons' test-set format)
@@ -297,13 +297,14 @@ owner do it on purpose, before starting new versions of several replicas.`,
 		{
 			name:    "export",
 			summary: "write every match and stat as JSON lines (to FILE, or standard output)",
-			about: `Writes every match (finished and in progress, with its ID), member record and
-pair record of CONNECTN_DB as JSON lines, read from one consistent snapshot,
-to FILE (which must not exist yet) or to standard output. With connectn
-import it moves a bot from SQLite to PostgreSQL (or back) without losing
-history: stop the bot, export, import, start it on the new database.`,
+			about: `Writes every match (finished and in progress, with its ID), member record, pair
+record and server's settings of CONNECTN_DB as JSON lines, read from one
+consistent snapshot, to FILE (which must not exist yet) or to standard
+output; with -guild ID, those of that one server only. With connectn import
+it moves a bot from SQLite to PostgreSQL (or back) without losing history:
+stop the bot, export, import, start it on the new database.`,
 			flags: join([]string{"CONNECTN_DB"}, logFlags),
-			needs: need{file: true},
+			needs: need{file: true, guild: true},
 			db:    true,
 			plain: true,
 			run:   exportCmd,
@@ -391,6 +392,9 @@ func commandHelp(w io.Writer, c *command) {
 	if len(c.flags) > 0 {
 		fmt.Fprint(w, "\nFlags (each overrides its environment variable and .env):\n")
 		flagHelp(w, c.flags)
+	}
+	if c.needs.guild {
+		fmt.Fprintf(w, "\nFlag of this command:\n%s\n", guildFlagHelp)
 	}
 	var envOnly []string
 	switch {

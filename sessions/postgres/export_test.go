@@ -1,5 +1,7 @@
 package postgres
 
+import "github.com/connectn/connectn/sessions/internal/sqlstore"
+
 // What the tests in package postgres_test, and the contract suite through
 // them, reach inside a Store; none of it is part of the package's API.
 
@@ -12,3 +14,7 @@ func LockWaiters(s *Store, channelID string) int { return s.core.LockWaiters(cha
 
 // Explain is explain, for tests of an error without a Store.
 var Explain = explain
+
+// PlannedQueries are the engine's statements whose plans TestQueryPlans
+// checks.
+var PlannedQueries = sqlstore.PlannedQueries

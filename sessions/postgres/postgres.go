@@ -247,28 +247,56 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, limit int) ([]s
 // CountActive implements sessions.Store.
 func (s *Store) CountActive(ctx context.Context) (int, error) { return s.core.CountActive(ctx) }
 
+// LastChallenge implements sessions.Store.
+func (s *Store) LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error) {
+	return s.core.LastChallenge(ctx, guildID, userID)
+}
+
+// ActiveChannelsOf implements sessions.Store.
+func (s *Store) ActiveChannelsOf(ctx context.Context, userID string) ([]string, error) {
+	return s.core.ActiveChannelsOf(ctx, userID)
+}
+
+// GuildSettings implements sessions.Store.
+func (s *Store) GuildSettings(ctx context.Context, guildID string) (sessions.GuildSettings, error) {
+	return s.core.GuildSettings(ctx, guildID)
+}
+
+// UpdateGuildSettings implements sessions.Store.
+func (s *Store) UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*sessions.GuildSettings) error) (sessions.GuildSettings, error) {
+	return s.core.UpdateGuildSettings(ctx, guildID, userID, fn)
+}
+
+// Forget implements sessions.Store.
+func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error) {
+	return s.core.Forget(ctx, userID)
+}
+
 // Ping implements sessions.Store.
 func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
 
 // Close implements sessions.Store.
 func (s *Store) Close() error { return s.core.Close() }
 
-// Export writes every match and stat to w as JSON lines, from one
-// consistent snapshot (a repeatable-read, read-only transaction): a header
-// (format version, schema version, backend), one line per stored row, and
-// a trailer with the counts, which it returns. An error of the database
-// names the store; one of w is w's.
-func (s *Store) Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error) {
-	return s.core.Export(ctx, w, s.versions.To)
+// Export writes every match, stat and server's settings to w as JSON
+// lines, or with opts.GuildID those of one server only (its sessions,
+// member records, pair records and settings), from one consistent
+// snapshot (a repeatable-read, read-only transaction): a header (format
+// version, schema version, backend, the server when one), one line per
+// stored row, and a trailer with the counts, which it returns. An export
+// of one server imports like a whole one. An error of the database names
+// the store; one of w is w's.
+func (s *Store) Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error) {
+	return s.core.Export(ctx, w, s.versions.To, opts)
 }
 
 // Import reads what Export wrote (by either backend) from r into the
-// store, which must hold no match, member record or pair record yet, in
-// one transaction: every row, keeping its session ID, or none; new
-// sessions then get IDs after the imported ones. It returns the counts
-// imported. An error about the input names its line ("line 3: ..."); a
-// file cut short, a match whose moves do not replay or a store that is
-// not empty is refused and nothing is imported.
+// store, which must hold no match, member record, pair record or server
+// settings yet, in one transaction: every row, keeping its session ID, or
+// none; new sessions then get IDs after the imported ones. It returns the
+// counts imported. An error about the input names its line ("line 3:
+// ..."); a file cut short, a match whose moves do not replay or a store
+// that is not empty is refused and nothing is imported.
 func (s *Store) Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error) {
 	return s.core.Import(ctx, r)
 }

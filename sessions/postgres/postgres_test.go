@@ -77,6 +77,17 @@ func (d *testDB) RefusePairRecords(tb testing.TB) {
 	d.Exec(tb, `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records FOR EACH ROW EXECUTE FUNCTION refuse_pairs()`)
 }
 
+func (d *testDB) Dump(tb testing.TB) map[string][][]string {
+	tb.Helper()
+	db, err := postgres.OpenDB(tb.Context(), d.url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	return sessionstest.DumpTables(tb, db, `SELECT table_name FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+}
+
 // TestServerAnswers fails, rather than skips, when CONNECTN_TEST_POSTGRES
 // is set and the server does not answer: CI runs it first.
 func TestServerAnswers(t *testing.T) {

@@ -3,8 +3,12 @@ package sessionstest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +21,7 @@ import (
 // has beside the sessions.Store contract.
 type (
 	exporter interface {
-		Export(ctx context.Context, w io.Writer) (sessions.ExportCounts, error)
+		Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error)
 	}
 	importer interface {
 		Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
@@ -42,12 +46,15 @@ func importOf(t *testing.T, st sessions.Store) importer {
 	return i
 }
 
-// testExportImport fills a database with matches in every phase, stats and
-// pair records, exports it, imports it into an empty database, and checks
-// that the copy holds the same sessions (IDs included), records and
-// leaderboard, that its live match plays on, and that new sessions get IDs
-// after the imported ones. It also checks that a file cut short, or an
-// import into a database that holds data, changes nothing.
+// testExportImport fills a database with matches in every phase (one
+// ended by a moderator), stats, pair records and two servers' settings,
+// exports it, imports it into an empty database, and checks that the copy
+// holds the same sessions (IDs included), records, leaderboard and
+// settings, that its live match plays on and its settings change on, and
+// that new sessions get IDs after the imported ones. It also checks that a
+// file cut short, or an import into a database that holds data (if only
+// settings), changes nothing, and that an export of format 1 (before
+// settings and ended_by) still imports.
 func testExportImport(t *testing.T, b Backend) {
 	src := b.NewDB(t).Open(t, newClock().Now)
 	dave := sessions.Member{ID: "100000000000000004", Name: "Dave"}
@@ -64,21 +71,37 @@ func testExportImport(t *testing.T, b Backend) {
 	if _, err := src.Abandon(t.Context(), "chan-4"); err != nil {
 		t.Fatal(err)
 	}
+	mustCreate(t, src, newSession(t, "chan-6"))
+	mustUpdate(t, src, "chan-6", func(s *sessions.Session) error {
+		s.Phase, s.End, s.EndedBy = sessions.PhaseCancelled, sessions.EndEnded, carol.ID
+		return nil
+	})
+	settings := map[string]sessions.GuildSettings{
+		"guild-1": mustUpdateSettings(t, src, "guild-1", alice.ID, func(g *sessions.GuildSettings) error {
+			*g = everySetting("guild-1")
+			return nil
+		}),
+		"guild-2": mustUpdateSettings(t, src, "guild-2", bob.ID, func(g *sessions.GuildSettings) error { g.Locale = ptr("ja"); return nil }),
+	}
+	settings["guild-2"] = mustUpdateSettings(t, src, "guild-2", bob.ID, func(g *sessions.GuildSettings) error { g.Wins = ptr(2); return nil })
 
 	var file bytes.Buffer
-	n, err := exportOf(t, src).Export(t.Context(), &file)
+	n, err := exportOf(t, src).Export(t.Context(), &file, sessions.ExportOptions{})
 	if err != nil {
 		t.Fatalf("Export() error = %v", err)
 	}
-	if n.Matches != 5 || n.MemberStats != 4 || n.PairRecords != 6 {
-		t.Errorf("Export() counts = %+v, want 5 matches, 4 member records, 6 pair records", n)
+	if want := (sessions.ExportCounts{Matches: 6, MemberStats: 4, PairRecords: 6, GuildSettings: 2}); n != want {
+		t.Errorf("Export() counts = %+v, want %+v", n, want)
 	}
 	lines := strings.Split(strings.TrimSpace(file.String()), "\n")
-	if got := len(lines); got != 1+5+4+6+1 {
-		t.Errorf("export lines = %d, want header + 15 rows + trailer", got)
+	if got := len(lines); got != 1+6+4+6+2+1 {
+		t.Errorf("export lines = %d, want header + 18 rows + trailer", got)
 	}
-	if last, want := lines[len(lines)-1], `{"end":{"matches":5,"member_stats":4,"pair_records":6}}`; last != want {
+	if last, want := lines[len(lines)-1], `{"end":{"matches":6,"member_stats":4,"pair_records":6,"guild_settings":2}}`; last != want {
 		t.Errorf("export trailer = %s, want %s", last, want)
+	}
+	if kinds := lineKinds(t, lines); kinds["guild_settings"] != 2 || kinds["match"] != 6 {
+		t.Errorf("export line kinds = %v, want 6 match and 2 guild_settings lines among them", kinds)
 	}
 
 	dstDB := b.NewDB(t)
@@ -91,6 +114,30 @@ func testExportImport(t *testing.T, b Backend) {
 	if _, err := dst.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
 	}
+	// So do settings that cannot be read back.
+	damaged := slices.Clone(lines)
+	for i, l := range damaged {
+		if strings.HasPrefix(l, `{"guild_settings":`) {
+			damaged[i] = regexp.MustCompile(`"updated_at":"[^"]*"`).ReplaceAllString(l, `"updated_at":"yesterday"`)
+			if _, err := importOf(t, dst).Import(t.Context(), strings.NewReader(strings.Join(damaged, "\n")+"\n")); err == nil ||
+				!strings.Contains(err.Error(), fmt.Sprintf("line %d: settings of guild ", i+1)) || !errors.Is(err, sessions.ErrCorrupt) {
+				t.Errorf("Import() of unreadable settings error = %v, want line %d refused as corrupt", err, i+1)
+			}
+			break
+		}
+	}
+	if _, err := dst.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
+	}
+	// So does a database that holds only settings.
+	onlySettings := b.NewDB(t).Open(t, newClock().Now)
+	mustUpdateSettings(t, onlySettings, "guild-9", alice.ID, func(g *sessions.GuildSettings) error { g.Rows = ptr(5); return nil })
+	if _, err := importOf(t, onlySettings).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "1 server settings: import into an empty database") {
+		t.Errorf("Import() into a database with settings only error = %v, want it refused, naming the settings", err)
+	}
+	if _, err := onlySettings.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
+	}
 	got, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes()))
 	if err != nil {
 		t.Fatalf("Import() error = %v", err)
@@ -98,7 +145,15 @@ func testExportImport(t *testing.T, b Backend) {
 	if got != n {
 		t.Errorf("Import() counts = %+v, want %+v", got, n)
 	}
-	for _, ch := range []string{"chan-1", "chan-2", "chan-3", "chan-4"} {
+	for guild, want := range settings {
+		assertSameSettings(t, mustSettings(t, dst, guild), want)
+	}
+	// The imported settings change on, by the compare-and-swap of the
+	// revision they kept.
+	if g := mustUpdateSettings(t, dst, "guild-2", carol.ID, func(g *sessions.GuildSettings) error { g.Wins = ptr(4); return nil }); showValue(g.Locale) != "ja" || showValue(g.Wins) != "4" {
+		t.Errorf("imported settings after a change = %s, want locale ja kept and wins 4", showSettings(g))
+	}
+	for _, ch := range []string{"chan-1", "chan-2", "chan-3", "chan-4", "chan-6"} {
 		want, _ := src.History(t.Context(), ch, 0)
 		have, err := dst.History(t.Context(), ch, 0)
 		if err != nil || len(have) != len(want) {
@@ -141,6 +196,144 @@ func testExportImport(t *testing.T, b Backend) {
 	old := strings.Join(lines[:len(lines)-1], "\n") + "\n" + strings.TrimSuffix(lines[len(lines)-1], "}") + `,"Header":null}` + "\n"
 	if _, err := importOf(t, b.NewDB(t).Open(t, newClock().Now)).Import(t.Context(), strings.NewReader(old)); err != nil {
 		t.Errorf("Import() of an export with the old trailer: %v", err)
+	}
+	// So does one of format 1: no settings, no ended_by, a trailer of three
+	// counts.
+	var v1 []string
+	for _, l := range lines[:len(lines)-1] {
+		switch {
+		case strings.HasPrefix(l, `{"connectn_export":`):
+			l = strings.Replace(l, fmt.Sprintf(`{"connectn_export":%d,`, exportVersion(t, lines[0])), `{"connectn_export":1,`, 1)
+		case strings.HasPrefix(l, `{"guild_settings":`), strings.Contains(l, `"ended_by":"`+carol.ID+`"`):
+			continue
+		}
+		v1 = append(v1, strings.Replace(l, `,"ended_by":""`, "", 1))
+	}
+	v1 = append(v1, `{"end":{"matches":5,"member_stats":4,"pair_records":6},"Header":null}`)
+	old1 := b.NewDB(t).Open(t, newClock().Now)
+	if n, err := importOf(t, old1).Import(t.Context(), strings.NewReader(strings.Join(v1, "\n")+"\n")); err != nil || n.Matches != 5 {
+		t.Errorf("Import() of an export of format 1 = %+v, %v, want its 5 matches", n, err)
+	} else if s := mustGet(t, old1, "chan-3"); s.EndedBy != "" || s.Match.Plies() != 3 {
+		t.Errorf("a match of a format 1 export: EndedBy %q, %d plies, want none and 3", s.EndedBy, s.Match.Plies())
+	}
+}
+
+// exportVersion returns the format version of an export's header line.
+func exportVersion(t *testing.T, header string) int {
+	t.Helper()
+	var h struct {
+		Version int `json:"connectn_export"`
+	}
+	if err := json.Unmarshal([]byte(header), &h); err != nil || h.Version == 0 {
+		t.Fatalf("export header %s: %v", header, err)
+	}
+	return h.Version
+}
+
+// lineKinds counts an export's lines by their one key ("match",
+// "member_stats", ...; "connectn_export" for the header).
+func lineKinds(t *testing.T, lines []string) map[string]int {
+	t.Helper()
+	kinds := map[string]int{}
+	for _, l := range lines {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("export line %s: %v", l, err)
+		}
+		if _, ok := m["connectn_export"]; ok {
+			kinds["connectn_export"]++
+			continue
+		}
+		for k := range m {
+			kinds[k]++
+		}
+	}
+	return kinds
+}
+
+// testExportOneGuild fills a database with two servers' sessions, records
+// and settings, and direct messages, then exports one server: every line
+// is of that server (its guild_id, and no session, record or settings of
+// the other nor of direct messages), and the file imports into an empty
+// database, where that server's history, records and settings are the
+// source's and nothing else is.
+func testExportOneGuild(t *testing.T, b Backend) {
+	src := b.NewDB(t).Open(t, newClock().Now)
+	finish(t, src, "chan-1", alice, bob, game.Player1, false) // guild-1
+	finish(t, src, "chan-1", alice, carol, game.Player2, false)
+	theirs := newSession(t, "chan-2")
+	theirs.GuildID = "guild-2"
+	mustCreate(t, src, theirs)
+	other := newSession(t, "chan-3")
+	other.GuildID, other.Players = "guild-2", [2]sessions.Member{bob, carol}
+	other.Config, other.Match = oneWin, mustMatch(t, oneWin)
+	mustCreate(t, src, other)
+	mustUpdate(t, src, "chan-3", func(s *sessions.Session) error {
+		s.Phase = sessions.PhasePlaying
+		return s.Match.Forfeit(game.Player1)
+	})
+	dm := newSession(t, "dm-1")
+	dm.GuildID = ""
+	mustCreate(t, src, dm)
+	mustUpdateSettings(t, src, "guild-1", alice.ID, func(g *sessions.GuildSettings) error { g.Rows = ptr(7); return nil })
+	want := mustUpdateSettings(t, src, "guild-2", bob.ID, func(g *sessions.GuildSettings) error { g.Theme = ptr("dark"); return nil })
+
+	var file bytes.Buffer
+	n, err := exportOf(t, src).Export(t.Context(), &file, sessions.ExportOptions{GuildID: "guild-2"})
+	if err != nil {
+		t.Fatalf("Export(guild-2) error = %v", err)
+	}
+	if want := (sessions.ExportCounts{Matches: 2, MemberStats: 2, PairRecords: 2, GuildSettings: 1}); n != want {
+		t.Errorf("Export(guild-2) counts = %+v, want %+v", n, want)
+	}
+	lines := strings.Split(strings.TrimSpace(file.String()), "\n")
+	if h := lines[0]; !strings.Contains(h, `"guild_id":"guild-2"`) {
+		t.Errorf("export header = %s, want it to name guild-2", h)
+	}
+	for _, l := range lines[1 : len(lines)-1] {
+		var row map[string]map[string]any
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatalf("export line %s: %v", l, err)
+		}
+		for kind, cols := range row {
+			if cols["guild_id"] != "guild-2" {
+				t.Errorf("a %s line of another server in the export of guild-2: %s", kind, l)
+			}
+		}
+	}
+	if strings.Contains(file.String(), "guild-1") || strings.Contains(file.String(), `"dm-1"`) {
+		t.Errorf("the export of guild-2 names guild-1 or the direct message:\n%s", file.String())
+	}
+	if last, want := lines[len(lines)-1], `{"end":{"matches":2,"member_stats":2,"pair_records":2,"guild_settings":1}}`; last != want {
+		t.Errorf("export trailer = %s, want %s", last, want)
+	}
+
+	dst := b.NewDB(t).Open(t, newClock().Now)
+	if got, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes())); err != nil || got != n {
+		t.Fatalf("Import() of the export of guild-2 = %+v, %v, want %+v", got, err, n)
+	}
+	for _, ch := range []string{"chan-2", "chan-3"} {
+		assertSameSession(t, mustGet(t, dst, ch), mustGet(t, src, ch))
+	}
+	for _, ch := range []string{"chan-1", "dm-1"} {
+		if _, err := dst.Get(t.Context(), ch); !errors.Is(err, sessions.ErrNotFound) {
+			t.Errorf("Get(%s) in the copy of guild-2 error = %v, want %v", ch, err, sessions.ErrNotFound)
+		}
+	}
+	for _, m := range []sessions.Member{bob, carol} {
+		w, _ := src.Stats(t.Context(), "guild-2", m.ID, false)
+		h, _ := dst.Stats(t.Context(), "guild-2", m.ID, false)
+		if h != w || h.Matches != 1 {
+			t.Errorf("Stats(%s, guild-2) of the copy = %+v, want %+v", m.Name, h, w)
+		}
+	}
+	if s, _ := dst.Stats(t.Context(), "guild-1", alice.ID, false); s.Matches != 0 {
+		t.Errorf("Stats(alice, guild-1) of the copy of guild-2 = %+v, want none", s)
+	}
+	assertSameSettings(t, mustSettings(t, dst, "guild-2"), want)
+	assertSameSettings(t, mustSettings(t, dst, "guild-1"), sessions.GuildSettings{GuildID: "guild-1"})
+	if next := mustCreate(t, dst, newSession(t, "chan-9")); next.ID <= mustGet(t, src, "chan-3").ID {
+		t.Errorf("a session created in the copy got ID %d, want more than the imported ones", next.ID)
 	}
 }
 

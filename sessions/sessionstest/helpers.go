@@ -1,6 +1,9 @@
 package sessionstest
 
 import (
+	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -149,6 +152,9 @@ func assertSameSession(tb testing.TB, got, want *sessions.Session) {
 		got.Webhook.Message != want.Webhook.Message || !got.Webhook.At.Equal(want.Webhook.At) {
 		tb.Errorf("Webhook = %+v, want %+v", got.Webhook, want.Webhook)
 	}
+	if got.EndedBy != want.EndedBy {
+		tb.Errorf("EndedBy = %q, want %q", got.EndedBy, want.EndedBy)
+	}
 	if got.Place != want.Place {
 		tb.Errorf("Place = %+v, want %+v", got.Place, want.Place)
 	}
@@ -190,4 +196,71 @@ func assertSameMatch(tb testing.TB, got, want *game.Match) {
 			tb.Errorf("Match.Score(%v) = %d, want %d", p, g, w)
 		}
 	}
+}
+
+// DumpTables reads every row of every table that tablesQuery names (one
+// column: the table's name) in db, each column as text (NULL as ""): what
+// a backend's DB.Dump returns.
+func DumpTables(tb testing.TB, db *sql.DB, tablesQuery string) map[string][][]string {
+	tb.Helper()
+	var tables []string
+	rows, err := db.QueryContext(tb.Context(), tablesQuery)
+	if err != nil {
+		tb.Fatalf("list the tables: %v", err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			tb.Fatalf("list the tables: %v", err)
+		}
+		tables = append(tables, name)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		tb.Fatalf("list the tables: %v", err)
+	}
+	out := make(map[string][][]string, len(tables))
+	for _, table := range tables {
+		out[table] = dumpTable(tb, db, table)
+	}
+	return out
+}
+
+// dumpTable reads every row of table as text.
+func dumpTable(tb testing.TB, db *sql.DB, table string) [][]string {
+	tb.Helper()
+	rows, err := db.QueryContext(tb.Context(), `SELECT * FROM "`+table+`"`)
+	if err != nil {
+		tb.Fatalf("read table %s: %v", table, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatalf("read table %s: %v", table, err)
+	}
+	list := [][]string{}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatalf("read table %s: %v", table, err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			switch v := v.(type) {
+			case nil:
+			case []byte:
+				row[i] = string(v)
+			default:
+				row[i] = fmt.Sprint(v)
+			}
+		}
+		list = append(list, row)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatalf("read table %s: %v", table, err)
+	}
+	return list
 }

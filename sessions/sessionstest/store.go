@@ -76,6 +76,14 @@ func testCreateGetRoundtrip(t *testing.T, b Backend) {
 			},
 		},
 		{
+			name: "ended by a moderator",
+			sess: sessions.Session{
+				ChannelID: "chan-7", GuildID: "guild-1", Players: [2]sessions.Member{alice, bob},
+				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig(), 3), Phase: sessions.PhaseCancelled,
+				End: sessions.EndEnded, EndedBy: carol.ID,
+			},
+		},
+		{
 			name: "against the bot",
 			sess: sessions.Session{
 				ChannelID: "chan-5", GuildID: "guild-1", Players: [2]sessions.Member{alice, {ID: "900", Name: "ConnectN"}},

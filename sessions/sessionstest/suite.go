@@ -12,8 +12,12 @@
 // processes), the revision check and Update's retry on a fresh copy, stats
 // and pair records written in the same transaction as the result,
 // deadlines and Due, PostDue, webhooks, history, the leaderboard's order,
-// CountActive, Abandon, corrupt rows, and export and import. Bench gives
-// the benchmarks of the move path.
+// CountActive, Abandon, corrupt rows, servers' settings (read fresh by
+// every process, changed with a compare-and-swap across processes), a
+// member's last challenge and active channels, Forget (no row left that
+// names the member), the moderator who ended a session, and export and
+// import, whole or of one server. Bench gives the benchmarks of the move
+// path.
 package sessionstest
 
 import (
@@ -50,6 +54,11 @@ type DB interface {
 	// Store does not show, for the test that proves a second Update waits.
 	// A backend reaches it from its own tests (an export_test.go).
 	LockWaiters(st sessions.Store, channelID string) int
+	// Dump returns every row of every table of the database (or schema),
+	// as another program would read them, by table name: each row as the
+	// text of its columns (NULL as ""), for the test that proves no row
+	// names a member Forget removed.
+	Dump(tb testing.TB) map[string][][]string
 }
 
 // Run runs the whole suite against b, each test as a subtest on a fresh
@@ -94,6 +103,16 @@ func Run(t *testing.T, b Backend) {
 		{"Due", testDue},
 		{"SessionRules", testSessionRules},
 		{"ExportImport", testExportImport},
+		{"ExportOneGuild", testExportOneGuild},
+		{"GuildSettingsRoundtrip", testGuildSettingsRoundtrip},
+		{"GuildSettingsTwoStores", testGuildSettingsTwoStores},
+		{"GuildSettingsConcurrent", testGuildSettingsConcurrent},
+		{"GuildSettingsConflict", testGuildSettingsConflict},
+		{"GuildSettingsStored", testGuildSettingsStored},
+		{"LastChallenge", testLastChallenge},
+		{"ActiveChannelsOf", testActiveChannelsOf},
+		{"EndedBy", testEndedBy},
+		{"Forget", testForget},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })

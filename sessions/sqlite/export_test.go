@@ -1,6 +1,10 @@
 package sqlite
 
-import "database/sql"
+import (
+	"database/sql"
+
+	"github.com/connectn/connectn/sessions/internal/sqlstore"
+)
 
 // What the tests in package sqlite_test, and the contract suite through
 // them, reach inside a Store; none of it is part of the package's API.
@@ -15,3 +19,7 @@ func DB(s *Store) *sql.DB { return s.core.DB() }
 // LockWaiters returns how many calls of s wait for the per-channel lock
 // of channelID (sessionstest.DB.LockWaiters).
 func LockWaiters(s *Store, channelID string) int { return s.core.LockWaiters(channelID) }
+
+// PlannedQueries are the engine's statements whose plans TestQueryPlans
+// checks.
+var PlannedQueries = sqlstore.PlannedQueries

@@ -48,6 +48,11 @@ func (d *testDB) RefusePairRecords(tb testing.TB) {
 		BEGIN SELECT RAISE(ABORT, 'pair records refused'); END`)
 }
 
+func (d *testDB) Dump(tb testing.TB) map[string][][]string {
+	tb.Helper()
+	return sessionstest.DumpTables(tb, rawDB(tb, d.path), `SELECT name FROM sqlite_master WHERE type = 'table'`)
+}
+
 // rawDB opens the database file directly, as another process would.
 func rawDB(tb testing.TB, path string) *sql.DB {
 	tb.Helper()

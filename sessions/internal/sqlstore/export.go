@@ -14,27 +14,35 @@ import (
 )
 
 // ExportVersion is the version of the export format, in its header line.
-const ExportVersion = 1
+// Version 2 added the guild_settings lines, the matches' ended_by and the
+// trailer's guild_settings count; version 1 files import as they are.
+const ExportVersion = 2
 
 // The export format is JSON lines: a header, then one line per stored row
-// (every match, member record and pair record, as stored), then a trailer
-// with the counts, so that a file cut short is refused on import:
+// (every match, member record, pair record and server's settings, as
+// stored), then a trailer with the counts, so that a file cut short is
+// refused on import:
 //
-//	{"connectn_export":1,"schema":3,"backend":"sqlite","exported_at":"..."}
+//	{"connectn_export":2,"schema":5,"backend":"sqlite","exported_at":"..."}
 //	{"match":{"id":1,"revision":7,"channel_id":"...","config":{...},"actions":[...],...}}
 //	{"member_stats":{"guild_id":"...","user_id":"...","vs_ai":0,"matches":3,...}}
 //	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
-//	{"end":{"matches":1,"member_stats":1,"pair_records":1}}
+//	{"guild_settings":{"guild_id":"...","settings":{"rows":7,...},"revision":2,"updated_at":"...","updated_by":"..."}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1}}
+//
+// The header of an export of one server (ExportOptions.GuildID) names it
+// in "guild_id".
 type exportHeader struct {
 	Version    int    `json:"connectn_export"`
 	Schema     int    `json:"schema"`
 	Backend    string `json:"backend"`
 	ExportedAt string `json:"exported_at"`
+	GuildID    string `json:"guild_id,omitempty"`
 }
 
 // MatchRow is one row of the matches table as exported: every column, the
-// JSON ones (config, actions, webhook, place) as JSON. Place is absent
-// from exports made before it existed.
+// JSON ones (config, actions, webhook, place) as JSON. Place and EndedBy
+// are absent from exports made before they existed.
 type MatchRow struct {
 	ID          int64           `json:"id"`
 	Revision    int64           `json:"revision"`
@@ -58,6 +66,7 @@ type MatchRow struct {
 	PostDue     string          `json:"post_due"`
 	Webhook     json.RawMessage `json:"webhook"`
 	Place       json.RawMessage `json:"place,omitempty"`
+	EndedBy     string          `json:"ended_by"`
 }
 
 // StatsRow is one row of member_stats as exported.
@@ -85,35 +94,53 @@ type PairRow struct {
 	Losses     int64  `json:"losses"`
 }
 
+// SettingsRow is one row of guild_settings as exported: Settings is the
+// stored JSON of sessions.GuildSettings.
+type SettingsRow struct {
+	GuildID   string          `json:"guild_id"`
+	Settings  json.RawMessage `json:"settings"`
+	Revision  int64           `json:"revision"`
+	UpdatedAt string          `json:"updated_at"`
+	UpdatedBy string          `json:"updated_by"`
+}
+
 // Counts are the rows exported or imported, by table.
 type Counts = sessions.ExportCounts
 
 type exportLine struct {
-	Match *MatchRow `json:"match,omitempty"`
-	Stats *StatsRow `json:"member_stats,omitempty"`
-	Pair  *PairRow  `json:"pair_record,omitempty"`
-	End   *Counts   `json:"end,omitempty"`
+	Match    *MatchRow    `json:"match,omitempty"`
+	Stats    *StatsRow    `json:"member_stats,omitempty"`
+	Pair     *PairRow     `json:"pair_record,omitempty"`
+	Settings *SettingsRow `json:"guild_settings,omitempty"`
+	End      *Counts      `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
 }
 
-const exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+// The export's queries, each of every row of its table or, with the
+// condition inGuild, of one server's rows (its guild_id as the one
+// argument).
+const (
+	exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place FROM matches ORDER BY id`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by FROM matches %s ORDER BY id`
+	exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
+	streak, best_streak, updated_at FROM member_stats %s ORDER BY guild_id, user_id, vs_ai`
+	exportPairs    = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pair_records %s ORDER BY guild_id, user_id, opponent_id`
+	exportSettings = `SELECT guild_id, settings, revision, updated_at, updated_by FROM guild_settings %s ORDER BY guild_id`
+	inGuild        = `WHERE guild_id = ?`
+)
 
-const exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
-	streak, best_streak, updated_at FROM member_stats ORDER BY guild_id, user_id, vs_ai`
-
-const exportPairs = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pair_records ORDER BY guild_id, user_id, opponent_id`
-
-// Export writes every match, member record and pair record to w as JSON
-// lines (see the format above), read in one transaction so that they are
-// consistent with each other even while the bot runs. schema is the
-// schema version written in the header. It returns the counts written.
-// Its errors carry no "export" prefix (the caller names what it was doing): a
-// failure of the database names the store, one of w is w's own error.
-func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, error) {
+// Export writes every match, member record, pair record and server's
+// settings to w as JSON lines (see the format above), or with
+// opts.GuildID those of one server only, read in one transaction so that
+// they are consistent with each other even while the bot runs. schema is
+// the schema version written in the header. It returns the counts
+// written. Its errors carry no "export" prefix (the caller names what it
+// was doing): a failure of the database names the store, one of w is w's
+// own error.
+func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessions.ExportOptions) (Counts, error) {
 	var n Counts
 	tx, err := s.db.BeginTx(ctx, s.d.SnapshotTx)
 	if err != nil {
@@ -124,11 +151,15 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(exportHeader{Version: ExportVersion, Schema: schema, Backend: s.d.Name,
-		ExportedAt: time.Now().UTC().Format(TimeFormat)}); err != nil {
+		ExportedAt: time.Now().UTC().Format(TimeFormat), GuildID: opts.GuildID}); err != nil {
 		return n, err
 	}
+	where, args := "", []any(nil)
+	if opts.GuildID != "" {
+		where, args = inGuild, []any{opts.GuildID}
+	}
 	each := func(query string, scan func(*sql.Rows) (exportLine, error), count *int) error {
-		rows, err := tx.QueryContext(ctx, query)
+		rows, err := tx.QueryContext(ctx, s.d.Rebind(fmt.Sprintf(query, where)), args...)
 		if err != nil {
 			return s.failed(err)
 		}
@@ -153,7 +184,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 		var config, actions, webhook, place string
 		err := rows.Scan(&m.ID, &m.Revision, &m.ChannelID, &m.GuildID, &m.Player1ID, &m.Player1Name, &m.Player2ID, &m.Player2Name,
 			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
-			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place)
+			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place, &m.EndedBy)
 		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), rawJSON(actions), rawJSON(webhook), rawJSON(place)
 		return exportLine{Match: &m}, err
 	}, &n.Matches)
@@ -171,6 +202,15 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int) (Counts, er
 			err := rows.Scan(&r.GuildID, &r.UserID, &r.OpponentID, &r.Wins, &r.Losses)
 			return exportLine{Pair: &r}, err
 		}, &n.PairRecords)
+	}
+	if err == nil {
+		err = each(exportSettings, func(rows *sql.Rows) (exportLine, error) {
+			var r SettingsRow
+			var settings string
+			err := rows.Scan(&r.GuildID, &settings, &r.Revision, &r.UpdatedAt, &r.UpdatedBy)
+			r.Settings = rawJSON(settings)
+			return exportLine{Settings: &r}, err
+		}, &n.GuildSettings)
 	}
 	if err == nil {
 		end := n
@@ -200,7 +240,8 @@ func rawJSON(s string) json.RawMessage {
 }
 
 // Import reads what Export wrote from r into the store, which must be
-// empty (no match, member record or pair record), in one transaction:
+// empty (no match, member record, pair record or server settings), in one
+// transaction:
 // either every row is imported, keeping each session's ID (buttons in
 // Discord carry it) and revision, or none is. Each match is checked as a
 // load would (its actions must replay) and a file without its trailer, or
@@ -219,18 +260,19 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	defer func() { _ = tx.Rollback() }()
 	var present Counts
 	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM member_stats),
-		(SELECT count(*) FROM pair_records)`).Scan(&present.Matches, &present.MemberStats, &present.PairRecords); err != nil {
+		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings)`).Scan(
+		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings); err != nil {
 		return n, s.failed(err)
 	}
 	if present != (Counts{}) {
-		return n, fmt.Errorf("the database already holds %d matches, %d member records and %d pair records: import into an empty database",
-			present.Matches, present.MemberStats, present.PairRecords)
+		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records and %d server settings: import into an empty database",
+			present.Matches, present.MemberStats, present.PairRecords, present.GuildSettings)
 	}
 	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
 		(id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 		 config, actions, phase, message_id, created_at, updated_at,
-		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
 	}
@@ -241,6 +283,11 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		return n, s.failed(err)
 	}
 	insertPair, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO pair_records (guild_id, user_id, opponent_id, wins, losses)
+		VALUES (?, ?, ?, ?, ?)`))
+	if err != nil {
+		return n, s.failed(err)
+	}
+	insertSettings, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO guild_settings (guild_id, settings, revision, updated_at, updated_by)
 		VALUES (?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
@@ -286,7 +333,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				config: []byte(m.Config), actions: []byte(m.Actions), phase: []byte(m.Phase), message: []byte(m.MessageID),
 				created: []byte(m.CreatedAt), updated: []byte(m.UpdatedAt), theme: []byte(m.Theme), ai: []byte(m.AILevel),
 				end: []byte(m.EndReason), deadline: []byte(m.DeadlineAt), postSeq: m.PostSeq, postDue: []byte(m.PostDue), webhook: []byte(m.Webhook),
-				place: []byte(m.Place)}
+				place: []byte(m.Place), endedBy: []byte(m.EndedBy)}
 			if len(m.Place) == 0 {
 				m.Place = json.RawMessage("{}")
 			}
@@ -295,7 +342,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			}
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
 				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
-				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place)); err != nil {
+				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			n.Matches++
@@ -312,10 +359,19 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				return fail(fmt.Errorf("pair record: %w", err))
 			}
 			n.PairRecords++
+		case line.Settings != nil:
+			g := line.Settings
+			if _, err := decodeSettings(g.GuildID, g.Settings, g.UpdatedAt, g.UpdatedBy); err != nil {
+				return fail(fmt.Errorf("settings of guild %s: %w", g.GuildID, err))
+			}
+			if _, err := insertSettings.ExecContext(ctx, g.GuildID, string(g.Settings), g.Revision, g.UpdatedAt, g.UpdatedBy); err != nil {
+				return fail(fmt.Errorf("settings of guild %s: %w", g.GuildID, err))
+			}
+			n.GuildSettings++
 		case line.End != nil:
 			trailer = line.End
 		default:
-			return fail(errors.New("neither a match, a member record, a pair record nor the trailer"))
+			return fail(errors.New("neither a match, a member record, a pair record, server settings nor the trailer"))
 		}
 	}
 	if err := sc.Err(); err != nil {

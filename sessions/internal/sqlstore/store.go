@@ -84,7 +84,9 @@ type Store struct {
 	d     Dialect
 	name  string // names the database in errors: a path, or a URL without its password
 	now   func() time.Time
-	locks keyedMutex
+	locks keyedMutex // by channel: Update, Create, Abandon
+	// settingsLocks queue UpdateGuildSettings by server.
+	settingsLocks keyedMutex
 	// writeMu queues this Store's writes when d.SerialWrites.
 	writeMu sync.Mutex
 	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
@@ -95,9 +97,13 @@ type Store struct {
 // statements are the prepared statements of the hot paths.
 type statements struct {
 	newest, insert, abandon *sql.Stmt
-	update, updateSamePhase *sql.Stmt // updateSQL with and without the phase
-	addStats, addPair       *sql.Stmt
-	pair                    *sql.Stmt // selectPairSQL
+	// update holds updateSQL(phase, ids) at [phase][ids]: with or without
+	// the phase, with or without the players' IDs.
+	update            [2][2]*sql.Stmt
+	addStats, addPair *sql.Stmt
+	pair              *sql.Stmt // selectPairSQL
+	settings          *sql.Stmt // selectSettingsSQL
+	lastChallenge     *sql.Stmt // lastChallengeSQL
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -114,14 +120,18 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		dst   **sql.Stmt
 		query string
 	}{
-		{&s.st.newest, selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 1`},
+		{&s.st.newest, newestSQL},
 		{&s.st.insert, insertSQL},
-		{&s.st.update, updateSQL(true)},
-		{&s.st.updateSamePhase, updateSQL(false)},
+		{&s.st.update[0][0], updateSQL(false, false)},
+		{&s.st.update[0][1], updateSQL(false, true)},
+		{&s.st.update[1][0], updateSQL(true, false)},
+		{&s.st.update[1][1], updateSQL(true, true)},
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addPair, addPairSQL},
 		{&s.st.pair, selectPairSQL},
+		{&s.st.settings, selectSettingsSQL},
+		{&s.st.lastChallenge, lastChallengeSQL},
 	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
@@ -237,7 +247,8 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	c.CreatedAt, c.UpdatedAt = now, now
 	args := []any{c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
 		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
-		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place)}
+		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place),
+		c.EndedBy}
 
 	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
@@ -258,26 +269,32 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 const insertSQL = `INSERT INTO matches
 	(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	 config, actions, phase, message_id, revision, created_at, updated_at,
-	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
 // updateSQL writes a session back if it is still at the revision loaded
 // and still its channel's newest: a compare-and-swap that fails (no row
-// changed) when another process wrote first. With the phase it sets the
-// phase too; without, it leaves the phase column out of the statement, so
-// that the partial index matches_one_active_per_channel, whose condition
-// reads the phase, is not rewritten: in SQLite a move then writes one page
-// (one WAL frame) instead of two. Its arguments: the phase (only with
-// it), the columns in the order set, then the row's id and revision, the
-// channel and the id again.
-func updateSQL(phase bool) string {
+// changed) when another process wrote first. With phase it sets the phase
+// too, with ids the players' IDs; without, it leaves those columns out of
+// the statement, so that the indexes that read them are not rewritten
+// (SQLite rewrites an index whose column a statement sets, even to the
+// same value): the partial index matches_one_active_per_channel, whose
+// condition reads the phase, and matches_by_challenger and
+// matches_by_opponent. In SQLite a move then writes one page (one WAL
+// frame) instead of two, or four. Its arguments: the phase (only with
+// phase), the players' IDs (only with ids), the columns in the order set,
+// then the row's id and revision, the channel and the id again.
+func updateSQL(phase, ids bool) string {
 	set := ""
 	if phase {
-		set = "phase = ?, "
+		set += "phase = ?, "
 	}
-	return `UPDATE matches SET ` + set + `player1_id = ?, player1_name = ?, player2_id = ?, player2_name = ?,
+	if ids {
+		set += "player1_id = ?, player2_id = ?, "
+	}
+	return `UPDATE matches SET ` + set + `player1_name = ?, player2_name = ?,
 	actions = ?, message_id = ?, revision = revision + 1, updated_at = ?,
-	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?
+	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?, ended_by = ?
 	WHERE id = ? AND revision = ?
 	AND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = ? AND newer.id > ?)`
 }
@@ -400,14 +417,20 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
 	now := s.clock()
-	args := []any{string(sess.Phase), sess.Players[0].ID, sess.Players[0].Name, sess.Players[1].ID, sess.Players[1].Name,
+	phase := sess.Phase != before.Phase
+	ids := sess.Players[0].ID != before.Players[0].ID || sess.Players[1].ID != before.Players[1].ID
+	args := make([]any, 0, 20)
+	if phase {
+		args = append(args, string(sess.Phase))
+	}
+	if ids {
+		args = append(args, sess.Players[0].ID, sess.Players[1].ID)
+	}
+	args = append(args, sess.Players[0].Name, sess.Players[1].Name,
 		actions, sess.MessageID, formatTime(now),
 		sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
-		sess.ID, entry.revision, sess.ChannelID, sess.ID}
-	update := s.st.update
-	if sess.Phase == before.Phase {
-		update, args = s.st.updateSamePhase, args[1:]
-	}
+		sess.EndedBy, sess.ID, entry.revision, sess.ChannelID, sess.ID)
+	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
 	w := &swap{ctx: ctx, stmt: update, args: args}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
@@ -467,7 +490,11 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 
 const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place FROM matches`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by FROM matches`
+
+// newestSQL reads the channel's newest session, through
+// matches_by_channel (channel_id, id).
+const newestSQL = selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 1`
 
 // newest loads the channel's newest session: a copy of its cached
 // decoding when the row's revision is the one cached, else the row
@@ -498,7 +525,7 @@ type row struct {
 	config, actions, phase, message, created, updated sql.RawBytes
 	theme, ai, end, deadline                          sql.RawBytes
 	postSeq                                           int64
-	postDue, webhook, place                           sql.RawBytes
+	postDue, webhook, place, endedBy                  sql.RawBytes
 }
 
 // scan reads the current row of rows (selectSession) and returns a fresh
@@ -510,7 +537,7 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	var r row
 	if err := rows.Scan(&r.id, &r.revision, &r.channel, &r.guild, &r.p1ID, &r.p1Name, &r.p2ID, &r.p2Name,
 		&r.config, &r.actions, &r.phase, &r.message, &r.created, &r.updated,
-		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place); err != nil {
+		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place, &r.endedBy); err != nil {
 		return nil, nil, err
 	}
 	if e := s.cache.get(r.id, r.revision); e != nil {
@@ -532,7 +559,7 @@ func decode(r *row) (*sessions.Session, error) {
 		ID: r.id, ChannelID: string(r.channel), GuildID: string(r.guild), MessageID: string(r.message),
 		Players: [2]sessions.Member{{ID: string(r.p1ID), Name: string(r.p1Name)}, {ID: string(r.p2ID), Name: string(r.p2Name)}},
 		Phase:   sessions.Phase(r.phase), Theme: string(r.theme), AI: string(r.ai), End: sessions.End(r.end),
-		PostSeq: int(r.postSeq),
+		PostSeq: int(r.postSeq), EndedBy: string(r.endedBy),
 	}
 	corrupt := func(what string, err error) error {
 		return fmt.Errorf("session %d: %s: %w: %w", r.id, what, sessions.ErrCorrupt, err)
