@@ -210,6 +210,9 @@ func TestTranslationsNameAndQuoteCommands(t *testing.T) {
 	}
 	quoted := regexp.MustCompile("`[^`]*`")
 	word := regexp.MustCompile(`[a-z]+`)
+	// An option's value (by:wins, opponent:@member) is a choice or an
+	// example, not a name: Discord shows a choice by its own label.
+	value := regexp.MustCompile(":[^\\s`]*")
 	for _, lang := range append([]string{Base}, translated(t)...) {
 		l := c.NewLocalizer(lang)
 		local := map[string]string{} // English name → the language's
@@ -229,7 +232,7 @@ func TestTranslationsNameAndQuoteCommands(t *testing.T) {
 			}
 			for form, src := range forms {
 				for _, q := range quoted.FindAllString(base[form], -1) {
-					for _, w := range word.FindAllString(q, -1) {
+					for _, w := range word.FindAllString(value.ReplaceAllString(q, ""), -1) {
 						n, isName := local[w]
 						if !isName {
 							continue

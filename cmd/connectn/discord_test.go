@@ -287,8 +287,8 @@ func TestRegister(t *testing.T) {
 				t.Fatalf("got exit %d, want 0\n%s", r.code, r.stderr)
 			}
 			cmds := fake.Commands(tt.guild)
-			if len(cmds) != 1 || cmds[0].Name != "connectn" {
-				t.Fatalf("got commands %+v in guild %q, want connectn", cmds, tt.guild)
+			if len(cmds) != 2 || cmds[0].Name != "connectn" || cmds[1].Name != "connectn-admin" {
+				t.Fatalf("got commands %+v in guild %q, want connectn and connectn-admin", cmds, tt.guild)
 			}
 			if strings.Contains(r.stderr, fakeToken) {
 				t.Fatalf("the token was logged:\n%s", r.stderr)
@@ -338,7 +338,7 @@ func TestDiscordAPI(t *testing.T) {
 			t.Fatalf("register through %s: exit %d\n%s", base, r.code, r.stderr)
 		}
 	}
-	if cmds := fake.Commands(guildID); len(cmds) != 1 || cmds[0].Name != "connectn" {
+	if cmds := fake.Commands(guildID); len(cmds) != 2 || cmds[0].Name != "connectn" {
 		t.Fatalf("got commands %+v, want connectn registered through the proxy", cmds)
 	}
 	mu.Lock()

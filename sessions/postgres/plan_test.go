@@ -1,0 +1,69 @@
+package postgres_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/connectn/connectn/sessions/postgres"
+	"github.com/connectn/connectn/sessions/sessionstest"
+)
+
+// TestQueryPlans asks PostgreSQL for the plan of the engine's statements
+// that must not read a whole table (EXPLAIN, with sequential scans priced
+// out as the planner does for a large table, since the test's tables are
+// empty): each reads through its indexes (LastChallenge: one seek in
+// matches_by_challenger, read in its order), and none scans its table.
+func TestQueryPlans(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	st, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := postgres.OpenDB(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range postgres.PlannedQueries() {
+		t.Run(q.Name, func(t *testing.T) {
+			tx, err := db.BeginTx(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := tx.QueryContext(t.Context(), "EXPLAIN "+q.Literal())
+			if err != nil {
+				t.Fatalf("EXPLAIN %s: %v", q.SQL, err)
+			}
+			defer rows.Close()
+			var plan []string
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, line)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(plan, "\n")
+			t.Logf("%s:\n%s", q.Name, text)
+			if strings.Contains(text, "Seq Scan on "+q.Table+" ") || strings.HasSuffix(text, "Seq Scan on "+q.Table) {
+				t.Errorf("the plan of %s reads the whole table %s:\n%s", q.Name, q.Table, text)
+			}
+			if q.Ordered && (strings.Contains(text, "Sort") || !strings.HasPrefix(text, "Limit")) {
+				t.Errorf("the plan of %s sorts, want the rows read in the index's order:\n%s", q.Name, text)
+			}
+			for _, index := range q.Indexes {
+				if !strings.Contains(text, " on "+index+" ") && !strings.Contains(text, " using "+index+" ") {
+					t.Errorf("the plan of %s does not use %s:\n%s", q.Name, index, text)
+				}
+			}
+		})
+	}
+}
