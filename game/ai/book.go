@@ -211,7 +211,7 @@ func GenerateBook(ctx context.Context, out io.Writer, done io.Reader, opts BookO
 				s.Reset()
 			}
 			start := time.Now()
-			r, err := s.solve(ctx, p, true)
+			r, err := s.solve(ctx, p, true, nil)
 			if err != nil {
 				return err
 			}

@@ -105,3 +105,34 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestSolveReporting: a long search reports its window, nodes and time
+// about every second; the report's window always holds the score found.
+func TestSolveReporting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a solve of several seconds")
+	}
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := s.Play([]int{3, 3, 3, 3, 2, 4}) // a position that takes seconds without a book
+	var reports []Progress
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
+	defer cancel()
+	res, err := s.SolveReporting(ctx, pos, false, func(p Progress) { reports = append(reports, p) })
+	if len(reports) == 0 {
+		t.Fatalf("no report in a search of 4 seconds (%v, %v)", res, err)
+	}
+	for k, p := range reports {
+		if p.Lo > p.Hi || p.Nodes == 0 || p.Elapsed < time.Second {
+			t.Errorf("report %d = %+v", k, p)
+		}
+		if k > 0 && (p.Elapsed < reports[k-1].Elapsed || p.Nodes < reports[k-1].Nodes) {
+			t.Errorf("report %d went back: %+v after %+v", k, p, reports[k-1])
+		}
+		if err == nil && (res.Score < p.Lo || res.Score > p.Hi) {
+			t.Errorf("report %d window [%d, %d] misses the score %d", k, p.Lo, p.Hi, res.Score)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/connectn/connectn/game"
 )
@@ -131,7 +132,28 @@ func (s *Solver) Play(moves []int) (Position, error) {
 // ends first, Solve returns an error wrapping ErrNotSettled and the
 // context's error, with the nodes explored so far.
 func (s *Solver) Solve(ctx context.Context, pos Position, weak bool) (Result, error) {
-	return s.solve(ctx, pos.p, weak)
+	return s.solve(ctx, pos.p, weak, nil)
+}
+
+// Progress is how far a long Solve has got.
+type Progress struct {
+	// Lo and Hi bound the score (Pons' convention): the search has proved
+	// Lo <= score <= Hi and narrows the window with null-window probes.
+	Lo, Hi int
+	// Nodes counts the positions explored so far, by the main worker.
+	Nodes uint64
+	// Elapsed is the time since the search began.
+	Elapsed time.Duration
+}
+
+// progressEvery is how often SolveReporting reports.
+const progressEvery = time.Second
+
+// SolveReporting is Solve, calling report (from the searching goroutine,
+// so it must be quick) about every second with the search's progress,
+// the first time a second after it began.
+func (s *Solver) SolveReporting(ctx context.Context, pos Position, weak bool, report func(Progress)) (Result, error) {
+	return s.solve(ctx, pos.p, weak, report)
 }
 
 // replay plays moves (zero-based columns) from the empty board.
@@ -157,7 +179,7 @@ func (g *geometry) replay(moves []int) (position, error) {
 
 // solve runs the iterative null-window search of Pons' solve on p, with a
 // helper worker joining once the search is long.
-func (s *Solver) solve(ctx context.Context, p position, weak bool) (Result, error) {
+func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(Progress)) (Result, error) {
 	g := s.g
 	if p.moves >= g.cells {
 		return Result{Score: 0, Column: -1}, nil
@@ -179,17 +201,23 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool) (Result, erro
 	main := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
 	var h helper
 	defer h.finish()
-	if s.workers > 1 {
-		main.extra = func() {
-			if !h.started && main.nodes >= s.helperAfter {
-				h.start(s, p, &stop)
-			}
-		}
-	}
-
 	lo, hi := -(g.cells-p.moves)/2, (g.cells+1-p.moves)/2
 	if weak {
 		lo, hi = -1, 1
+	}
+	start, next := time.Now(), progressEvery
+	if s.workers > 1 || report != nil {
+		main.extra = func() {
+			if s.workers > 1 && !h.started && main.nodes >= s.helperAfter {
+				h.start(s, p, &stop)
+			}
+			if report != nil {
+				if e := time.Since(start); e >= next {
+					next = e + progressEvery
+					report(Progress{Lo: lo, Hi: hi, Nodes: main.nodes, Elapsed: e})
+				}
+			}
+		}
 	}
 	column := -1
 	err := catchStop(func() {
