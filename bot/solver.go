@@ -35,14 +35,13 @@ var (
 )
 
 // notation returns the character of column c (zero-based) in the moves
-// notation of a board of columns: digits from 1 (Pascal Pons' notation,
-// as connectn solve reads it) up to 9 columns, letters from a on 10
-// columns or more.
-func notation(c, columns int) byte {
-	if columns <= 9 {
+// notation: Pascal Pons' digits from 1 for columns 1 to 9, then a, b, c
+// for columns 10 to 12, as connectn solve reads them.
+func notation(c, _ int) byte {
+	if c < 9 {
 		return byte('1' + c)
 	}
-	return byte('a' + c)
+	return byte('a' + c - 9)
 }
 
 // movesString writes moves (zero-based columns) in the notation of a
@@ -56,7 +55,7 @@ func movesString(moves []int, columns int) string {
 }
 
 // parseMoves reads a moves string for a board of cfg (spaces ignored;
-// letters in either case), playing the moves by the game's rules. It
+// letters in either case; see notation), playing the moves by the game's rules. It
 // refuses, naming the first bad move, a character that is no column, a
 // disc in a full column and a move after the game was won.
 func parseMoves(s string, cfg game.Config) ([]int, error) {
@@ -73,12 +72,12 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 		n := len(moves) + 1
 		c := -1
 		switch {
-		case cfg.Columns <= 9 && ch >= '1' && ch <= '9':
+		case ch >= '1' && ch <= '9':
 			c = int(ch - '1')
-		case cfg.Columns > 9 && ch >= 'a' && ch <= 'l':
-			c = int(ch - 'a')
-		case cfg.Columns > 9 && ch >= 'A' && ch <= 'L':
-			c = int(ch - 'A')
+		case ch >= 'a' && ch <= 'c':
+			c = int(ch-'a') + 9
+		case ch >= 'A' && ch <= 'C':
+			c = int(ch-'A') + 9
 		}
 		if c < 0 || c >= cfg.Columns {
 			last := string(notation(cfg.Columns-1, cfg.Columns))

@@ -40,9 +40,9 @@ func TestAnalyze(t *testing.T) {
 		mustPrivate(t, e.send(slash(alice, "analyze", "moves", tt.moves)), tt.want)
 	}
 
-	e.send(slash(alice, "analyze", "moves", "fg", "rows", 12, "columns", 12))
+	e.send(slash(alice, "analyze", "moves", "6ac", "rows", 12, "columns", 12))
 	big := messageText(e.board())
-	mustContain(t, "12x12", big, "Position after 2 moves", "🇦 ⏳ not settled", "🇱 ⏳ not settled")
+	mustContain(t, "12x12", big, "Position after 3 moves", "`6ac`", "🇦 ⏳ not settled", "🇱 ⏳ not settled")
 }
 
 // TestReplay plays a match of two rounds, then steps through it with
