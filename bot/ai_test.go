@@ -196,8 +196,8 @@ func TestAnalysis(t *testing.T) {
 		t.Fatalf("Analysis answered type %d flags %d, want a deferred private message", resp.Type, resp.Data.Flags)
 	}
 	got := e.lastPrivate()
-	if len(got.Embeds) != 1 {
-		t.Fatalf("analysis message %q has %d embeds", got.Content, len(got.Embeds))
+	if len(got.Embeds) != 2 || got.Embeds[1].Image == nil {
+		t.Fatalf("analysis message %q has %d embeds, want the review and its chart", got.Content, len(got.Embeds))
 	}
 	desc := got.Embeds[0].Description
 	mustContain(t, "analysis", got.Embeds[0].Title+"\n"+desc, "Analysis of round 1", "From the empty board, 🔴 **Alice** (who opens) wins with perfect play.",

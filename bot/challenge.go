@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -38,7 +39,7 @@ type challengeOptions struct {
 	Rows, Columns, Connect, Wins optInt
 	First                        string
 	Theme, Level                 optString
-	Thread                       toggle
+	Thread, Rated                toggle
 	// open is set for /connectn open: no opponent, any member may accept.
 	open bool
 }
@@ -48,6 +49,7 @@ func (o *challengeOptions) declare(s *optionSet) {
 	o.board(s)
 	s.optChoice("level", &o.Level, levelChoices())
 	s.boolean("thread", &o.Thread)
+	s.boolean("rated", &o.Rated)
 }
 
 // board declares the options of the board and the match, shared with
@@ -70,6 +72,7 @@ type openOptions struct{ challengeOptions }
 func (o *openOptions) declare(s *optionSet) {
 	o.board(s)
 	s.boolean("thread", &o.Thread)
+	s.boolean("rated", &o.Rated)
 }
 
 // openChallenge handles /connectn open: a challenge any member but the
@@ -118,6 +121,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		Theme:   o.Theme.or(gs.Theme, themes[0].Name),
 		Webhook: c.webhook("@original"),
 		Place:   rules.place(c),
+		Rated:   o.Rated.or(or(gs.Rated, true)),
 	}
 	req.Place.Open = o.open
 	if !o.open && (!o.Opponent.set || h.isBot(c.i, o.Opponent.ID)) {
@@ -172,6 +176,23 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 	return newMessage(renderChallenge(c.public(s), s)), nil
 }
 
+// ratedCapped reports whether the rated challenge that c accepts is to be
+// played unrated: its two members played sessions.RatedPerDay rated
+// matches with each other in the last 24 hours (no farming). It reads the
+// channel's session as it stands; Accept checks it again.
+func (h *Handler) ratedCapped(ctx context.Context, c *call) (bool, error) {
+	s, err := h.store.Get(ctx, c.i.ChannelID)
+	if err != nil || s.ID != c.id.Match || !s.Rated || s.Phase != sessions.PhaseChallenge {
+		return false, nil // the update below refuses what must be refused
+	}
+	other := s.Players[1].ID
+	if other == sessions.OpenSeat {
+		other = c.user
+	}
+	n, err := h.store.RatedToday(ctx, s.GuildID, s.Players[0].ID, other, c.now.Add(-24*time.Hour))
+	return n >= sessions.RatedPerDay, err
+}
+
 // levelChoices returns the choices of the level option, weakest first.
 func levelChoices() []choice {
 	out := []choice{}
@@ -195,8 +216,18 @@ func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionRe
 			return nil, sessions.Refuse(reasonRoleRequired, "Role", "<@&"+*gs.Role+">")
 		}
 	}
+	capped, err := h.ratedCapped(ctx, c)
+	if err != nil {
+		return nil, err
+	}
 	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
-		return s.Accept(sessions.Member{ID: c.user, Name: c.name}, c.messageID(), c.webhook("@original"), c.now, h.policy)
+		if err := s.Accept(sessions.Member{ID: c.user, Name: c.name}, c.messageID(), c.webhook("@original"), c.now, h.policy); err != nil {
+			return err
+		}
+		if capped {
+			s.PlayUnrated()
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

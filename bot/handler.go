@@ -34,6 +34,9 @@ type Store interface {
 	LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error)
 	ActiveChannelsOf(ctx context.Context, userID string) ([]string, error)
 	Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error)
+	Rating(ctx context.Context, guildID, userID string) (sessions.MemberRating, error)
+	RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]sessions.MemberRating, error)
+	RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error)
 }
 
 // Default deadlines, used unless WithTimeouts sets others.

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -238,6 +239,22 @@ func name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
 	return themeNamed(s.Theme).disc(p) + " **" + escapeName(l, s.Member(p).Name) + "**"
 }
 
+// ratingValue writes a rating as players read it: a whole number.
+func ratingValue(r float64) string { return strconv.Itoa(int(math.Round(r))) }
+
+// ratingDelta writes the change from before to after: "+14", "−9"
+// (a minus sign), "±0".
+func ratingDelta(before, after float64) string {
+	d := int(math.Round(after)) - int(math.Round(before))
+	switch {
+	case d > 0:
+		return "+" + strconv.Itoa(d)
+	case d < 0:
+		return "−" + strconv.Itoa(-d)
+	}
+	return "±0"
+}
+
 // scoreLine says whose score is whose: "🔴 **Alice** 1 – 0 **Bob** 🟡",
 // with the drawn rounds after it.
 func scoreLine(l *locale.Localizer, s *sessions.Session) string {
@@ -297,6 +314,9 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 		l.T(opener, "Opener", name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
 	if !s.Deadline.IsZero() {
 		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
+	}
+	if s.Rated {
+		desc += "\n" + l.T("challenge_rated")
 	}
 	return &message{
 		Content:         content,
@@ -455,6 +475,9 @@ func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
 	if !s.Deadline.IsZero() && !s.BotToMove() {
 		status += " " + l.T("board_turn_runs_out", "When", timestamp(s.Deadline))
 	}
+	if s.RatedCapped {
+		status += "\n" + l.T("rating_capped")
+	}
 	return &message{
 		Content:         l.T("board_your_move", "Player", mention(s.Member(toMove).ID)),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
@@ -496,6 +519,13 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 	if pair != nil && s.AI == "" {
 		status = append(status, l.T(scoped("match_pair", s.GuildID == ""), "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
 			"Losses", pair.Losses, "Player2", escapeName(l, s.Players[1].Name)))
+	}
+	if rc := s.Ratings; rc != nil {
+		status = append(status, l.T("rating_line",
+			"Player1", name(l, s, game.Player1), "Rating1", ratingValue(rc.After[0].R), "Change1", ratingDelta(rc.Before[0].R, rc.After[0].R),
+			"Player2", name(l, s, game.Player2), "Rating2", ratingValue(rc.After[1].R), "Change2", ratingDelta(rc.Before[1].R, rc.After[1].R)))
+	} else if s.RatedCapped {
+		status = append(status, l.T("rating_capped"))
 	}
 	row := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},

@@ -38,6 +38,10 @@ func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discord
 	if err != nil {
 		return nil, err
 	}
+	rated, err := h.store.Rating(ctx, c.i.GuildID, who)
+	if err != nil {
+		return nil, err
+	}
 	var pair *sessions.PairRecord
 	if who != c.user {
 		rec, err := h.store.Pair(ctx, c.i.GuildID, who, c.user)
@@ -46,7 +50,18 @@ func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discord
 		}
 		pair = &rec
 	}
-	return newMessage(renderStats(c.public(nil), c.i.GuildID == "", whoName, vsMembers, vsBot, pair, c.name)), nil
+	msg := renderStats(c.public(nil), c.i.GuildID == "", whoName, vsMembers, vsBot, pair, c.name)
+	if rated.Games > 0 {
+		l := c.public(nil)
+		id := "stats_rating"
+		if rated.Provisional() {
+			id = "stats_rating_provisional"
+		}
+		e := msg.Embeds[0]
+		e.Description = l.N(id, rated.Games, "Rating", ratingValue(rated.R), "RD", ratingValue(rated.RD), "Best", ratingValue(rated.Best)) +
+			"\n" + e.Description
+	}
+	return newMessage(msg), nil
 }
 
 // renderStats draws the record of the member called userName: against
@@ -110,14 +125,62 @@ func percent(l *locale.Localizer, rate float64) string {
 	return l.T("percent", "Value", strconv.FormatFloat(rate*100, 'f', 0, 64))
 }
 
+// leaderboardOptions are the options of /connectn leaderboard.
+type leaderboardOptions struct {
+	By optString
+}
+
+func (o *leaderboardOptions) declare(s *optionSet) {
+	s.optChoice("by", &o.By, []choice{{value: "rating", label: "choice_by_rating"}, {value: "wins", label: "choice_by_wins"}})
+}
+
 // leaderboard handles /connectn leaderboard: the top 10 of this server
-// in matches between members, with the ranking rule, short, under it.
-func (h *Handler) leaderboard(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+// by rating (Glicko-2, members with sessions.MinRatedGames rated matches
+// or more) where members have one, else, or with by:wins, by match wins
+// between members; the ranking rule, short, under it.
+func (h *Handler) leaderboard(ctx context.Context, c *call, o *leaderboardOptions) (*discordgo.InteractionResponse, error) {
+	l := c.public(nil)
+	if o.By.v != "wins" {
+		rated, err := h.store.RatingLeaderboard(ctx, c.i.GuildID, leaderboardTop)
+		if err != nil {
+			return nil, err
+		}
+		if len(rated) > 0 || o.By.set {
+			return newMessage(renderRatingLeaderboard(l, rated)), nil
+		}
+	}
 	top, err := h.store.Leaderboard(ctx, c.i.GuildID, leaderboardTop)
 	if err != nil {
 		return nil, err
 	}
-	return newMessage(renderLeaderboard(c.public(nil), c.i.GuildID == "", top)), nil
+	return newMessage(renderLeaderboard(l, c.i.GuildID == "", top)), nil
+}
+
+// renderRatingLeaderboard draws the ranking by rating: "🥇 @Alice —
+// 1612 ± 64", with the rule in the footer.
+func renderRatingLeaderboard(l *locale.Localizer, top []sessions.MemberRating) *message {
+	var lines []string
+	if len(top) == 0 {
+		lines = append(lines, l.T("leaderboard_empty"))
+	}
+	for n, r := range top {
+		rank := l.T("leaderboard_rank", "Rank", n+1)
+		if n < len(medals) {
+			rank = medals[n]
+		}
+		lines = append(lines, l.T("leaderboard_rating_row", "Rank", rank, "Member", mention(r.UserID),
+			"Rating", ratingValue(r.R), "RD", ratingValue(r.RD)))
+	}
+	return &message{
+		AllowedMentions: noMentions(),
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       l.T("leaderboard_rating_title"),
+			Description: strings.Join(lines, "\n"),
+			Color:       themes[0].color(0),
+			Footer:      &discordgo.MessageEmbedFooter{Text: l.T("leaderboard_rating_footer")},
+		}},
+		Components: []discordgo.MessageComponent{},
+	}
 }
 
 // medals mark the first three places of the leaderboard.

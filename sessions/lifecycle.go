@@ -162,6 +162,15 @@ func (s *Session) Touch(match int64, now time.Time, p Policy) (Expiry, error) {
 	return s.Expire(now, p), nil
 }
 
+// PlayUnrated marks s, a rated match about to start, as played unrated
+// because its two members reached RatedPerDay rated matches with each
+// other today (RatedCapped). It does nothing to an unrated one.
+func (s *Session) PlayUnrated() {
+	if s.Rated {
+		s.Rated, s.RatedCapped = false, true
+	}
+}
+
 // OpenSeat is the user ID of an open challenge's second seat until a
 // member accepts it (Place.Open).
 const OpenSeat = "open"
@@ -219,6 +228,9 @@ type Challenge struct {
 	Webhook Webhook
 	// Place is where the match is played.
 	Place Place
+	// Rated asks for a rated match; Open keeps it only on the standard
+	// board (Rateable) between two members.
+	Rated bool
 }
 
 // Open returns the new session c asks for, to be stored with
@@ -255,6 +267,7 @@ func Open(c Challenge, p Policy, now time.Time) (*Session, error) {
 		Deadline:  now.Add(p.ChallengeTimeout),
 		Webhook:   c.Webhook,
 		Place:     c.Place,
+		Rated:     c.Rated && c.AI == "" && Rateable(match.Config()),
 	}
 	if c.AI != "" {
 		// No challenge to accept: the match starts.
@@ -601,6 +614,7 @@ func Rematch(old *Session, match int64, userID, userName string, hook Webhook, n
 		PostDue:   now.Add(p.PostGrace),
 		Webhook:   hook,
 		Place:     old.Place,
+		Rated:     (old.Rated || old.RatedCapped) && old.AI == "", // asked as the match was; the cap is checked again
 	}
 	if old.AI != "" {
 		s.Phase, s.Deadline = PhasePlaying, now.Add(p.TurnTimeout)

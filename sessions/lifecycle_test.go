@@ -1819,3 +1819,47 @@ func TestPlaceTimeouts(t *testing.T) {
 		t.Errorf("DeadlineAt without a deadline = %v", got)
 	}
 }
+
+// TestRatedOnlyWhereItCounts: a rated challenge stays rated only on the
+// standard board between members; a rematch asks again, even after a
+// match played unrated for the daily cap.
+func TestRatedOnlyWhereItCounts(t *testing.T) {
+	std := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2, Openers: game.Alternate, FirstOpener: game.Player1}
+	for _, tt := range []struct {
+		name string
+		c    sessions.Challenge
+		want bool
+	}{
+		{"standard, between members", func() sessions.Challenge { c := memberChallenge(std); c.Rated = true; return c }(), true},
+		{"not asked", memberChallenge(std), false},
+		{"another board", func() sessions.Challenge { c := memberChallenge(small(1)); c.Rated = true; return c }(), false},
+		{"against the bot", func() sessions.Challenge { c := botChallenge(std); c.Rated = true; return c }(), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mustOpen(t, tt.c).Rated; got != tt.want {
+				t.Errorf("Rated = %t, want %t", got, tt.want)
+			}
+		})
+	}
+	c := memberChallenge(std)
+	c.Rated = true
+	s := mustOpen(t, c)
+	s.PlayUnrated()
+	if s.Rated || !s.RatedCapped {
+		t.Fatalf("PlayUnrated: Rated %t, RatedCapped %t", s.Rated, s.RatedCapped)
+	}
+	if err := s.Accept(bob, "m1", hook("a", t0), t0, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Forfeit(bob.ID); err != nil {
+		t.Fatal(err)
+	}
+	s.Phase = sessions.PhaseFinished
+	r, err := sessions.Rematch(s, matchID, alice.ID, alice.Name, hook("r", at(time.Hour)), at(time.Hour), policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Rated || r.RatedCapped {
+		t.Errorf("the rematch: Rated %t, RatedCapped %t; want it asked rated again", r.Rated, r.RatedCapped)
+	}
+}

@@ -104,7 +104,12 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		var took time.Duration
 		if err == nil {
 			start := time.Now()
-			r, err = solver.Solve(ctx, pos, *weak)
+			r, err = solver.SolveReporting(ctx, pos, *weak, func(p ai.Progress) {
+				if p.Elapsed >= progressAfter {
+					fmt.Fprintf(stderr, "connectn solve: line %d: score between %d and %d, %d nodes, %.0f s\n",
+						line, p.Lo, p.Hi, p.Nodes, p.Elapsed.Seconds())
+				}
+			})
 			took = time.Since(start)
 		}
 		if err != nil {
@@ -125,6 +130,10 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	return 0
 }
+
+// progressAfter is how long a position is solved before connectn solve
+// reports its progress on standard error, about every second.
+const progressAfter = 2 * time.Second
 
 // parseMoves reads a position written as columns numbered from 1 (1-9,
 // then a-w for 10-32) into zero-based columns. Whether the moves can be
