@@ -85,8 +85,17 @@ func TestReplay(t *testing.T) {
 	if b := findButton(t, msg.Components, "▶"); !b.Disabled {
 		t.Error("▶ is enabled on the last step")
 	}
+	resp = e.click(bob, msg, "◀")
+	mustContain(t, "one step back", text(resp), "round 2", "Disc 5 of 6", "to move: ")
+	msg.Components = resp.Data.Components
 	resp = e.click(bob, msg, "⏮")
-	mustContain(t, "back to the start", text(resp), "Before the first disc.")
+	mustContain(t, "back to the start", text(resp), "round 1", "Before the first disc.")
+	msg.Components = resp.Data.Components
+	if b := findButton(t, msg.Components, "⏮"); !b.Disabled {
+		t.Error("⏮ is enabled on the first step")
+	}
+	resp = e.click(bob, msg, "⏭")
+	mustContain(t, "to the end", text(resp), "round 2", "Disc 6 of 6", "wins the round")
 
 	mustPrivate(t, e.send(slash(alice, "replay", "match", 999999)), "There is no finished match 999999 in this channel.")
 	mustPrivate(t, e.send(discordtest.Click(from(alice), msg, "cn:replay:999999:0:1")), "There is no finished match 999999")

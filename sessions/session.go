@@ -131,6 +131,20 @@ type Session struct {
 	// EndedBy is the user ID of the moderator who ended the session
 	// (EndEnded); "" otherwise.
 	EndedBy string
+	// Rated is set for a match whose result changes the two members'
+	// ratings in its server (RatingChange): asked for by the challenge (or
+	// the server's setting), on the standard board (Rateable), between
+	// two members. The bot settles it when the match starts. A match
+	// forfeited before its first disc is not rated however it is set.
+	Rated bool
+	// RatedCapped is set when the match was to be rated but is played
+	// unrated: the two members had played RatedPerDay rated matches with
+	// each other in the 24 hours before it started.
+	RatedCapped bool
+	// Ratings is what the match did to the players' ratings, written by
+	// the Store in the transaction that records a rated match's result;
+	// nil for every other session.
+	Ratings *RatingChange
 	// CreatedAt and UpdatedAt come from the Store's clock, in UTC.
 	// CreatedAt is set by Create; UpdatedAt by Create and every Update.
 	CreatedAt, UpdatedAt time.Time
@@ -245,11 +259,16 @@ func (s *Session) Member(p game.Player) Member {
 }
 
 // Clone returns a deep copy of s: its Match is cloned (game.Match.Clone),
-// so playing on one changes nothing in the other. A nil Match stays nil.
+// so playing on one changes nothing in the other, and so are its Ratings.
+// A nil Match or Ratings stays nil.
 func (s *Session) Clone() *Session {
 	c := *s
 	if s.Match != nil {
 		c.Match = s.Match.Clone()
+	}
+	if s.Ratings != nil {
+		r := *s.Ratings
+		c.Ratings = &r
 	}
 	return &c
 }

@@ -51,4 +51,7 @@ type ForgetCounts struct {
 	// kind of opponent); PairRecords the records between the member and
 	// another member, in both directions.
 	MemberStats, PairRecords int
+	// MemberRatings counts the member's ratings (one per server where
+	// they played a rated match).
+	MemberRatings int
 }

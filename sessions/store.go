@@ -47,13 +47,29 @@ type Store interface {
 	// Update loads the channel's newest session (active or not), calls fn on
 	// a copy of it, and if fn returns nil writes the copy back (Players,
 	// Phase, MessageID, Theme, AI, End, EndedBy, Deadline, PostSeq, PostDue,
-	// Webhook, the match's actions, and UpdatedAt from the clock) and
-	// returns it. An
+	// Webhook, Rated, RatedCapped, Ratings, the match's actions, and
+	// UpdatedAt from the clock) and returns it. An
 	// active phase whose match is over is written as PhaseFinished; a
 	// session that becomes finished has its result added to the stats and
 	// pair records in the same transaction as the write, so both or neither
 	// are stored. If fn returns an error, nothing is written and that error
 	// is returned unchanged, so callers can test it with errors.Is.
+	//
+	// A session that becomes finished with Rated set, between two members
+	// (AI empty), on a Rateable board, after at least one disc was dropped
+	// in the match (a forfeit before the first disc is never rated), also
+	// changes both players' ratings in its server, in that same
+	// transaction: each player's rating (rating.New() for a member never
+	// rated there) idles for the rating periods since their last rated
+	// match (rating.Idle, elapsed time over rating.PeriodLength, measured
+	// on the Store's clock), then rating.Match rates the match (score 1
+	// for the winner, 0 for the loser); each member's rated matches grow
+	// by one, their Best follows the new R and their LastPlayed is the
+	// finish. The session's Ratings holds the change (Before: the ratings
+	// the match was rated from, after idling; After: the new ones), and
+	// the session Update returns (and every later load) carries it. A
+	// match that is not rated leaves every rating unchanged. Create
+	// counts a session stored already finished the same way.
 	//
 	// Serialisation, within a process and across processes: calls for one
 	// channel are queued by a per-channel lock in the process, so fn always
@@ -183,13 +199,15 @@ type Store interface {
 	// Forget removes every stored row that names member userID, in one
 	// transaction: the sessions they played in on either side (any phase;
 	// the session IDs are never given again), their own member records,
-	// the pair records between them and anyone, and their user ID where it
-	// names who last changed a server's settings or who ended a session
-	// (set to "" there, the row kept, its revision moved on). It returns
-	// the counts removed. Forget does not look at phases: the caller ends
-	// the member's active sessions first (ActiveChannelsOf), as it sees
-	// fit; rows written after Forget returns (a match the member finishes
-	// later) are not removed. An empty userID is refused with an error.
+	// the pair records between them and anyone, their ratings in every
+	// server (their opponents' ratings stay as they are), and their user
+	// ID where it names who last changed a server's settings or who ended
+	// a session (set to "" there, the row kept, its revision moved on). It
+	// returns the counts removed. Forget does not look at phases: the
+	// caller ends the member's active sessions first (ActiveChannelsOf), as
+	// it sees fit; rows written after Forget returns (a match the member
+	// finishes later) are not removed. An empty userID is refused with an
+	// error.
 	//
 	// This Store drops the removed sessions from its memory. Other
 	// processes may still hold them in theirs, but never return them: every
@@ -197,6 +215,28 @@ type Store interface {
 	// a channel whose newest session was removed as holding its previous
 	// session, or none (ErrNotFound).
 	Forget(ctx context.Context, userID string) (ForgetCounts, error)
+
+	// Rating returns the rating of member userID in server guildID, as of
+	// their last rated match there (see Update). A member never rated
+	// there has rating.New() with Games 0, Best 0 and a zero LastPlayed
+	// (GuildID and UserID filled in), not an error.
+	Rating(ctx context.Context, guildID, userID string) (MemberRating, error)
+
+	// RatingLeaderboard returns the members of server guildID with at
+	// least MinRatedGames rated matches there, at most limit of them
+	// (limit from 1 to 100, else an error), ranked by R, highest first,
+	// then by the most rated matches, then by user ID (the catalog states
+	// the rule to users). It reads one index in its order.
+	RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]MemberRating, error)
+
+	// RatedToday returns how many rated matches members userA and userB
+	// played with each other in server guildID (either one challenger)
+	// that ended at or after since: finished matches whose result changed
+	// their ratings (so not an unrated one, nor a rated one forfeited
+	// before its first disc), counted by when they ended, on the Store's
+	// clock. Sessions removed by Forget no longer count. For the limit of
+	// RatedPerDay rated matches a day between two members.
+	RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error)
 
 	// Ping checks that the database answers, returning the cause when it
 	// does not (for health checks).
@@ -262,19 +302,20 @@ func ApplyOptions(opts ...Option) Options {
 }
 
 // ExportCounts are the rows a backend's Export wrote or its Import read,
-// by table: matches (every session), member_stats, pair_records and
-// guild_settings.
+// by table: matches (every session), member_stats, pair_records,
+// guild_settings and member_ratings.
 type ExportCounts struct {
 	Matches       int `json:"matches"`
 	MemberStats   int `json:"member_stats"`
 	PairRecords   int `json:"pair_records"`
 	GuildSettings int `json:"guild_settings"`
+	MemberRatings int `json:"member_ratings"`
 }
 
 // ExportOptions choose what a backend's Export writes.
 type ExportOptions struct {
 	// GuildID, when not empty, limits the export to one server: its
-	// sessions (those whose GuildID it is), member records, pair records
-	// and settings. Empty exports everything, direct messages included.
+	// sessions (those whose GuildID it is), member records, pair records,
+	// settings and ratings. Empty exports everything, direct messages included.
 	GuildID string
 }

@@ -77,6 +77,12 @@ func (d *testDB) RefusePairRecords(tb testing.TB) {
 	d.Exec(tb, `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records FOR EACH ROW EXECUTE FUNCTION refuse_pairs()`)
 }
 
+func (d *testDB) RefuseRatings(tb testing.TB) {
+	d.Exec(tb, `CREATE FUNCTION refuse_ratings() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'ratings refused'; END $$`)
+	d.Exec(tb, `CREATE TRIGGER no_ratings BEFORE INSERT OR UPDATE ON member_ratings FOR EACH ROW EXECUTE FUNCTION refuse_ratings()`)
+}
+
 func (d *testDB) Dump(tb testing.TB) map[string][][]string {
 	tb.Helper()
 	db, err := postgres.OpenDB(tb.Context(), d.url)

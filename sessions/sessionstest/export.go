@@ -47,22 +47,25 @@ func importOf(t *testing.T, st sessions.Store) importer {
 }
 
 // testExportImport fills a database with matches in every phase (one
-// ended by a moderator), stats, pair records and two servers' settings,
-// exports it, imports it into an empty database, and checks that the copy
-// holds the same sessions (IDs included), records, leaderboard and
-// settings, that its live match plays on and its settings change on, and
-// that new sessions get IDs after the imported ones. It also checks that a
-// file cut short, or an import into a database that holds data (if only
-// settings), changes nothing, and that an export of format 1 (before
-// settings and ended_by) still imports.
+// ended by a moderator, two rated), stats, pair records, ratings and two
+// servers' settings, exports it, imports it into an empty database, and
+// checks that the copy holds the same sessions (IDs, Rated and Ratings
+// included), records, leaderboard, ratings and settings, that its live
+// match plays on, its settings change on and its ratings rate on, and that
+// new sessions get IDs after the imported ones. It also checks that a file
+// cut short, or an import into a database that holds data (if only
+// settings, or only ratings), changes nothing, and that exports of format
+// 2 (before ratings) and 1 (before settings and ended_by) still import,
+// with nothing rated.
 func testExportImport(t *testing.T, b Backend) {
 	src := b.NewDB(t).Open(t, newClock().Now)
 	dave := sessions.Member{ID: "100000000000000004", Name: "Dave"}
-	finish(t, src, "chan-1", alice, bob, game.Player1, false)
-	finish(t, src, "chan-2", carol, bob, game.Player2, true)
-	finish(t, src, "chan-1", alice, dave, game.Player2, false)
+	finish(t, src, "chan-1", alice, bob, game.Player1, false, rated)
+	finish(t, src, "chan-2", carol, bob, game.Player2, true, rated) // timed out before the first disc: no rating
+	finish(t, src, "chan-1", alice, dave, game.Player2, false, rated)
 	live := newSession(t, "chan-3")
 	live.Phase, live.Match = sessions.PhasePlaying, mustMatch(t, live.Config, 3, 3, 4)
+	live.RatedCapped = true
 	live.Webhook = sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: t0.UTC()}
 	live.Deadline = t0.Add(5 * time.Minute).UTC()
 	live.Place = sessions.Place{Locale: "pl", Thread: true}
@@ -90,18 +93,18 @@ func testExportImport(t *testing.T, b Backend) {
 	if err != nil {
 		t.Fatalf("Export() error = %v", err)
 	}
-	if want := (sessions.ExportCounts{Matches: 6, MemberStats: 4, PairRecords: 6, GuildSettings: 2}); n != want {
+	if want := (sessions.ExportCounts{Matches: 6, MemberStats: 4, PairRecords: 6, GuildSettings: 2, MemberRatings: 3}); n != want {
 		t.Errorf("Export() counts = %+v, want %+v", n, want)
 	}
 	lines := strings.Split(strings.TrimSpace(file.String()), "\n")
-	if got := len(lines); got != 1+6+4+6+2+1 {
-		t.Errorf("export lines = %d, want header + 18 rows + trailer", got)
+	if got := len(lines); got != 1+6+4+6+2+3+1 {
+		t.Errorf("export lines = %d, want header + 21 rows + trailer", got)
 	}
-	if last, want := lines[len(lines)-1], `{"end":{"matches":6,"member_stats":4,"pair_records":6,"guild_settings":2}}`; last != want {
+	if last, want := lines[len(lines)-1], `{"end":{"matches":6,"member_stats":4,"pair_records":6,"guild_settings":2,"member_ratings":3}}`; last != want {
 		t.Errorf("export trailer = %s, want %s", last, want)
 	}
-	if kinds := lineKinds(t, lines); kinds["guild_settings"] != 2 || kinds["match"] != 6 {
-		t.Errorf("export line kinds = %v, want 6 match and 2 guild_settings lines among them", kinds)
+	if kinds := lineKinds(t, lines); kinds["guild_settings"] != 2 || kinds["match"] != 6 || kinds["member_rating"] != 3 {
+		t.Errorf("export line kinds = %v, want 6 match, 2 guild_settings and 3 member_rating lines among them", kinds)
 	}
 
 	dstDB := b.NewDB(t)
@@ -136,6 +139,17 @@ func testExportImport(t *testing.T, b Backend) {
 		t.Errorf("Import() into a database with settings only error = %v, want it refused, naming the settings", err)
 	}
 	if _, err := onlySettings.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
+	}
+	// And one that holds only a rating.
+	onlyRatingsDB := b.NewDB(t)
+	onlyRatingsDB.Exec(t, `INSERT INTO member_ratings (guild_id, user_id, r, rd, sigma, games, best, last_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		"guild-9", carol.ID, 1500.0, 350.0, 0.06, 1, 1500.0, "")
+	onlyRatings := onlyRatingsDB.Open(t, newClock().Now)
+	if _, err := importOf(t, onlyRatings).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "1 member ratings") {
+		t.Errorf("Import() into a database with a rating only error = %v, want it refused, naming the rating", err)
+	}
+	if _, err := onlyRatings.Get(t.Context(), "chan-1"); !errors.Is(err, sessions.ErrNotFound) {
 		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
 	}
 	got, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes()))
@@ -178,6 +192,21 @@ func testExportImport(t *testing.T, b Backend) {
 	if len(hl) != len(wl) || len(hl) == 0 || hl[0] != wl[0] {
 		t.Errorf("Leaderboard() of the copy = %+v, want %+v", hl, wl)
 	}
+	for _, m := range []sessions.Member{alice, bob, carol, dave} {
+		w, h := mustRating(t, src, "guild-1", m), mustRating(t, dst, "guild-1", m)
+		if h != w {
+			t.Errorf("Rating(%s) of the copy = %+v, want %+v", m.Name, h, w)
+		}
+	}
+	if h, w := mustRatedToday(t, dst, "guild-1", bob, alice, t0), mustRatedToday(t, src, "guild-1", bob, alice, t0); h != w || h != 1 {
+		t.Errorf("RatedToday(bob, alice) of the copy = %d, want %d", h, w)
+	}
+	// The copy's ratings rate on: Bob beats Alice there, from the ratings
+	// imported.
+	wantBefore := [2]rating.Rating{mustRating(t, src, "guild-1", bob).Rating, mustRating(t, src, "guild-1", alice).Rating}
+	if again := finish(t, dst, "chan-7", bob, alice, game.Player1, false, rated); again.Ratings == nil || again.Ratings.Before != wantBefore {
+		t.Errorf("a rated match in the copy: Ratings = %s, want it rated from %+v", showRatings(again.Ratings), wantBefore)
+	}
 	if played := mustUpdate(t, dst, "chan-3", func(s *sessions.Session) error {
 		_, err := s.Match.Play(s.Match.ToMove(), 4)
 		return err
@@ -197,13 +226,33 @@ func testExportImport(t *testing.T, b Backend) {
 	if _, err := importOf(t, b.NewDB(t).Open(t, newClock().Now)).Import(t.Context(), strings.NewReader(old)); err != nil {
 		t.Errorf("Import() of an export with the old trailer: %v", err)
 	}
-	// So does one of format 1: no settings, no ended_by, a trailer of three
+	// So does one of format 2: no member_rating lines, no rated,
+	// rated_capped, ratings nor rated_at in the matches, a trailer of four
+	// counts; nothing in it is rated.
+	v2 := asFormat2(t, lines)
+	old2 := b.NewDB(t).Open(t, newClock().Now)
+	if n, err := importOf(t, old2).Import(t.Context(), strings.NewReader(strings.Join(v2, "\n")+"\n")); err != nil || n.Matches != 6 || n.MemberRatings != 0 {
+		t.Errorf("Import() of an export of format 2 = %+v, %v, want its 6 matches and no rating", n, err)
+	} else {
+		if s := mustGet(t, old2, "chan-1"); s.Rated || s.RatedCapped || s.Ratings != nil || s.Match.Plies() != 2 {
+			t.Errorf("a match of a format 2 export: Rated %t, RatedCapped %t, Ratings %s, %d plies; want none and 2 plies",
+				s.Rated, s.RatedCapped, showRatings(s.Ratings), s.Match.Plies())
+		}
+		if s := mustGet(t, old2, "chan-3"); s.RatedCapped || s.Match.Plies() != 3 {
+			t.Errorf("the live match of a format 2 export: RatedCapped %t, %d plies; want false, 3", s.RatedCapped, s.Match.Plies())
+		}
+		assertRating(t, old2, "guild-1", alice, newRating("guild-1", alice))
+		if n := mustRatedToday(t, old2, "guild-1", alice, bob, t0); n != 0 {
+			t.Errorf("RatedToday() in the import of a format 2 export = %d, want 0", n)
+		}
+	}
+	// And one of format 1: no settings, no ended_by, a trailer of three
 	// counts.
 	var v1 []string
-	for _, l := range lines[:len(lines)-1] {
+	for _, l := range v2[:len(v2)-1] {
 		switch {
 		case strings.HasPrefix(l, `{"connectn_export":`):
-			l = strings.Replace(l, fmt.Sprintf(`{"connectn_export":%d,`, exportVersion(t, lines[0])), `{"connectn_export":1,`, 1)
+			l = strings.Replace(l, `{"connectn_export":2,`, `{"connectn_export":1,`, 1)
 		case strings.HasPrefix(l, `{"guild_settings":`), strings.Contains(l, `"ended_by":"`+carol.ID+`"`):
 			continue
 		}
@@ -216,6 +265,45 @@ func testExportImport(t *testing.T, b Backend) {
 	} else if s := mustGet(t, old1, "chan-3"); s.EndedBy != "" || s.Match.Plies() != 3 {
 		t.Errorf("a match of a format 1 export: EndedBy %q, %d plies, want none and 3", s.EndedBy, s.Match.Plies())
 	}
+}
+
+// asFormat2 returns the lines of an export as format 2 wrote them: the
+// header's version 2, no member_rating line, no rated, rated_capped,
+// ratings nor rated_at in the matches, no member_ratings in the trailer.
+func asFormat2(t *testing.T, lines []string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range lines {
+		var line map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("export line %s: %v", l, err)
+		}
+		switch {
+		case line["connectn_export"] != nil:
+			l = strings.Replace(l, fmt.Sprintf(`{"connectn_export":%d,`, exportVersion(t, l)), `{"connectn_export":2,`, 1)
+		case line["member_rating"] != nil:
+			continue
+		case line["match"] != nil, line["end"] != nil:
+			kind := "match"
+			if line["end"] != nil {
+				kind = "end"
+			}
+			var cols map[string]json.RawMessage
+			if err := json.Unmarshal(line[kind], &cols); err != nil {
+				t.Fatalf("export line %s: %v", l, err)
+			}
+			for _, k := range []string{"rated", "rated_capped", "ratings", "rated_at", "member_ratings"} {
+				delete(cols, k)
+			}
+			b, err := json.Marshal(map[string]any{kind: cols})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l = string(b)
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // exportVersion returns the format version of an export's header line.

@@ -158,6 +158,12 @@ func assertSameSession(tb testing.TB, got, want *sessions.Session) {
 	if got.Place != want.Place {
 		tb.Errorf("Place = %+v, want %+v", got.Place, want.Place)
 	}
+	if got.Rated != want.Rated || got.RatedCapped != want.RatedCapped {
+		tb.Errorf("Rated, RatedCapped = %t, %t, want %t, %t", got.Rated, got.RatedCapped, want.Rated, want.RatedCapped)
+	}
+	if !sameRatings(got.Ratings, want.Ratings) {
+		tb.Errorf("Ratings = %s, want %s", showRatings(got.Ratings), showRatings(want.Ratings))
+	}
 	if got.CreatedAt != want.CreatedAt {
 		tb.Errorf("CreatedAt = %v, want %v", got.CreatedAt, want.CreatedAt)
 	}

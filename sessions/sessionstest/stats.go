@@ -16,13 +16,17 @@ var oneWin = game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
 
 // finish plays a whole match in channel between p1 and p2 through the store,
 // as the bot would: a challenge, then moves, then the end. winner 1 wins by
-// a vertical line, winner 2 by player 1's forfeit; timeout ends it by a
-// timeout of the loser.
-func finish(t *testing.T, st sessions.Store, channel string, p1, p2 sessions.Member, winner game.Player, timeout bool) *sessions.Session {
+// a vertical line, winner 2 by player 1's forfeit after a disc each;
+// timeout ends it by a timeout of the loser before the first disc. opts
+// change the challenge before it is created (rated, inGuild).
+func finish(t *testing.T, st sessions.Store, channel string, p1, p2 sessions.Member, winner game.Player, timeout bool, opts ...func(*sessions.Session)) *sessions.Session {
 	t.Helper()
 	sess := newSession(t, channel)
 	sess.Players = [2]sessions.Member{p1, p2}
 	sess.Config, sess.Match = oneWin, mustMatch(t, oneWin)
+	for _, opt := range opts {
+		opt(sess)
+	}
 	mustCreate(t, st, sess)
 	return mustUpdate(t, st, channel, func(s *sessions.Session) error {
 		s.Phase = sessions.PhasePlaying

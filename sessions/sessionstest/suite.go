@@ -15,9 +15,11 @@
 // CountActive, Abandon, corrupt rows, servers' settings (read fresh by
 // every process, changed with a compare-and-swap across processes), a
 // member's last challenge and active channels, Forget (no row left that
-// names the member), the moderator who ended a session, and export and
-// import, whole or of one server. Bench gives the benchmarks of the move
-// path.
+// names the member), the moderator who ended a session, ratings (a rated
+// result changes both players' ratings in the transaction that records
+// it, by Glicko-2; unrated matches change none; the leaderboard by rating;
+// the rated matches of two members in a day), and export and import,
+// whole or of one server. Bench gives the benchmarks of the move path.
 package sessionstest
 
 import (
@@ -48,6 +50,11 @@ type DB interface {
 	// pair_records with an error whose text holds "pair records refused"
 	// (a trigger), so that a test can make the stats write fail.
 	RefusePairRecords(tb testing.TB)
+	// RefuseRatings makes the database refuse every insert into and
+	// update of member_ratings with an error whose text holds "ratings
+	// refused" (a trigger), so that a test can make the ratings write
+	// fail.
+	RefuseRatings(tb testing.TB)
 	// LockWaiters returns how many calls of st (a Store this DB opened)
 	// wait now for the per-channel lock of channelID, not counting the one
 	// that holds it: a hook into the backend's engine, which its exported
@@ -113,6 +120,13 @@ func Run(t *testing.T, b Backend) {
 		{"ActiveChannelsOf", testActiveChannelsOf},
 		{"EndedBy", testEndedBy},
 		{"Forget", testForget},
+		{"RatingsRatedMatch", testRatingsRatedMatch},
+		{"RatingsInOneTransaction", testRatingsInOneTransaction},
+		{"RatingsUnrated", testRatingsUnrated},
+		{"RatingLeaderboard", testRatingLeaderboard},
+		{"RatedToday", testRatedToday},
+		{"RatingsRoundtrip", testRatingsRoundtrip},
+		{"RatingsConcurrent", testRatingsConcurrent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })

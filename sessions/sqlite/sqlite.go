@@ -319,6 +319,21 @@ func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCount
 	return s.core.Forget(ctx, userID)
 }
 
+// Rating implements sessions.Store.
+func (s *Store) Rating(ctx context.Context, guildID, userID string) (sessions.MemberRating, error) {
+	return s.core.Rating(ctx, guildID, userID)
+}
+
+// RatingLeaderboard implements sessions.Store.
+func (s *Store) RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]sessions.MemberRating, error) {
+	return s.core.RatingLeaderboard(ctx, guildID, limit)
+}
+
+// RatedToday implements sessions.Store.
+func (s *Store) RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error) {
+	return s.core.RatedToday(ctx, guildID, userA, userB, since)
+}
+
 // Ping implements sessions.Store.
 func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
 

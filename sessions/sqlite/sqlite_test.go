@@ -48,6 +48,13 @@ func (d *testDB) RefusePairRecords(tb testing.TB) {
 		BEGIN SELECT RAISE(ABORT, 'pair records refused'); END`)
 }
 
+func (d *testDB) RefuseRatings(tb testing.TB) {
+	d.Exec(tb, `CREATE TRIGGER no_new_ratings BEFORE INSERT ON member_ratings
+		BEGIN SELECT RAISE(ABORT, 'ratings refused'); END`)
+	d.Exec(tb, `CREATE TRIGGER no_changed_ratings BEFORE UPDATE ON member_ratings
+		BEGIN SELECT RAISE(ABORT, 'ratings refused'); END`)
+}
+
 func (d *testDB) Dump(tb testing.TB) map[string][][]string {
 	tb.Helper()
 	return sessionstest.DumpTables(tb, rawDB(tb, d.path), `SELECT name FROM sqlite_master WHERE type = 'table'`)

@@ -15,20 +15,24 @@ import (
 
 // ExportVersion is the version of the export format, in its header line.
 // Version 2 added the guild_settings lines, the matches' ended_by and the
-// trailer's guild_settings count; version 1 files import as they are.
-const ExportVersion = 2
+// trailer's guild_settings count; version 3 the member_rating lines, the
+// matches' rated, rated_capped, ratings and rated_at, and the trailer's
+// member_ratings count. Files of earlier versions import as they are, the
+// columns they lack taking their defaults (no match rated, no rating).
+const ExportVersion = 3
 
 // The export format is JSON lines: a header, then one line per stored row
-// (every match, member record, pair record and server's settings, as
-// stored), then a trailer with the counts, so that a file cut short is
-// refused on import:
+// (every match, member record, pair record, server's settings and member's
+// rating, as stored), then a trailer with the counts, so that a file cut
+// short is refused on import:
 //
-//	{"connectn_export":2,"schema":5,"backend":"sqlite","exported_at":"..."}
-//	{"match":{"id":1,"revision":7,"channel_id":"...","config":{...},"actions":[...],...}}
+//	{"connectn_export":3,"schema":6,"backend":"sqlite","exported_at":"..."}
+//	{"match":{"id":1,"revision":7,"channel_id":"...","config":{...},"actions":[...],...,"rated":1,"ratings":{...}}}
 //	{"member_stats":{"guild_id":"...","user_id":"...","vs_ai":0,"matches":3,...}}
 //	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
 //	{"guild_settings":{"guild_id":"...","settings":{"rows":7,...},"revision":2,"updated_at":"...","updated_by":"..."}}
-//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1}}
+//	{"member_rating":{"guild_id":"...","user_id":"...","r":1662.31,"rd":290.32,"sigma":0.059999,"games":1,...}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1}}
 //
 // The header of an export of one server (ExportOptions.GuildID) names it
 // in "guild_id".
@@ -41,8 +45,10 @@ type exportHeader struct {
 }
 
 // MatchRow is one row of the matches table as exported: every column, the
-// JSON ones (config, actions, webhook, place) as JSON. Place and EndedBy
-// are absent from exports made before they existed.
+// JSON ones (config, actions, webhook, place, ratings) as JSON. Place,
+// EndedBy, Rated, RatedCapped, Ratings and RatedAt are absent from exports
+// made before they existed; Ratings is absent for a match that changed no
+// rating.
 type MatchRow struct {
 	ID          int64           `json:"id"`
 	Revision    int64           `json:"revision"`
@@ -67,6 +73,10 @@ type MatchRow struct {
 	Webhook     json.RawMessage `json:"webhook"`
 	Place       json.RawMessage `json:"place,omitempty"`
 	EndedBy     string          `json:"ended_by"`
+	Rated       int64           `json:"rated"`
+	RatedCapped int64           `json:"rated_capped"`
+	Ratings     json.RawMessage `json:"ratings,omitempty"`
+	RatedAt     string          `json:"rated_at"`
 }
 
 // StatsRow is one row of member_stats as exported.
@@ -104,6 +114,18 @@ type SettingsRow struct {
 	UpdatedBy string          `json:"updated_by"`
 }
 
+// RatingRow is one row of member_ratings as exported.
+type RatingRow struct {
+	GuildID    string  `json:"guild_id"`
+	UserID     string  `json:"user_id"`
+	R          float64 `json:"r"`
+	RD         float64 `json:"rd"`
+	Sigma      float64 `json:"sigma"`
+	Games      int64   `json:"games"`
+	Best       float64 `json:"best"`
+	LastPlayed string  `json:"last_played"`
+}
+
 // Counts are the rows exported or imported, by table.
 type Counts = sessions.ExportCounts
 
@@ -112,6 +134,7 @@ type exportLine struct {
 	Stats    *StatsRow    `json:"member_stats,omitempty"`
 	Pair     *PairRow     `json:"pair_record,omitempty"`
 	Settings *SettingsRow `json:"guild_settings,omitempty"`
+	Rating   *RatingRow   `json:"member_rating,omitempty"`
 	End      *Counts      `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
@@ -124,16 +147,18 @@ type exportLine struct {
 const (
 	exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by FROM matches %s ORDER BY id`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
+	rated, rated_capped, ratings, rated_at FROM matches %s ORDER BY id`
 	exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
 	streak, best_streak, updated_at FROM member_stats %s ORDER BY guild_id, user_id, vs_ai`
 	exportPairs    = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pair_records %s ORDER BY guild_id, user_id, opponent_id`
 	exportSettings = `SELECT guild_id, settings, revision, updated_at, updated_by FROM guild_settings %s ORDER BY guild_id`
+	exportRatings  = `SELECT guild_id, user_id, r, rd, sigma, games, best, last_played FROM member_ratings %s ORDER BY guild_id, user_id`
 	inGuild        = `WHERE guild_id = ?`
 )
 
-// Export writes every match, member record, pair record and server's
-// settings to w as JSON lines (see the format above), or with
+// Export writes every match, member record, pair record, server's settings
+// and member's rating to w as JSON lines (see the format above), or with
 // opts.GuildID those of one server only, read in one transaction so that
 // they are consistent with each other even while the bot runs. schema is
 // the schema version written in the header. It returns the counts
@@ -181,11 +206,15 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 	}
 	err = each(exportMatches, func(rows *sql.Rows) (exportLine, error) {
 		var m MatchRow
-		var config, actions, webhook, place string
+		var config, actions, webhook, place, ratings string
 		err := rows.Scan(&m.ID, &m.Revision, &m.ChannelID, &m.GuildID, &m.Player1ID, &m.Player1Name, &m.Player2ID, &m.Player2Name,
 			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
-			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place, &m.EndedBy)
+			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place, &m.EndedBy,
+			&m.Rated, &m.RatedCapped, &ratings, &m.RatedAt)
 		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), rawJSON(actions), rawJSON(webhook), rawJSON(place)
+		if ratings != "" {
+			m.Ratings = rawJSON(ratings)
+		}
 		return exportLine{Match: &m}, err
 	}, &n.Matches)
 	if err == nil {
@@ -211,6 +240,13 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 			r.Settings = rawJSON(settings)
 			return exportLine{Settings: &r}, err
 		}, &n.GuildSettings)
+	}
+	if err == nil {
+		err = each(exportRatings, func(rows *sql.Rows) (exportLine, error) {
+			var r RatingRow
+			err := rows.Scan(&r.GuildID, &r.UserID, &r.R, &r.RD, &r.Sigma, &r.Games, &r.Best, &r.LastPlayed)
+			return exportLine{Rating: &r}, err
+		}, &n.MemberRatings)
 	}
 	if err == nil {
 		end := n
@@ -240,8 +276,8 @@ func rawJSON(s string) json.RawMessage {
 }
 
 // Import reads what Export wrote from r into the store, which must be
-// empty (no match, member record, pair record or server settings), in one
-// transaction:
+// empty (no match, member record, pair record, member rating or server
+// settings), in one transaction:
 // either every row is imported, keeping each session's ID (buttons in
 // Discord carry it) and revision, or none is. Each match is checked as a
 // load would (its actions must replay) and a file without its trailer, or
@@ -260,19 +296,20 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	defer func() { _ = tx.Rollback() }()
 	var present Counts
 	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM member_stats),
-		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings)`).Scan(
-		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings); err != nil {
+		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings), (SELECT count(*) FROM member_ratings)`).Scan(
+		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings, &present.MemberRatings); err != nil {
 		return n, s.failed(err)
 	}
 	if present != (Counts{}) {
-		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records and %d server settings: import into an empty database",
-			present.Matches, present.MemberStats, present.PairRecords, present.GuildSettings)
+		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records, %d member ratings and %d server settings: import into an empty database",
+			present.Matches, present.MemberStats, present.PairRecords, present.MemberRatings, present.GuildSettings)
 	}
 	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
 		(id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 		 config, actions, phase, message_id, created_at, updated_at,
-		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
+		 rated, rated_capped, ratings, rated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
 	}
@@ -289,6 +326,11 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	}
 	insertSettings, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO guild_settings (guild_id, settings, revision, updated_at, updated_by)
 		VALUES (?, ?, ?, ?, ?)`))
+	if err != nil {
+		return n, s.failed(err)
+	}
+	insertRating, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO member_ratings (guild_id, user_id, r, rd, sigma, games, best, last_played)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
 	}
@@ -333,16 +375,20 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				config: []byte(m.Config), actions: []byte(m.Actions), phase: []byte(m.Phase), message: []byte(m.MessageID),
 				created: []byte(m.CreatedAt), updated: []byte(m.UpdatedAt), theme: []byte(m.Theme), ai: []byte(m.AILevel),
 				end: []byte(m.EndReason), deadline: []byte(m.DeadlineAt), postSeq: m.PostSeq, postDue: []byte(m.PostDue), webhook: []byte(m.Webhook),
-				place: []byte(m.Place), endedBy: []byte(m.EndedBy)}
+				place: []byte(m.Place), endedBy: []byte(m.EndedBy), rated: m.Rated, ratedCapped: m.RatedCapped, ratings: []byte(m.Ratings)}
 			if len(m.Place) == 0 {
 				m.Place = json.RawMessage("{}")
+			}
+			if string(m.Ratings) == "null" {
+				m.Ratings = nil
 			}
 			if _, err := decode(rw); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
 				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
-				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy); err != nil {
+				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy,
+				m.Rated, m.RatedCapped, string(m.Ratings), m.RatedAt); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			n.Matches++
@@ -368,10 +414,19 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				return fail(fmt.Errorf("settings of guild %s: %w", g.GuildID, err))
 			}
 			n.GuildSettings++
+		case line.Rating != nil:
+			r := line.Rating
+			if _, err := parseOptionalTime(r.LastPlayed); err != nil {
+				return fail(fmt.Errorf("rating of %s in guild %s: last_played: %w: %w", r.UserID, r.GuildID, sessions.ErrCorrupt, err))
+			}
+			if _, err := insertRating.ExecContext(ctx, r.GuildID, r.UserID, r.R, r.RD, r.Sigma, r.Games, r.Best, r.LastPlayed); err != nil {
+				return fail(fmt.Errorf("rating of %s in guild %s: %w", r.UserID, r.GuildID, err))
+			}
+			n.MemberRatings++
 		case line.End != nil:
 			trailer = line.End
 		default:
-			return fail(errors.New("neither a match, a member record, a pair record, server settings nor the trailer"))
+			return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating nor the trailer"))
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -35,6 +35,13 @@ const forgetMatchesSQL = `DELETE FROM matches WHERE player1_id = ? OR player2_id
 const forgetEndedBySQL = `UPDATE matches SET ended_by = '', revision = revision + 1
 	WHERE ended_by = ? AND ended_by <> '' RETURNING id`
 
+// forgetRatingsSQL removes a member's ratings, in every server, through
+// member_ratings_by_user. The
+// ratings JSON of the matches that stay names no one (it holds numbers
+// only, indexed as the players), and the matches the member played are
+// removed with them.
+const forgetRatingsSQL = `DELETE FROM member_ratings WHERE user_id = ?`
+
 // LastChallenge implements sessions.Store.
 func (s *Store) LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error) {
 	var last string
@@ -94,6 +101,9 @@ func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCount
 		}
 		if n.PairRecords, err = execCount(ctx, tx, s.d.Rebind(`DELETE FROM pair_records WHERE user_id = ? OR opponent_id = ?`), userID, userID); err != nil {
 			return fmt.Errorf("pair records: %w", err)
+		}
+		if n.MemberRatings, err = execCount(ctx, tx, s.d.Rebind(forgetRatingsSQL), userID); err != nil {
+			return fmt.Errorf("ratings: %w", err)
 		}
 		// Rows that stay but lose the name: their revision moves on, so
 		// that no process trusts its memory of them.

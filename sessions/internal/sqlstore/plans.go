@@ -40,9 +40,12 @@ func (q PlannedQuery) Literal() string {
 
 // PlannedQueries returns the statements whose plans the backends' tests
 // check: those of the member queries and Forget, which the indexes of
-// schema version 5 serve, and the lookups of every click.
+// schema version 5 serve, the lookups of every click, and the ratings'
+// (schema version 6): the statements of a rated result, Rating,
+// RatingLeaderboard, RatedToday and Forget's.
 func PlannedQueries() []PlannedQuery {
-	const user, guild = "100000000000000001", "guild-1"
+	const user, other, guild = "100000000000000001", "100000000000000002", "guild-1"
+	const t = "2025-03-14T14:09:26.535897932Z"
 	return []PlannedQuery{
 		{Name: "Get, Update: the channel's newest session", SQL: newestSQL, Args: []string{"chan-1"},
 			Table: "matches", Indexes: []string{"matches_by_channel"}, Ordered: true},
@@ -58,6 +61,18 @@ func PlannedQueries() []PlannedQuery {
 		{Name: "Forget: the sessions the member ended", SQL: forgetEndedBySQL, Args: []string{user},
 			Table: "matches", Indexes: []string{"matches_ended_by"}},
 		{Name: "GuildSettings", SQL: selectSettingsSQL, Args: []string{guild}, Table: "guild_settings"},
-		{Name: "Pair", SQL: selectPairSQL, Args: []string{guild, user, "100000000000000002"}, Table: "pair_records"},
+		{Name: "Pair", SQL: selectPairSQL, Args: []string{guild, user, other}, Table: "pair_records"},
+		{Name: "a rated result: a player's rating, locked", SQL: lockRatingSQL, Args: []string{guild, user, "1500", "350", "0.06"},
+			Table: "member_ratings"},
+		{Name: "a rated result: a player's new rating", SQL: writeRatingSQL,
+			Args: []string{"1662.3", "290.3", "0.06", "1", "1662.3", t, guild, user}, Table: "member_ratings"},
+		{Name: "a rated result: the change on the match", SQL: matchRatingsSQL, Args: []string{"{}", t, "7"}, Table: "matches"},
+		{Name: "Rating", SQL: selectRatingSQL, Args: []string{guild, user}, Table: "member_ratings"},
+		{Name: "RatingLeaderboard", SQL: ratingLeaderboardSQL, Args: []string{guild, "5", "10"},
+			Table: "member_ratings", Indexes: []string{"member_ratings_ranking"}, Ordered: true},
+		{Name: "RatedToday", SQL: ratedTodaySQL, Args: []string{guild, user, other, user, other, t},
+			Table: "matches", Indexes: []string{"matches_rated_pairs"}},
+		{Name: "Forget: the member's ratings", SQL: forgetRatingsSQL, Args: []string{user},
+			Table: "member_ratings", Indexes: []string{"member_ratings_by_user"}},
 	}
 }

@@ -35,19 +35,28 @@ const addPairSQL = `INSERT INTO pair_records (guild_id, user_id, opponent_id, wi
 	ON CONFLICT (guild_id, user_id, opponent_id) DO UPDATE SET
 		wins = pair_records.wins + excluded.wins, losses = pair_records.losses + excluded.losses`
 
-// recordResult adds the result of the finished match sess to the stats of
-// its players, in tx: for a match between members, both players' stats and
-// their pair records; for a match against the bot, the member's stats
-// against the bot only.
+// recordResult adds the result of the finished match sess, which ended at
+// now, to the ratings of its players when it is rated (recordRatings,
+// which sets sess.Ratings) and to their stats, in tx: for a match between
+// members, both players' stats and their pair records; for a match
+// against the bot, the member's stats against the bot only. The rows are
+// written in the order of the players' user IDs, so that two
+// transactions that write the same members' rows (two matches finishing
+// at once in PostgreSQL) take their row locks in the same order.
 func (s *Store) recordResult(ctx context.Context, tx *sql.Tx, sess *sessions.Session, now time.Time) error {
 	m := sess.Match
 	if sess.Phase != sessions.PhaseFinished || m == nil || !m.Over() {
 		return fmt.Errorf("record result of session %d: match not finished", sess.ID)
 	}
+	if err := s.recordRatings(ctx, tx, sess, now); err != nil {
+		return fmt.Errorf("record result of session %d: %w", sess.ID, err)
+	}
 	players := []game.Player{game.Player1, game.Player2}
 	vsAI := sess.AI != ""
 	if vsAI {
 		players = players[:1] // the bot keeps no stats
+	} else if sess.Players[1].ID < sess.Players[0].ID {
+		players[0], players[1] = game.Player2, game.Player1
 	}
 	addStats, addPair := tx.StmtContext(ctx, s.st.addStats), tx.StmtContext(ctx, s.st.addPair)
 	for _, p := range players {

@@ -104,6 +104,10 @@ type statements struct {
 	pair              *sql.Stmt // selectPairSQL
 	settings          *sql.Stmt // selectSettingsSQL
 	lastChallenge     *sql.Stmt // lastChallengeSQL
+	// The ratings (ratings.go): a rated result's statements, Rating and
+	// RatedToday.
+	lockRating, writeRating, matchRatings *sql.Stmt
+	rating, ratedToday                    *sql.Stmt
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -132,6 +136,11 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.pair, selectPairSQL},
 		{&s.st.settings, selectSettingsSQL},
 		{&s.st.lastChallenge, lastChallengeSQL},
+		{&s.st.lockRating, lockRatingSQL},
+		{&s.st.writeRating, writeRatingSQL},
+		{&s.st.matchRatings, matchRatingsSQL},
+		{&s.st.rating, selectRatingSQL},
+		{&s.st.ratedToday, ratedTodaySQL},
 	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
@@ -237,6 +246,14 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	if err != nil {
 		return nil, fmt.Errorf("create session in channel %s: encode place: %w", c.ChannelID, err)
 	}
+	ratings, err := encodeRatings(c.Ratings)
+	if err != nil {
+		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+	}
+	if c.Ratings != nil {
+		r := *c.Ratings // the stored copy's own, as its match
+		c.Ratings = &r
+	}
 
 	unlock, err := s.locks.lock(ctx, c.ChannelID)
 	if err != nil {
@@ -248,7 +265,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	args := []any{c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
 		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
 		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place),
-		c.EndedBy}
+		c.EndedBy, boolInt(c.Rated), boolInt(c.RatedCapped), ratings}
 
 	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
@@ -269,8 +286,9 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 const insertSQL = `INSERT INTO matches
 	(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	 config, actions, phase, message_id, revision, created_at, updated_at,
-	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
+	 rated, rated_capped, ratings)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
 // updateSQL writes a session back if it is still at the revision loaded
 // and still its channel's newest: a compare-and-swap that fails (no row
@@ -280,10 +298,12 @@ const insertSQL = `INSERT INTO matches
 // (SQLite rewrites an index whose column a statement sets, even to the
 // same value): the partial index matches_one_active_per_channel, whose
 // condition reads the phase, and matches_by_challenger and
-// matches_by_opponent. In SQLite a move then writes one page (one WAL
-// frame) instead of two, or four. Its arguments: the phase (only with
-// phase), the players' IDs (only with ids), the columns in the order set,
-// then the row's id and revision, the channel and the id again.
+// matches_by_opponent (and matches_rated_pairs). The other columns it sets
+// (rated, rated_capped and ratings among them) are in no index. In SQLite
+// a move then writes one page (one WAL frame) instead of two, or four.
+// Its arguments: the phase (only with phase), the players' IDs (only with
+// ids), the columns in the order set, then the row's id and revision, the
+// channel and the id again.
 func updateSQL(phase, ids bool) string {
 	set := ""
 	if phase {
@@ -294,7 +314,8 @@ func updateSQL(phase, ids bool) string {
 	}
 	return `UPDATE matches SET ` + set + `player1_name = ?, player2_name = ?,
 	actions = ?, message_id = ?, revision = revision + 1, updated_at = ?,
-	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?, ended_by = ?
+	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?, ended_by = ?,
+	rated = ?, rated_capped = ?, ratings = ?
 	WHERE id = ? AND revision = ?
 	AND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = ? AND newer.id > ?)`
 }
@@ -416,10 +437,14 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	if err != nil {
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
+	ratings, err := encodeRatings(sess.Ratings)
+	if err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
+	}
 	now := s.clock()
 	phase := sess.Phase != before.Phase
 	ids := sess.Players[0].ID != before.Players[0].ID || sess.Players[1].ID != before.Players[1].ID
-	args := make([]any, 0, 20)
+	args := make([]any, 0, 24)
 	if phase {
 		args = append(args, string(sess.Phase))
 	}
@@ -429,7 +454,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	args = append(args, sess.Players[0].Name, sess.Players[1].Name,
 		actions, sess.MessageID, formatTime(now),
 		sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
-		sess.EndedBy, sess.ID, entry.revision, sess.ChannelID, sess.ID)
+		sess.EndedBy, boolInt(sess.Rated), boolInt(sess.RatedCapped), ratings, sess.ID, entry.revision, sess.ChannelID, sess.ID)
 	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
 	w := &swap{ctx: ctx, stmt: update, args: args}
@@ -490,7 +515,8 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 
 const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
-	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by FROM matches`
+	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
+	rated, rated_capped, ratings FROM matches`
 
 // newestSQL reads the channel's newest session, through
 // matches_by_channel (channel_id, id).
@@ -526,6 +552,8 @@ type row struct {
 	theme, ai, end, deadline                          sql.RawBytes
 	postSeq                                           int64
 	postDue, webhook, place, endedBy                  sql.RawBytes
+	rated, ratedCapped                                int64
+	ratings                                           sql.RawBytes
 }
 
 // scan reads the current row of rows (selectSession) and returns a fresh
@@ -537,7 +565,8 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	var r row
 	if err := rows.Scan(&r.id, &r.revision, &r.channel, &r.guild, &r.p1ID, &r.p1Name, &r.p2ID, &r.p2Name,
 		&r.config, &r.actions, &r.phase, &r.message, &r.created, &r.updated,
-		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place, &r.endedBy); err != nil {
+		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place, &r.endedBy,
+		&r.rated, &r.ratedCapped, &r.ratings); err != nil {
 		return nil, nil, err
 	}
 	if e := s.cache.get(r.id, r.revision); e != nil {
@@ -559,7 +588,7 @@ func decode(r *row) (*sessions.Session, error) {
 		ID: r.id, ChannelID: string(r.channel), GuildID: string(r.guild), MessageID: string(r.message),
 		Players: [2]sessions.Member{{ID: string(r.p1ID), Name: string(r.p1Name)}, {ID: string(r.p2ID), Name: string(r.p2Name)}},
 		Phase:   sessions.Phase(r.phase), Theme: string(r.theme), AI: string(r.ai), End: sessions.End(r.end),
-		PostSeq: int(r.postSeq), EndedBy: string(r.endedBy),
+		PostSeq: int(r.postSeq), EndedBy: string(r.endedBy), Rated: r.rated != 0, RatedCapped: r.ratedCapped != 0,
 	}
 	corrupt := func(what string, err error) error {
 		return fmt.Errorf("session %d: %s: %w: %w", r.id, what, sessions.ErrCorrupt, err)
@@ -590,6 +619,9 @@ func decode(r *row) (*sessions.Session, error) {
 	}
 	if !sess.End.Valid() {
 		return nil, corrupt("end_reason", fmt.Errorf("unknown end %q", r.end))
+	}
+	if sess.Ratings, err = decodeRatings(r.ratings); err != nil {
+		return nil, corrupt("ratings", err)
 	}
 	if err := fastjson.Unmarshal(r.config, &sess.Config); err != nil {
 		return nil, corrupt("config", err)
@@ -658,6 +690,33 @@ func encodeWebhook(w sessions.Webhook) (string, error) {
 		return "", fmt.Errorf("encode webhook: %w", err)
 	}
 	return string(b), nil
+}
+
+// encodeRatings returns r as the JSON stored in the ratings column, and
+// nil as "".
+func encodeRatings(r *sessions.RatingChange) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "", fmt.Errorf("encode ratings: %w", err)
+	}
+	return string(b), nil
+}
+
+// decodeRatings reads what encodeRatings wrote: "" (and "{}" or "null")
+// is nil.
+func decodeRatings(b []byte) (*sessions.RatingChange, error) {
+	switch string(b) {
+	case "", "{}", "null":
+		return nil, nil
+	}
+	r := new(sessions.RatingChange)
+	if err := fastjson.Unmarshal(b, r); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // bytesReader reads b.
