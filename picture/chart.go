@@ -53,7 +53,8 @@ func DrawChart(c Chart, scale int) (*image.RGBA, error) {
 			return nil, ErrChart
 		}
 	}
-	w := (2*chartMargin + chartPly*(n+1)) * scale
+	ply := plyWidth(n)
+	w := (2*chartMargin + ply*(n+1)) * scale
 	h := (2*chartMargin + chartHeight) * scale
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	fill(img, img.Bounds(), color.RGBA{0xff, 0xff, 0xff, 0xff})
@@ -65,7 +66,7 @@ func DrawChart(c Chart, scale int) (*image.RGBA, error) {
 	fill(img, image.Rect(chartMargin*scale, top, w-chartMargin*scale, mid), tint(c.Players[1]))
 	fill(img, image.Rect(chartMargin*scale, mid, w-chartMargin*scale, bottom), tint(c.Players[2]))
 	fill(img, image.Rect(chartMargin*scale, mid-scale/2, w-chartMargin*scale, mid+(scale+1)/2), color.RGBA{0x99, 0x99, 0x99, 0xff})
-	x := func(i int) int { return (chartMargin + chartPly*(i+1)) * scale }
+	x := func(i int) int { return (chartMargin + ply*(i+1)) * scale }
 	y := func(v float64) int {
 		v = max(-1, min(1, v))
 		return mid - int(v*float64(chartHeight*scale/2-2*scale))
@@ -89,11 +90,15 @@ func DrawChart(c Chart, scale int) (*image.RGBA, error) {
 		if c.Settled[m] {
 			cy = y(c.Values[m])
 		}
-		line(img, cx-r, cy-r, cx+r, cy+r, 2*scale, darker(c.Players[player]))
-		line(img, cx-r, cy+r, cx+r, cy-r, 2*scale, darker(c.Players[player]))
+		line(img, cx-r, cy-r, cx+r, cy+r, scale+1, darker(c.Players[player]))
+		line(img, cx-r, cy+r, cx+r, cy-r, scale+1, darker(c.Players[player]))
 	}
 	return img, nil
 }
+
+// plyWidth is the width of one disc's step at scale 1: chartPly, or
+// wider for a short round, so that the chart is at least 320 pixels wide.
+func plyWidth(n int) int { return max(chartPly, 320/(n+1)) }
 
 // EncodeChart writes c drawn at scale as a PNG to w.
 func EncodeChart(w io.Writer, c Chart, scale int) error {
@@ -123,7 +128,9 @@ func line(img *image.RGBA, x0, y0, x1, y1, w int, c color.RGBA) {
 	}
 }
 
-func darker(c color.RGBA) color.RGBA { return color.RGBA{c.R * 3 / 4, c.G * 3 / 4, c.B * 3 / 4, 0xff} }
+func darker(c color.RGBA) color.RGBA {
+	return color.RGBA{uint8(int(c.R) * 3 / 4), uint8(int(c.G) * 3 / 4), uint8(int(c.B) * 3 / 4), 0xff}
+}
 
 func abs(n int) int {
 	if n < 0 {

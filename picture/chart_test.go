@@ -24,7 +24,8 @@ func TestChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := img.Bounds().Dx(), 2*chartMargin+chartPly*6; got != want {
+	ply := plyWidth(5)
+	if got, want := img.Bounds().Dx(), 2*chartMargin+ply*6; got != want || got < 320 {
 		t.Errorf("width %d, want %d (one step per disc)", got, want)
 	}
 	mid := chartMargin + chartHeight/2
@@ -32,7 +33,7 @@ func TestChart(t *testing.T) {
 	if upper.R <= upper.G || lower.G <= lower.B {
 		t.Errorf("halves tinted %v above, %v below: want red above, yellow below", upper, lower)
 	}
-	x := func(i int) int { return chartMargin + chartPly*(i+1) }
+	x := func(i int) int { return chartMargin + ply*(i+1) }
 	ink := color.RGBA{0x20, 0x20, 0x30, 0xff}
 	if img.RGBAAt(x(0), mid) != ink || img.RGBAAt(x(1), mid) != ink {
 		t.Errorf("no ink at the draws' points, on the middle line")
@@ -72,5 +73,13 @@ func TestChartRefuses(t *testing.T) {
 		if _, err := DrawChart(c, 1); !errors.Is(err, ErrChart) {
 			t.Errorf("%s: error %v, want ErrChart", name, err)
 		}
+	}
+}
+
+// TestDarker: a darker colour is three quarters of each channel, without
+// the overflow of 8-bit arithmetic.
+func TestDarker(t *testing.T) {
+	if got, want := darker(color.RGBA{0xfd, 0xcb, 0x58, 0xff}), (color.RGBA{0xbd, 0x98, 0x42, 0xff}); got != want {
+		t.Errorf("darker(yellow) = %v, want %v", got, want)
 	}
 }
