@@ -1,9 +1,11 @@
 // Package sessions is the domain of Connect N sessions in Discord channels
 // and the contract of the stores that keep them: Session (a challenge
 // followed by a match between two members), its Phase and End, the
-// Webhook that reaches its board, Stats and PairRecord, GuildSettings (a
-// server's own settings) and ForgetCounts, the sentinel errors, and Store, whose doc comments are the contract every backend
-// meets. The lifecycle of a session (lifecycle.go: Open, Accept, Decline,
+// Webhook that reaches its board, Stats and PairRecord, MemberRating and
+// RatingChange (a member's rating, what a rated match did to two:
+// ratings.go), GuildSettings (a server's own settings) and ForgetCounts,
+// the sentinel errors, and Store, whose doc comments are the contract
+// every backend meets. The lifecycle of a session (lifecycle.go: Open, Accept, Decline,
 // Drop, BotTurn, Forfeit, Expire, Repost, Rematch, Due and the board
 // posts) is functions of (session, Policy, now) that return typed outcomes,
 // or a *Refusal (refusal.go: a declared Reason and its arguments, which

@@ -147,8 +147,8 @@ func importCmd(ctx context.Context, a *app) error {
 
 // countsText says what an export or import moved, table by table.
 func countsText(n sessions.ExportCounts) string {
-	return fmt.Sprintf("%d matches, %d member records, %d pair records and %d server settings",
-		n.Matches, n.MemberStats, n.PairRecords, n.GuildSettings)
+	return fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings and %d server settings",
+		n.Matches, n.MemberStats, n.PairRecords, n.MemberRatings, n.GuildSettings)
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller

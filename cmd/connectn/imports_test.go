@@ -28,7 +28,7 @@ var layers = map[string][]string{
 	"sessions/internal/sqlstore": {"sessions", "game", "rating"},
 	"sessions/sqlite":            {"sessions", "sessions/internal/sqlstore", "game"},
 	"sessions/postgres":          {"sessions", "sessions/internal/sqlstore", "game"},
-	"sessions/sessionstest":      {"sessions", "sessions/internal/sqlstore", "sessions/sqlite", "sessions/postgres", "game"},
+	"sessions/sessionstest":      {"sessions", "sessions/internal/sqlstore", "sessions/sqlite", "sessions/postgres", "game", "rating"},
 	"metrics":                    {},
 	"console":                    {"locale", "game/ai", "game"},
 	"bot/internal/wire":          {},

@@ -293,25 +293,25 @@ func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
 // Close implements sessions.Store.
 func (s *Store) Close() error { return s.core.Close() }
 
-// Export writes every match, stat and server's settings to w as JSON
-// lines, or with opts.GuildID those of one server only (its sessions,
-// member records, pair records and settings), from one consistent
-// snapshot (a repeatable-read, read-only transaction): a header (format
-// version, schema version, backend, the server when one), one line per
-// stored row, and a trailer with the counts, which it returns. An export
-// of one server imports like a whole one. An error of the database names
-// the store; one of w is w's.
+// Export writes every match, stat, server's settings and member's rating
+// to w as JSON lines, or with opts.GuildID those of one server only (its
+// sessions, member records, pair records, settings and ratings), from one
+// consistent snapshot (a repeatable-read, read-only transaction): a header
+// (format version, schema version, backend, the server when one), one line
+// per stored row, and a trailer with the counts, which it returns. An
+// export of one server imports like a whole one. An error of the database
+// names the store; one of w is w's.
 func (s *Store) Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error) {
 	return s.core.Export(ctx, w, s.versions.To, opts)
 }
 
 // Import reads what Export wrote (by either backend) from r into the
-// store, which must hold no match, member record, pair record or server
-// settings yet, in one transaction: every row, keeping its session ID, or
-// none; new sessions then get IDs after the imported ones. It returns the
-// counts imported. An error about the input names its line ("line 3:
-// ..."); a file cut short, a match whose moves do not replay or a store
-// that is not empty is refused and nothing is imported.
+// store, which must hold no match, member record, pair record, member
+// rating or server settings yet, in one transaction: every row, keeping
+// its session ID, or none; new sessions then get IDs after the imported
+// ones. It returns the counts imported. An error about the input names its
+// line ("line 3: ..."); a file cut short, a match whose moves do not
+// replay or a store that is not empty is refused and nothing is imported.
 func (s *Store) Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error) {
 	return s.core.Import(ctx, r)
 }

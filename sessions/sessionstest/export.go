@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/rating"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -143,9 +144,9 @@ func testExportImport(t *testing.T, b Backend) {
 	}
 	// And one that holds only a rating.
 	onlyRatingsDB := b.NewDB(t)
+	onlyRatings := onlyRatingsDB.Open(t, newClock().Now)
 	onlyRatingsDB.Exec(t, `INSERT INTO member_ratings (guild_id, user_id, r, rd, sigma, games, best, last_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		"guild-9", carol.ID, 1500.0, 350.0, 0.06, 1, 1500.0, "")
-	onlyRatings := onlyRatingsDB.Open(t, newClock().Now)
 	if _, err := importOf(t, onlyRatings).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "1 member ratings") {
 		t.Errorf("Import() into a database with a rating only error = %v, want it refused, naming the rating", err)
 	}
@@ -234,9 +235,15 @@ func testExportImport(t *testing.T, b Backend) {
 	if n, err := importOf(t, old2).Import(t.Context(), strings.NewReader(strings.Join(v2, "\n")+"\n")); err != nil || n.Matches != 6 || n.MemberRatings != 0 {
 		t.Errorf("Import() of an export of format 2 = %+v, %v, want its 6 matches and no rating", n, err)
 	} else {
-		if s := mustGet(t, old2, "chan-1"); s.Rated || s.RatedCapped || s.Ratings != nil || s.Match.Plies() != 2 {
-			t.Errorf("a match of a format 2 export: Rated %t, RatedCapped %t, Ratings %s, %d plies; want none and 2 plies",
-				s.Rated, s.RatedCapped, showRatings(s.Ratings), s.Match.Plies())
+		h, err := old2.History(t.Context(), "chan-1", 0)
+		if err != nil || len(h) != 2 {
+			t.Fatalf("History(chan-1) of the import of a format 2 export = %d sessions, %v, want 2", len(h), err)
+		}
+		for _, s := range h {
+			if s.Rated || s.RatedCapped || s.Ratings != nil || s.Phase != sessions.PhaseFinished {
+				t.Errorf("a match of a format 2 export: Rated %t, RatedCapped %t, Ratings %s, phase %q; want none, finished",
+					s.Rated, s.RatedCapped, showRatings(s.Ratings), s.Phase)
+			}
 		}
 		if s := mustGet(t, old2, "chan-3"); s.RatedCapped || s.Match.Plies() != 3 {
 			t.Errorf("the live match of a format 2 export: RatedCapped %t, %d plies; want false, 3", s.RatedCapped, s.Match.Plies())
@@ -339,27 +346,30 @@ func lineKinds(t *testing.T, lines []string) map[string]int {
 	return kinds
 }
 
-// testExportOneGuild fills a database with two servers' sessions, records
-// and settings, and direct messages, then exports one server: every line
-// is of that server (its guild_id, and no session, record or settings of
-// the other nor of direct messages), and the file imports into an empty
-// database, where that server's history, records and settings are the
-// source's and nothing else is.
+// testExportOneGuild fills a database with two servers' sessions, records,
+// ratings and settings, and direct messages, then exports one server:
+// every line is of that server (its guild_id, and no session, record,
+// rating or settings of the other nor of direct messages), and the file
+// imports into an empty database, where that server's history, records,
+// ratings and settings are the source's and nothing else is.
 func testExportOneGuild(t *testing.T, b Backend) {
 	src := b.NewDB(t).Open(t, newClock().Now)
-	finish(t, src, "chan-1", alice, bob, game.Player1, false) // guild-1
+	finish(t, src, "chan-1", alice, bob, game.Player1, false, rated) // guild-1
 	finish(t, src, "chan-1", alice, carol, game.Player2, false)
 	theirs := newSession(t, "chan-2")
 	theirs.GuildID = "guild-2"
 	mustCreate(t, src, theirs)
 	other := newSession(t, "chan-3")
-	other.GuildID, other.Players = "guild-2", [2]sessions.Member{bob, carol}
+	other.GuildID, other.Players, other.Rated = "guild-2", [2]sessions.Member{bob, carol}, true
 	other.Config, other.Match = oneWin, mustMatch(t, oneWin)
 	mustCreate(t, src, other)
-	mustUpdate(t, src, "chan-3", func(s *sessions.Session) error {
+	if s := mustUpdate(t, src, "chan-3", func(s *sessions.Session) error {
 		s.Phase = sessions.PhasePlaying
+		mustPlay(t, s.Match, 0, 1)
 		return s.Match.Forfeit(game.Player1)
-	})
+	}); s.Ratings == nil {
+		t.Fatal("the rated match in guild-2 changed no rating")
+	}
 	dm := newSession(t, "dm-1")
 	dm.GuildID = ""
 	mustCreate(t, src, dm)
@@ -371,7 +381,7 @@ func testExportOneGuild(t *testing.T, b Backend) {
 	if err != nil {
 		t.Fatalf("Export(guild-2) error = %v", err)
 	}
-	if want := (sessions.ExportCounts{Matches: 2, MemberStats: 2, PairRecords: 2, GuildSettings: 1}); n != want {
+	if want := (sessions.ExportCounts{Matches: 2, MemberStats: 2, PairRecords: 2, GuildSettings: 1, MemberRatings: 2}); n != want {
 		t.Errorf("Export(guild-2) counts = %+v, want %+v", n, want)
 	}
 	lines := strings.Split(strings.TrimSpace(file.String()), "\n")
@@ -392,7 +402,7 @@ func testExportOneGuild(t *testing.T, b Backend) {
 	if strings.Contains(file.String(), "guild-1") || strings.Contains(file.String(), `"dm-1"`) {
 		t.Errorf("the export of guild-2 names guild-1 or the direct message:\n%s", file.String())
 	}
-	if last, want := lines[len(lines)-1], `{"end":{"matches":2,"member_stats":2,"pair_records":2,"guild_settings":1}}`; last != want {
+	if last, want := lines[len(lines)-1], `{"end":{"matches":2,"member_stats":2,"pair_records":2,"guild_settings":1,"member_ratings":2}}`; last != want {
 		t.Errorf("export trailer = %s, want %s", last, want)
 	}
 
@@ -418,6 +428,13 @@ func testExportOneGuild(t *testing.T, b Backend) {
 	if s, _ := dst.Stats(t.Context(), "guild-1", alice.ID, false); s.Matches != 0 {
 		t.Errorf("Stats(alice, guild-1) of the copy of guild-2 = %+v, want none", s)
 	}
+	for _, m := range []sessions.Member{bob, carol} {
+		w, h := mustRating(t, src, "guild-2", m), mustRating(t, dst, "guild-2", m)
+		if h != w || h.Games != 1 {
+			t.Errorf("Rating(%s, guild-2) of the copy = %+v, want %+v", m.Name, h, w)
+		}
+	}
+	assertRating(t, dst, "guild-1", alice, newRating("guild-1", alice))
 	assertSameSettings(t, mustSettings(t, dst, "guild-2"), want)
 	assertSameSettings(t, mustSettings(t, dst, "guild-1"), sessions.GuildSettings{GuildID: "guild-1"})
 	if next := mustCreate(t, dst, newSession(t, "chan-9")); next.ID <= mustGet(t, src, "chan-3").ID {

@@ -188,14 +188,14 @@ func testForget(t *testing.T, b Backend) {
 	st, other := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
 	ai := sessions.Member{ID: "900000000000000009", Name: "ConnectN"}
 
-	finish(t, st, "chan-1", alice, bob, game.Player1, false) // alice's stats and pair records
-	finish(t, st, "chan-2", bob, carol, game.Player2, false) // others' stats and pair records
-	challenge(t, st, "guild-1", "chan-3", carol, alice)      // challenged, active
+	finish(t, st, "chan-1", alice, bob, game.Player1, false, rated) // alice's stats, pair records and rating
+	finish(t, st, "chan-2", bob, carol, game.Player2, false, rated) // others' stats, pair records and ratings
+	challenge(t, st, "guild-1", "chan-3", carol, alice)             // challenged, active
 	vsBot := newSession(t, "chan-4")
 	vsBot.Players, vsBot.AI, vsBot.Phase = [2]sessions.Member{alice, ai}, "easy", sessions.PhasePlaying
 	mustCreate(t, st, vsBot)
 	mustUpdate(t, st, "chan-4", func(s *sessions.Session) error { return s.Match.Forfeit(game.Player1) }) // stats against the bot
-	previous := finish(t, st, "chan-5", bob, carol, game.Player1, false)
+	previous := finish(t, st, "chan-5", bob, carol, game.Player1, false, rated)
 	challenge(t, st, "guild-1", "chan-5", alice, bob) // the channel's newest
 	challenge(t, st, "", "dm-6", alice, bob)          // the channel's only one
 	challenge(t, st, "guild-1", "chan-7", bob, carol)
@@ -223,14 +223,14 @@ func testForget(t *testing.T, b Backend) {
 	if err != nil {
 		t.Fatalf("Forget() error = %v", err)
 	}
-	if want := (sessions.ForgetCounts{Matches: 5, MemberStats: 2, PairRecords: 2}); n != want {
-		t.Errorf("Forget() = %+v, want %+v (chan-1, 3, 4, 5 and dm-6; her records against members and the bot; alice-bob both ways)", n, want)
+	if want := (sessions.ForgetCounts{Matches: 5, MemberStats: 2, PairRecords: 2, MemberRatings: 1}); n != want {
+		t.Errorf("Forget() = %+v, want %+v (chan-1, 3, 4, 5 and dm-6; her records against members and the bot; alice-bob both ways; her rating)", n, want)
 	}
 	if rows := rowsNaming(t, db, alice.ID); len(rows) != 0 {
 		t.Errorf("rows naming alice after Forget:\n%s", strings.Join(rows, "\n"))
 	}
 	tables := db.Dump(t)
-	for _, table := range []string{"matches", "member_stats", "pair_records", "guild_settings"} {
+	for _, table := range []string{"matches", "member_stats", "pair_records", "guild_settings", "member_ratings"} {
 		if _, ok := tables[table]; !ok {
 			t.Errorf("the dump has no table %s", table)
 		}
@@ -256,6 +256,12 @@ func testForget(t *testing.T, b Backend) {
 	if p, _ := st.Pair(t.Context(), "guild-1", bob.ID, carol.ID); p.Wins+p.Losses != 2 {
 		t.Errorf("Pair(bob, carol) after Forget = %+v, want their 2 matches kept", p)
 	}
+	// Their ratings stay as they were, the games against her included;
+	// hers is gone.
+	if r := mustRating(t, st, "guild-1", bob); r.Games != 3 {
+		t.Errorf("Rating(bob) after Forget = %+v, want his 3 rated matches kept", r)
+	}
+	assertRating(t, st, "guild-1", alice, newRating("guild-1", alice))
 	if g := mustSettings(t, st, "guild-1"); showValue(g.Rows) != "7" || g.UpdatedBy != "" {
 		t.Errorf("guild-1's settings after Forget = %s, want them kept, changed by no one", showSettings(g))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/rating"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -81,6 +82,17 @@ func testCreateGetRoundtrip(t *testing.T, b Backend) {
 				ChannelID: "chan-7", GuildID: "guild-1", Players: [2]sessions.Member{alice, bob},
 				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig(), 3), Phase: sessions.PhaseCancelled,
 				End: sessions.EndEnded, EndedBy: carol.ID,
+			},
+		},
+		{
+			name: "rated and capped, with the ratings of a replay",
+			sess: sessions.Session{
+				ChannelID: "chan-8", GuildID: "guild-1", Players: [2]sessions.Member{alice, bob},
+				Config: game.DefaultConfig(), Match: mustMatch(t, game.DefaultConfig(), 3), Phase: sessions.PhasePlaying,
+				Rated: true, RatedCapped: true, Ratings: &sessions.RatingChange{
+					Before: [2]rating.Rating{rating.New(), {R: 1623.25, RD: 88.125, Sigma: 0.0600001}},
+					After:  [2]rating.Rating{{R: 1488.0000001, RD: 320.5, Sigma: 0.06}, {R: 1630.75, RD: 87.5, Sigma: 0.0599999}},
+				},
 			},
 		},
 		{
@@ -475,6 +487,7 @@ func testCorruptRow(t *testing.T, b Backend) {
 		{name: "config not json", column: "config", value: `rows=6`, wantErrs: []error{sessions.ErrCorrupt}},
 		{name: "impossible config", column: "config", value: `{"rows":0,"columns":7,"connect":4,"wins":1}`, wantErrs: []error{sessions.ErrCorrupt, game.ErrInvalidConfig}},
 		{name: "unreadable time", column: "updated_at", value: `yesterday`, wantErrs: []error{sessions.ErrCorrupt}},
+		{name: "ratings not json", column: "ratings", value: `{"before":[{"r":15`, wantErrs: []error{sessions.ErrCorrupt}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -385,6 +385,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			if _, err := decode(rw); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
+			if _, err := parseOptionalTime(m.RatedAt); err != nil {
+				return fail(fmt.Errorf("match %d: rated_at: %w: %w", m.ID, sessions.ErrCorrupt, err))
+			}
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
 				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
 				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy,

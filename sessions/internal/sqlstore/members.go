@@ -36,10 +36,9 @@ const forgetEndedBySQL = `UPDATE matches SET ended_by = '', revision = revision 
 	WHERE ended_by = ? AND ended_by <> '' RETURNING id`
 
 // forgetRatingsSQL removes a member's ratings, in every server, through
-// member_ratings_by_user. The
-// ratings JSON of the matches that stay names no one (it holds numbers
-// only, indexed as the players), and the matches the member played are
-// removed with them.
+// member_ratings_by_user. The ratings JSON of the matches that stay names
+// no one (it holds numbers only, indexed as the players), and the matches
+// the member played are removed with them.
 const forgetRatingsSQL = `DELETE FROM member_ratings WHERE user_id = ?`
 
 // LastChallenge implements sessions.Store.
