@@ -367,3 +367,27 @@ func TestInjectStallEndsWithClose(t *testing.T) {
 	}
 	<-done
 }
+
+// TestChannelMessageList: GET /channels/{id}/messages lists the channel's
+// messages newest first, at most limit, as the bot looks for a post whose
+// answer was lost.
+func TestChannelMessageList(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := bot.ChannelMessageSend("20", text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := bot.ChannelMessages("20", 2, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].Content != "three" || msgs[1].Content != "two" {
+		t.Fatalf("got %d messages %v", len(msgs), msgs)
+	}
+}

@@ -31,6 +31,10 @@ type Request struct {
 	// was stalled or reset before it was served.
 	Status   int
 	Response []byte
+	// At is when the fake received the request, by the machine's real
+	// clock (not WithClock's), so that tests can tell what was sent
+	// within a real wait such as a Retry-After.
+	At time.Time
 	// Fault names the fault Inject made of this request ("stall",
 	// "reset", "lost-stall", "lost-reset", "global-429"), or "".
 	Fault string
@@ -155,6 +159,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // serveREST routes a REST request (or fails it, see FailNext), logs it with
 // its answer, then answers.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	at := time.Now()
 	if d := s.latency.Load(); d > 0 {
 		time.Sleep(time.Duration(d))
 	}
@@ -175,6 +180,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		Host:   host,
 		Header: r.Header.Clone(),
 		Body:   body,
+		At:     at,
 	}
 	if loc != nil {
 		req.Path = r.URL.Path[loc[1]-1:]
@@ -289,6 +295,7 @@ func (s *Server) routes() {
 	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageGet)
 	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageEdit)
 	s.handle("DELETE /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageDelete)
+	s.handle("GET /channels/{channel}/messages", false, s.channelMessageList)
 	s.handle("POST /channels/{channel}/messages", false, s.channelMessageCreate)
 	s.handle("PATCH /channels/{channel}/messages/{msg}", false, s.channelMessageEdit)
 	s.handle("POST /channels/{channel}/threads", false, s.threadCreate)
