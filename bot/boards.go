@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"slices"
 	"time"
 
@@ -33,6 +34,8 @@ type boards struct {
 	analysis func(*sessions.Session) bool
 	// archives are the threads to archive after their match.
 	archives archives
+	// retry bounds the tries of each REST call (deliver).
+	retry retryPolicy
 }
 
 // expired reports a deadline that fired on s and edits its message.
@@ -110,12 +113,28 @@ func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
 		return
 	}
 	now := b.now()
+	member := b.messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly
+	byBot := func() error {
+		return b.deliver(ctx, func(ctx context.Context) error {
+			return b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
+		})
+	}
 	var err error
 	switch {
 	case live(s.Webhook, now) && s.Webhook.Message != "":
-		err = b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
-	case b.messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly:
-		err = b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
+		err = b.deliver(ctx, func(ctx context.Context) error {
+			return b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
+		})
+		if err != nil && deadToken(err) && member {
+			// The token died before its 15 minutes (the answer that
+			// carried it was lost, or Discord forgot it): the bot token
+			// reaches the message too.
+			b.log.Info("the interaction token is dead; editing the board with the bot token",
+				"match", s.ID, "channel", s.ChannelID, "err", restErrorText(err))
+			err = byBot()
+		}
+	case member:
+		err = byBot()
 	default:
 		b.log.Info("the board message cannot be reached now; the next click on it will show the result",
 			"match", s.ID, "channel", s.ChannelID)
@@ -126,18 +145,31 @@ func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
 	}
 }
 
+// deadToken reports whether err is a webhook's answer that its interaction
+// token no longer works: Unknown Webhook (10015), Invalid Webhook Token
+// (50027), or a bare 401.
+func deadToken(err error) bool {
+	if hasCode(err, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeInvalidWebhookTokenProvided) {
+		return true
+	}
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
+}
+
 // editOriginal replaces the (deferred) response to c with msg, through
-// the interaction's webhook.
+// the interaction's webhook, tried as deliver does.
 func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
 	if b.messenger == nil {
 		return
 	}
 	files := msg.Files
-	err := b.early(ctx, func() error {
-		// A fresh reader each try: a failed upload consumed the last one.
-		msg.Files = freshFiles(files)
-		return b.messenger.EditWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original", msg)
-	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	err := b.deliver(ctx, func(ctx context.Context) error {
+		return b.early(ctx, func() error {
+			// A fresh reader each try: a failed upload consumed the last one.
+			msg.Files = freshFiles(files)
+			return b.messenger.EditWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original", msg)
+		}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	})
 	if err != nil {
 		b.log.Warn("sending a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "kind", c.kind, "err", restErrorText(err))
 	}
@@ -214,22 +246,63 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		hook sessions.Webhook
 		err  = errUnreachable
 	)
+	// A try that got no answer (a stall, a reset) may have posted all
+	// the same, and Discord offers no idempotent post through a webhook
+	// (no nonce; its follow-ups cannot be listed). So before posting
+	// again, the bot looks for the first one: where it is a member, its
+	// token reads the channel's latest messages, and a message with this
+	// post's buttons (their custom_ids name the match and the post) is
+	// the one posted. Where it is not (a DM, a user install, no bot
+	// token), it cannot tell, so it does not post again: the post is
+	// given up, and /connectn board shows the board. A second visible
+	// copy is never made.
+	canLook := b.messenger != nil && b.messenger.HasBotToken() && !s.Place.WebhookOnly
+	unsure := false
+	send := func(ctx context.Context, post func(ctx context.Context) error) error {
+		if unsure {
+			if !canLook {
+				return errAmbiguous
+			}
+			found, err := b.findPosted(ctx, s.ChannelID, msg)
+			if err != nil {
+				return err
+			}
+			if found != "" {
+				b.metrics.RESTRetry(CauseLost)
+				id = found
+				return nil
+			}
+		}
+		err := post(ctx)
+		unsure = unsure || ambiguous(err)
+		return err
+	}
 	switch {
 	case b.messenger == nil:
 	case live(s.Webhook, now):
-		err = b.early(ctx, func() error {
-			var err error
-			id, err = b.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
-			return err
-		}, discordgo.ErrCodeUnknownWebhook)
+		err = b.deliver(ctx, func(ctx context.Context) error {
+			return send(ctx, func(ctx context.Context) error {
+				return b.early(ctx, func() error {
+					var err error
+					id, err = b.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
+					return err
+				}, discordgo.ErrCodeUnknownWebhook)
+			})
+		})
 		hook = s.Webhook
 		hook.Message = id
-	case b.messenger.HasBotToken() && !s.Place.WebhookOnly:
-		id, err = b.messenger.SendChannelMessage(ctx, s.ChannelID, msg)
+	case canLook:
+		err = b.deliver(ctx, func(ctx context.Context) error {
+			return send(ctx, func(ctx context.Context) error {
+				var err error
+				id, err = b.messenger.SendChannelMessage(ctx, s.ChannelID, msg)
+				return err
+			})
+		})
 	}
 	seq := s.PostSeq
 	if err != nil {
-		final := gone(err) || errors.Is(err, errUnreachable)
+		final := gone(err) || errors.Is(err, errUnreachable) || errors.Is(err, errAmbiguous)
 		b.log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
 			"retry", !final, "err", restErrorText(err))
 		if final {

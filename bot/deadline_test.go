@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ func (m *metricsRecorder) DeadlineFired(kind string) {
 }
 
 func (m *metricsRecorder) AIMove(string, time.Duration) {}
+func (m *metricsRecorder) RESTRetry(string)             {}
+func (m *metricsRecorder) RESTGiveUp(string)            {}
 
 func (m *metricsRecorder) fired() string {
 	m.mu.Lock()
@@ -219,12 +222,31 @@ func TestBotTokenEditsAfterTheWebhookExpires(t *testing.T) {
 // it when the lease runs out. A failure that will not pass (the channel is
 // gone) is given up, and /connectn board posts the board.
 func TestBoardPostRetried(t *testing.T) {
-	t.Run("a server error passes", func(t *testing.T) {
-		e := newEnv(t)
+	t.Run("a server error is tried again at once", func(t *testing.T) {
+		e := newEnv(t, bot.WithRetry(2*time.Second, time.Second, 5*time.Millisecond))
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
-		// 500, not 502, which discordgo retries by itself.
 		e.fake.FailNext(postsFollowUp, 500, 0, 0)
+		e.fake.FailNext(postsFollowUp, 502, 0, 0)
 		e.play(alice, bob, "1", "2", "1", "2", "1")
+		msgs := e.public()
+		if len(msgs) != 2 {
+			t.Fatalf("%d messages, want the round 2 board too", len(msgs))
+		}
+		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+		if s := e.session(); !s.PostDue.IsZero() || s.MessageID != msgs[1].ID {
+			t.Errorf("after the post: due %v, message %q, want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
+		}
+	})
+	t.Run("a server error past the budget passes with the lease", func(t *testing.T) {
+		e := newEnv(t, bot.WithRetry(200*time.Millisecond, 100*time.Millisecond, 5*time.Millisecond))
+		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		var failing atomic.Bool
+		failing.Store(true)
+		for range 200 {
+			e.fake.FailNext(func(r discordtest.Request) bool { return failing.Load() && postsFollowUp(r) }, 500, 0, 0)
+		}
+		e.play(alice, bob, "1", "2", "1", "2", "1")
+		failing.Store(false)
 		if n := len(e.public()); n != 1 {
 			t.Fatalf("%d messages after a failed post, want 1", n)
 		}
@@ -245,9 +267,6 @@ func TestBoardPostRetried(t *testing.T) {
 			t.Fatalf("%d messages, want the round 2 board too", len(msgs))
 		}
 		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
-		if s := e.session(); !s.PostDue.IsZero() || s.MessageID != msgs[1].ID {
-			t.Errorf("after the post: due %v, message %q, want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
-		}
 		e.play(bob, alice, "1")
 	})
 	t.Run("an unknown channel does not", func(t *testing.T) {

@@ -59,6 +59,7 @@ type Handler struct {
 	metrics   Metrics
 	ai        AI
 	policy    sessions.Policy
+	retry     retryPolicy  // the tries of REST calls after a response
 	botUser   atomic.Value // string: the bot user's ID, from the gateway
 	// threads is whether a challenge opens a thread when its thread option
 	// is left out (WithThreads).
@@ -121,16 +122,16 @@ func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
 	}
 	h := &Handler{
 		store: store, log: log, now: time.Now, metrics: noMetrics{},
-		policy: sessions.DefaultPolicy(),
-		lang:   locale.English(),
-		rand:   rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		policy: sessions.DefaultPolicy(), retry: defaultRetry,
+		lang: locale.English(),
+		rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	for _, o := range opts {
 		o(h)
 	}
 	h.run = newRunner(h.now, log)
 	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
-		analysis: h.analysisOffered}
+		analysis: h.analysisOffered, retry: h.retry}
 	global, perRoute := h.middleware()
 	h.routes = newRouter(h, routes, global, perRoute)
 	return h

@@ -1,11 +1,17 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
+	"strconv"
+	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -45,6 +51,9 @@ type Messenger interface {
 	StartThread(ctx context.Context, channelID, name string) (threadID string, err error)
 	// ArchiveThread archives the thread threadID with the bot token.
 	ArchiveThread(ctx context.Context, threadID string) error
+	// RecentChannelMessages returns the latest limit (1 to 100) messages
+	// of channelID, newest first, with the bot token.
+	RecentChannelMessages(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error)
 }
 
 // threadAutoArchive is the auto_archive_duration of the threads the bot
@@ -62,10 +71,29 @@ var errNoBotToken = errors.New("no bot token configured")
 // (Discord itself, a REST proxy, or a fake in tests); its token, when set,
 // is used for channel messages and sent along with webhook calls, which do
 // not need it. Every call honours its context and returns discordgo's
-// errors (a *discordgo.RESTError for an API error). discordgo itself waits
-// out a 429 rate limit for its retry_after and tries again.
+// errors (a *discordgo.RESTError for an API error, a
+// *discordgo.RateLimitError for a 429).
+//
+// It tries each call once: discordgo's own retries are turned off for its
+// requests (WithRetryOnRatelimit(false), WithRestRetries(0)), and the bot
+// tries again in one place, boards.deliver, with backoff, the Retry-After
+// honoured and a bound in time. discordgo v0.29.0 would, on a 429,
+// time.Sleep(retry_after) without looking at the request's context and
+// retry without end while 429s come, and retry a 502 at once, up to
+// MaxRestRetries times; it reads X-RateLimit-Global only together with
+// X-RateLimit-Reset-After, which Discord's global 429 does not carry. So
+// the messenger keeps the global limit itself: a 429 with
+// X-RateLimit-Global holds every request it sends until its retry_after
+// has passed (globalGate), as Discord asks
+// (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
+// discordgo's per-bucket limiter (which waits when a bucket's
+// X-RateLimit-Remaining reached 0) stays on.
 type DiscordMessenger struct {
 	Session *discordgo.Session
+
+	once   sync.Once
+	gate   globalGate
+	client *http.Client // Session.Client through gate
 }
 
 // NewDiscordMessenger returns a messenger on s.
@@ -73,12 +101,107 @@ func NewDiscordMessenger(s *discordgo.Session) *DiscordMessenger {
 	return &DiscordMessenger{Session: s}
 }
 
+// opts returns the options of every request: ctx, the client through the
+// global gate, and no retries by discordgo.
+func (d *DiscordMessenger) opts(ctx context.Context) []discordgo.RequestOption {
+	d.once.Do(func() {
+		c := http.Client{}
+		if d.Session.Client != nil {
+			c = *d.Session.Client
+		}
+		next := c.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		c.Transport = &gateTransport{gate: &d.gate, next: next}
+		d.client = &c
+	})
+	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithClient(d.client),
+		discordgo.WithRetryOnRatelimit(false), discordgo.WithRestRetries(0)}
+}
+
+// globalGate holds requests while Discord's global rate limit lasts.
+type globalGate struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+// wait returns when the global limit has passed, or ctx's error.
+func (g *globalGate) wait(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		d := time.Until(g.until)
+		g.mu.Unlock()
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// hold closes the gate for d from now (a later end already set stays).
+func (g *globalGate) hold(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if end := time.Now().Add(d); end.After(g.until) {
+		g.until = end
+	}
+}
+
+// gateTransport sends a request through next once the gate is open, and
+// closes the gate on a global 429.
+type gateTransport struct {
+	gate *globalGate
+	next http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := t.gate.wait(req.Context()); err != nil {
+		return nil, err
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-RateLimit-Global") != "true" {
+		return resp, err
+	}
+	// The body's retry_after has milliseconds; the Retry-After header
+	// whole seconds.
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var rl struct {
+		RetryAfter float64 `json:"retry_after"`
+	}
+	wait := time.Duration(0)
+	if rerr == nil && json.Unmarshal(body, &rl) == nil && rl.RetryAfter > 0 {
+		wait = time.Duration(rl.RetryAfter * float64(time.Second))
+	} else if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil {
+		wait = time.Duration(secs) * time.Second
+	}
+	t.gate.hold(wait)
+	return resp, nil
+}
+
+// RecentChannelMessages implements Messenger.
+func (d *DiscordMessenger) RecentChannelMessages(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error) {
+	if !d.HasBotToken() {
+		return nil, errNoBotToken
+	}
+	return d.Session.ChannelMessages(channelID, limit, "", "", "", d.opts(ctx)...)
+}
+
 // FollowUp implements Messenger.
 func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, msg *message) (string, error) {
 	m, err := d.Session.WebhookExecute(appID, token, true, &discordgo.WebhookParams{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components),
 		AllowedMentions: msg.AllowedMentions, Flags: msg.Flags,
-	}, discordgo.WithContext(ctx))
+	}, d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -91,13 +214,13 @@ func (d *DiscordMessenger) EditWebhookMessage(ctx context.Context, appID, token,
 	_, err := d.Session.WebhookMessageEdit(appID, token, messageID, &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: msg.AllowedMentions,
 		Files: msg.Files,
-	}, discordgo.WithContext(ctx))
+	}, d.opts(ctx)...)
 	return err
 }
 
 // OriginalMessageID implements Messenger.
 func (d *DiscordMessenger) OriginalMessageID(ctx context.Context, appID, token string) (string, error) {
-	m, err := d.Session.WebhookMessage(appID, token, "@original", discordgo.WithContext(ctx))
+	m, err := d.Session.WebhookMessage(appID, token, "@original", d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -114,7 +237,7 @@ func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID str
 	}
 	m, err := d.Session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components), AllowedMentions: msg.AllowedMentions,
-	}, discordgo.WithContext(ctx))
+	}, d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -130,13 +253,13 @@ func (d *DiscordMessenger) EditChannelMessage(ctx context.Context, channelID, me
 	_, err := d.Session.ChannelMessageEditComplex(&discordgo.MessageEdit{
 		ID: messageID, Channel: channelID,
 		Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: msg.AllowedMentions,
-	}, discordgo.WithContext(ctx))
+	}, d.opts(ctx)...)
 	return err
 }
 
 // DeleteWebhookMessage implements Messenger.
 func (d *DiscordMessenger) DeleteWebhookMessage(ctx context.Context, appID, token, messageID string) error {
-	return d.Session.WebhookMessageDelete(appID, token, messageID, discordgo.WithContext(ctx))
+	return d.Session.WebhookMessageDelete(appID, token, messageID, d.opts(ctx)...)
 }
 
 // StartThread implements Messenger: POST /channels/{channel}/threads,
@@ -149,7 +272,7 @@ func (d *DiscordMessenger) StartThread(ctx context.Context, channelID, name stri
 	}
 	ch, err := d.Session.ThreadStartComplex(channelID, &discordgo.ThreadStart{
 		Name: name, Type: discordgo.ChannelTypeGuildPublicThread, AutoArchiveDuration: threadAutoArchive,
-	}, discordgo.WithContext(ctx))
+	}, d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -163,7 +286,7 @@ func (d *DiscordMessenger) ArchiveThread(ctx context.Context, threadID string) e
 		return errNoBotToken
 	}
 	archived := true
-	_, err := d.Session.ChannelEdit(threadID, &discordgo.ChannelEdit{Archived: &archived}, discordgo.WithContext(ctx))
+	_, err := d.Session.ChannelEdit(threadID, &discordgo.ChannelEdit{Archived: &archived}, d.opts(ctx)...)
 	return err
 }
 

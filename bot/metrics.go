@@ -20,6 +20,14 @@ type Metrics interface {
 	DeadlineFired(kind string)
 	// AIMove records the time the AI took to choose one move at level.
 	AIMove(level string, took time.Duration)
+	// RESTRetry records one REST call after a response tried again;
+	// cause is one of CauseRateLimit, CauseServer, CauseTimeout,
+	// CauseReset or CauseLost (a post found made after its answer was
+	// lost, so not made again).
+	RESTRetry(cause string)
+	// RESTGiveUp records one REST call after a response given up after
+	// tries, with the cause of its last failure (as for RESTRetry).
+	RESTGiveUp(cause string)
 }
 
 // The outcomes of an interaction, as passed to Metrics.Interaction.
@@ -44,6 +52,8 @@ type noMetrics struct{}
 func (noMetrics) Interaction(string, string, time.Duration) {}
 func (noMetrics) DeadlineFired(string)                      {}
 func (noMetrics) AIMove(string, time.Duration)              {}
+func (noMetrics) RESTRetry(string)                          {}
+func (noMetrics) RESTGiveUp(string)                         {}
 
 // InteractionKind names the kind of interaction i for metrics and logs,
 // from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a

@@ -31,6 +31,8 @@ func (r *recorder) Interaction(kind, outcome string, took time.Duration) {
 }
 func (r *recorder) DeadlineFired(string)         {}
 func (r *recorder) AIMove(string, time.Duration) {}
+func (r *recorder) RESTRetry(string)             {}
+func (r *recorder) RESTGiveUp(string)            {}
 func (r *recorder) reset()                       { r.mu.Lock(); defer r.mu.Unlock(); r.seen = nil }
 func (r *recorder) all() []string {
 	r.mu.Lock()

@@ -11,6 +11,8 @@
 //	deadlines_fired_total{kind}                 counter: challenge and turn deadlines that expired
 //	discord_requests_total{method,route,status} counter: REST calls to Discord
 //	discord_request_duration_seconds{method,route} histogram: their latency
+//	discord_retries_total{cause}                counter: REST calls after a response tried again
+//	discord_give_ups_total{cause}               counter: REST calls after a response given up after tries
 //	store_errors_total{op}                      counter: failed database operations
 //	ai_move_duration_seconds{level}             histogram: AI think time per move
 //	build_info{version,goversion}               gauge, always 1
@@ -62,6 +64,8 @@ type Metrics struct {
 	requests     *prometheus.CounterVec
 	reqLatency   *prometheus.HistogramVec
 	storeErrors  *prometheus.CounterVec
+	retries      *prometheus.CounterVec
+	giveUps      *prometheus.CounterVec
 	aiMoves      *prometheus.HistogramVec
 }
 
@@ -101,6 +105,14 @@ func New(o Options) *Metrics {
 			Namespace: namespace, Name: "store_errors_total",
 			Help: "Database operations that failed (not the expected outcomes such as a busy channel), by operation.",
 		}, []string{"op"}),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "discord_retries_total",
+			Help: "REST calls after a response (board posts, edits) tried again, by cause (429, 5xx, timeout, reset; lost: a post found made after its answer was lost).",
+		}, []string{"cause"}),
+		giveUps: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "discord_give_ups_total",
+			Help: "REST calls after a response given up after tries, by the cause of the last failure.",
+		}, []string{"cause"}),
 		aiMoves: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "ai_move_duration_seconds",
 			Help:    "Time the AI took to choose a move, by level.",
@@ -116,7 +128,7 @@ func New(o Options) *Metrics {
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		build, m.interactions, m.latency, m.deadlines, m.requests, m.reqLatency, m.storeErrors, m.aiMoves,
+		build, m.interactions, m.latency, m.deadlines, m.requests, m.reqLatency, m.storeErrors, m.retries, m.giveUps, m.aiMoves,
 	)
 	if o.ActiveMatches != nil {
 		m.reg.MustRegister(&activeCollector{count: o.ActiveMatches, errs: m.storeErrors, desc: prometheus.NewDesc(
@@ -154,6 +166,24 @@ func (m *Metrics) DeadlineFired(kind string) {
 // AIMove records one AI move at level that took took to choose.
 func (m *Metrics) AIMove(level string, took time.Duration) {
 	m.aiMoves.WithLabelValues(level).Observe(took.Seconds())
+}
+
+// RESTRetry records one REST call tried again for cause ("429", "5xx",
+// "timeout", "reset", "lost"); any other cause is counted as "other", so
+// that the label stays bounded.
+func (m *Metrics) RESTRetry(cause string) { m.retries.WithLabelValues(causeLabel(cause)).Inc() }
+
+// RESTGiveUp records one REST call given up after tries, with the cause of
+// its last failure, bounded as for RESTRetry.
+func (m *Metrics) RESTGiveUp(cause string) { m.giveUps.WithLabelValues(causeLabel(cause)).Inc() }
+
+// causeLabel bounds a retry cause to the known set.
+func causeLabel(c string) string {
+	switch c {
+	case "429", "5xx", "timeout", "reset", "lost":
+		return c
+	}
+	return "other"
 }
 
 // StoreError records one failed database operation op ("create",

@@ -67,9 +67,17 @@ func TestRecordAndScrape(t *testing.T) {
 	m.DeadlineFired("turn")
 	m.AIMove("hard", 300*time.Millisecond)
 	m.StoreError("update")
+	m.RESTRetry("429")
+	m.RESTRetry("lost")
+	m.RESTRetry("anything else")
+	m.RESTGiveUp("timeout")
 
 	body := scrape(t, m)
 	for _, want := range []string{
+		`connectn_discord_retries_total{cause="429"} 1`,
+		`connectn_discord_retries_total{cause="lost"} 1`,
+		`connectn_discord_retries_total{cause="other"} 1`,
+		`connectn_discord_give_ups_total{cause="timeout"} 1`,
 		`connectn_interactions_total{kind="command/challenge",outcome="ok"} 1`,
 		`connectn_interactions_total{kind="button/drop",outcome="refused"} 2`,
 		`connectn_interaction_duration_seconds_count{kind="button/drop"} 2`,

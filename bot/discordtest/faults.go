@@ -9,13 +9,95 @@ import (
 	"time"
 )
 
-// failure is one error queued by FailNext.
+// failure is one fault queued by FailNext or Inject.
 type failure struct {
 	match      func(Request) bool
+	fault      Fault // FaultNone: an error answer (FailNext)
 	status     int
 	code       int
 	retryAfter time.Duration
 }
+
+// Fault is a way the fake misbehaves for one REST request beyond an error
+// answer (FailNext), as Discord and the networks in front of it do.
+type Fault int
+
+// The faults Inject knows. A stalled or reset request is logged in
+// Requests with Status 0 and its Fault; a lost one with the status and
+// body the fake meant to send, and its Fault.
+const (
+	// FaultNone is no fault: the zero value, never injected.
+	FaultNone Fault = iota
+	// FaultGlobalRateLimit answers 429 with the global limit's shape:
+	// X-RateLimit-Global: true, X-RateLimit-Scope: global, Retry-After
+	// (whole seconds, rounded up) and the body {"message": "You are being
+	// rate limited.", "retry_after": <seconds>, "global": true}, without
+	// the per-route bucket headers, as Discord documents it
+	// (https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit).
+	FaultGlobalRateLimit
+	// FaultStall answers nothing: the request is held until the client
+	// gives up (its context ends or it closes the connection) or the
+	// Server closes. Nothing is applied.
+	FaultStall
+	// FaultReset closes the connection without an answer (TCP reset).
+	// Nothing is applied.
+	FaultReset
+	// FaultLostStall applies the request (a message is created, edited or
+	// deleted) and then stalls as FaultStall instead of answering.
+	FaultLostStall
+	// FaultLostReset applies the request and then resets the connection
+	// as FaultReset instead of answering.
+	FaultLostReset
+)
+
+// String names f as Request.Fault does.
+func (f Fault) String() string {
+	switch f {
+	case FaultNone:
+		return ""
+	case FaultGlobalRateLimit:
+		return "global-429"
+	case FaultStall:
+		return "stall"
+	case FaultReset:
+		return "reset"
+	case FaultLostStall:
+		return "lost-stall"
+	case FaultLostReset:
+		return "lost-reset"
+	}
+	return "fault(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Inject makes the fake misbehave as f for the next REST request for which
+// match returns true, with the same queue and matching rules as FailNext
+// (the two share one queue, oldest first). retryAfter is the wait of
+// FaultGlobalRateLimit (keep it to milliseconds in tests) and is ignored
+// otherwise. Inject panics if match is nil, f is not one of the faults
+// above or retryAfter is negative.
+func (s *Server) Inject(match func(Request) bool, f Fault, retryAfter time.Duration) {
+	if match == nil || f <= FaultNone || f > FaultLostReset || retryAfter < 0 {
+		panic(fmt.Sprintf("discordtest: Inject(match nil: %t, fault %v, retryAfter %v): need a match, a fault and retryAfter >= 0",
+			match == nil, f, retryAfter))
+	}
+	status := 0
+	if f == FaultGlobalRateLimit {
+		status = http.StatusTooManyRequests
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failures = append(s.failures, failure{match: match, fault: f, status: status, retryAfter: retryAfter})
+}
+
+// answers reports whether f is answered through write (an error answer);
+// the other faults are carried out by serveREST.
+func (f *failure) answers() bool { return f.fault == FaultNone || f.fault == FaultGlobalRateLimit }
+
+// applies reports whether the request that f fails is served first.
+func (f *failure) applies() bool { return f.fault == FaultLostStall || f.fault == FaultLostReset }
+
+// stalls reports whether f holds the request instead of answering.
+func (f *failure) stalls() bool { return f.fault == FaultStall || f.fault == FaultLostStall }
 
 // knownErrors gives Discord's message for the JSON error codes the fake
 // knows, so that an injected error reads like a real one.
@@ -90,6 +172,16 @@ func (s *Server) takeFailureLocked(r Request) *failure {
 
 // write answers the request that f fails.
 func (f *failure) write(w http.ResponseWriter, r Request, now time.Time) {
+	if f.fault == FaultGlobalRateLimit {
+		secs := f.retryAfter.Seconds()
+		h := w.Header()
+		h.Set("Date", now.UTC().Format(http.TimeFormat))
+		h.Set("Retry-After", strconv.FormatInt(int64(math.Ceil(secs)), 10))
+		h.Set("X-RateLimit-Global", "true")
+		h.Set("X-RateLimit-Scope", "global")
+		writeJSON(w, f.status, map[string]any{"message": "You are being rate limited.", "retry_after": secs, "global": true})
+		return
+	}
 	if f.status != http.StatusTooManyRequests {
 		msg, ok := knownErrors[f.code]
 		if !ok {

@@ -254,3 +254,140 @@ func TestFailNextRejectsMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestInject: each fault Inject knows reaches a discordgo client as it
+// would from Discord, applies the request only when the answer is lost,
+// and is logged with its name.
+func TestInject(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		fault   discordtest.Fault
+		applied bool // the message exists afterwards
+		status  int  // logged
+	}{
+		{"stall", discordtest.FaultStall, false, 0},
+		{"reset", discordtest.FaultReset, false, 0},
+		{"lost then stall", discordtest.FaultLostStall, true, http.StatusOK},
+		{"lost then reset", discordtest.FaultLostReset, true, http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t)
+			bot, err := srv.NewSession(srv.Token())
+			if err != nil {
+				t.Fatal(err)
+			}
+			bot.Client.Timeout = 200 * time.Millisecond
+			srv.Inject(postsTo("/channels/20/messages"), tt.fault, 0)
+
+			start := time.Now()
+			_, err = bot.ChannelMessageSend("20", "first")
+			if err == nil {
+				t.Fatal("the faulty request succeeded")
+			}
+			var re *discordgo.RESTError
+			if errors.As(err, &re) {
+				t.Fatalf("got an answer %v, want none", err)
+			}
+			if tt.fault == discordtest.FaultStall || tt.fault == discordtest.FaultLostStall {
+				if took := time.Since(start); took < 200*time.Millisecond {
+					t.Errorf("a stall ended after %v, before the client's timeout", took)
+				}
+			}
+			if got := len(srv.ChannelMessages("20")); got != map[bool]int{false: 0, true: 1}[tt.applied] {
+				t.Errorf("%d messages after the fault, applied: %t", got, tt.applied)
+			}
+			reqs := srv.Requests()
+			last := reqs[len(reqs)-1]
+			if last.Fault != tt.fault.String() || last.Status != tt.status {
+				t.Errorf("logged fault %q status %d, want %q %d", last.Fault, last.Status, tt.fault, tt.status)
+			}
+
+			if _, err := bot.ChannelMessageSend("20", "second"); err != nil {
+				t.Fatalf("the next request: %v", err)
+			}
+		})
+	}
+}
+
+// TestInjectGlobalRateLimit: a global 429 carries X-RateLimit-Global, the
+// Retry-After header and "global": true, and no per-route bucket.
+func TestInjectGlobalRateLimit(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	srv.Inject(postsTo("/channels/20/messages"), discordtest.FaultGlobalRateLimit, 1500*time.Millisecond)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/20/messages", strings.NewReader(`{"content":"x"}`))
+	req.Header.Set("Authorization", "Bot "+srv.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		RetryAfter float64 `json:"retry_after"`
+		Global     bool    `json:"global"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	h := resp.Header
+	if resp.StatusCode != 429 || h.Get("X-RateLimit-Global") != "true" || h.Get("Retry-After") != "2" ||
+		h.Get("X-RateLimit-Scope") != "global" || h.Get("X-RateLimit-Bucket") != "" || !body.Global || body.RetryAfter != 1.5 {
+		t.Fatalf("got %d %v %+v", resp.StatusCode, h, body)
+	}
+	if got := statuses(srv, "/channels/20/messages"); len(got) != 1 || got[0] != 429 {
+		t.Fatalf("logged %v", got)
+	}
+}
+
+// TestInjectStallEndsWithClose: Close does not wait for a client that
+// never gives up.
+func TestInjectStallEndsWithClose(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.New()
+	srv.Inject(postsTo("/channels/20/messages"), discordtest.FaultStall, 0)
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot.Client.Timeout = 0
+	done := make(chan error, 1)
+	go func() { _, err := bot.ChannelMessageSend("20", "x"); done <- err }()
+	if _, err := srv.WaitRequest(t.Context(), postsTo("/channels/20/messages")); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() { srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waits for the stalled request")
+	}
+	<-done
+}
+
+// TestChannelMessageList: GET /channels/{id}/messages lists the channel's
+// messages newest first, at most limit, as the bot looks for a post whose
+// answer was lost.
+func TestChannelMessageList(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := bot.ChannelMessageSend("20", text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := bot.ChannelMessages("20", 2, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].Content != "three" || msgs[1].Content != "two" {
+		t.Fatalf("got %d messages %v", len(msgs), msgs)
+	}
+}

@@ -398,6 +398,40 @@ func editMessage(old *storedMessage, p *patch, files []*discordgo.MessageAttachm
 	return msg, nil
 }
 
+// channelMessageList serves GET /channels/{channel}/messages: the
+// channel's non-ephemeral messages, newest first, at most limit (1 to 100,
+// 50 by default), as Discord's Get Channel Messages without before, after
+// or around.
+func (s *Server) channelMessageList(w http.ResponseWriter, r *http.Request) {
+	limit := 50
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			writeAPIError(w, formError([]fieldError{{"limit", "NUMBER_TYPE_MAX", "int value should be between 1 and 100."}}))
+			return
+		}
+		limit = n
+	}
+	channel := r.PathValue("channel")
+	s.mu.Lock()
+	var found []*storedMessage
+	for _, m := range s.messages {
+		if m.channelID == channel && !m.ephemeral {
+			found = append(found, m)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(found, func(a, b *storedMessage) int { return compareSnowflakes(b.id, a.id) })
+	if len(found) > limit {
+		found = found[:limit]
+	}
+	raws := make([][]byte, len(found))
+	for i, m := range found {
+		raws[i] = m.raw
+	}
+	writeRaw(w, append(append([]byte("["), bytes.Join(raws, []byte(","))...), ']'))
+}
+
 func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
 	payload, files, patch, apiErr := s.readMessageBody(r)
 	if apiErr != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -25,9 +26,18 @@ type Request struct {
 	Host   string
 	Header http.Header
 	Body   []byte
-	// Status and Response are the fake's answer.
+	// Status and Response are the fake's answer: for a request that
+	// Fault lost, the answer it meant to send; Status 0 for a request that
+	// was stalled or reset before it was served.
 	Status   int
 	Response []byte
+	// At is when the fake received the request, by the machine's real
+	// clock (not WithClock's), so that tests can tell what was sent
+	// within a real wait such as a Retry-After.
+	At time.Time
+	// Fault names the fault Inject made of this request ("stall",
+	// "reset", "lost-stall", "lost-reset", "global-429"), or "".
+	Fault string
 }
 
 // APIError is a Discord-shaped JSON error, as the fake answers it: an HTTP
@@ -149,6 +159,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // serveREST routes a REST request (or fails it, see FailNext), logs it with
 // its answer, then answers.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	at := time.Now()
 	if d := s.latency.Load(); d > 0 {
 		time.Sleep(time.Duration(d))
 	}
@@ -169,6 +180,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		Host:   host,
 		Header: r.Header.Clone(),
 		Body:   body,
+		At:     at,
 	}
 	if loc != nil {
 		req.Path = r.URL.Path[loc[1]-1:]
@@ -178,9 +190,17 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	fail := s.takeFailureLocked(req)
 	s.mu.Unlock()
 
+	if fail != nil && !fail.answers() && !fail.applies() {
+		req.Fault = fail.fault.String()
+		s.logRequest(req)
+		s.misbehave(w, r, fail)
+		return
+	}
+
 	rec := httptest.NewRecorder()
 	switch {
-	case fail != nil:
+	case fail != nil && fail.answers():
+		req.Fault = fail.fault.String()
 		fail.write(rec, req, s.now())
 	case loc == nil:
 		writeAPIError(rec, errNotFound)
@@ -205,16 +225,48 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 
 	req.Status = rec.Code
 	req.Response = bytes.Clone(rec.Body.Bytes())
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.notifyLocked()
-	s.mu.Unlock()
+	if fail != nil && fail.applies() {
+		req.Fault = fail.fault.String()
+		s.logRequest(req)
+		s.misbehave(w, r, fail)
+		return
+	}
+	s.logRequest(req)
 
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
 	w.WriteHeader(rec.Code)
 	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// logRequest appends req to the request log and wakes waiters.
+func (s *Server) logRequest(req Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	s.notifyLocked()
+	s.mu.Unlock()
+}
+
+// misbehave carries out a stall or a reset instead of an answer.
+func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, f *failure) {
+	if f.stalls() {
+		// Until the client gives up (the server cancels r's context when
+		// the client closes the connection) or the Server closes.
+		select {
+		case <-r.Context().Done():
+		case <-s.stopStalls:
+		}
+		return
+	}
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic("discordtest: hijack for a reset: " + err.Error())
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0) // close with RST, not FIN
+	}
+	_ = conn.Close()
 }
 
 // handle registers a route. Unless public, it requires the bot token.
@@ -243,6 +295,7 @@ func (s *Server) routes() {
 	s.handle("GET /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageGet)
 	s.handle("PATCH /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageEdit)
 	s.handle("DELETE /webhooks/{app}/{token}/messages/{msg}", true, s.webhookMessageDelete)
+	s.handle("GET /channels/{channel}/messages", false, s.channelMessageList)
 	s.handle("POST /channels/{channel}/messages", false, s.channelMessageCreate)
 	s.handle("PATCH /channels/{channel}/messages/{msg}", false, s.channelMessageEdit)
 	s.handle("POST /channels/{channel}/threads", false, s.threadCreate)

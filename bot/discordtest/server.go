@@ -192,7 +192,8 @@ type Server struct {
 	records      []messageRecord
 	requests     []Request
 	commands     map[string][]byte // by guild id, "" for global
-	failures     []failure         // queued by FailNext, oldest first
+	failures     []failure         // queued by FailNext and Inject, oldest first
+	stopStalls   chan struct{}     // closed by Close: stalled requests end
 
 	// Channels, as far as the fake knows them (channels.go).
 	keptOut      map[string]bool         // channel IDs the bot is not a member of
@@ -231,6 +232,7 @@ func New(opts ...Option) *Server {
 		dmChannels:   make(map[string]bool),
 		channelGuild: make(map[string]string),
 		threads:      make(map[string]*threadState),
+		stopStalls:   make(chan struct{}),
 	}
 	s.routes()
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
@@ -260,6 +262,7 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	close(s.stopStalls)
 	conns := make([]*gatewayConn, 0, len(s.conns))
 	for c := range s.conns {
 		c.closing = true

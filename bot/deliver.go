@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// retryPolicy bounds the tries of one REST call after a response: the
+// next round's board, a rematch invitation, a deadline's edit, a deferred
+// answer.
+//
+// The whole of it, waits included, takes at most budget: 15 s, the time
+// within which a round's next board should be seen, and half the
+// sessions.DefaultPostLease (30 s), so that the scheduler never claims a
+// post that is still being tried. Each try is cut off after attempt (a
+// stalled connection is given up, not waited out: discordgo's client
+// would wait 20 s). Between tries the wait doubles from base up to max,
+// or is the Retry-After of a 429 when that is longer, as Discord asks
+// (https://discord.com/developers/docs/topics/rate-limits: "wait for the
+// retry_after period before retrying"); a Retry-After that does not fit
+// in what is left of the budget ends the tries at once.
+type retryPolicy struct {
+	budget, attempt, base, max time.Duration
+}
+
+// defaultRetry is the policy of every handler; tests shorten it.
+var defaultRetry = retryPolicy{budget: 15 * time.Second, attempt: 5 * time.Second, base: 250 * time.Millisecond, max: 4 * time.Second}
+
+// The causes of a retry, as passed to Metrics.RESTRetry and
+// Metrics.RESTGiveUp: a bounded set.
+const (
+	CauseRateLimit = "429"     // Discord answered 429 (per route or global)
+	CauseServer    = "5xx"     // Discord answered 500 to 599
+	CauseTimeout   = "timeout" // no answer within the try's time
+	CauseReset     = "reset"   // the connection failed without an answer
+	CauseLost      = "lost"    // a post whose answer was lost was found made
+)
+
+// errAmbiguous ends the tries of a post whose first try may have made the
+// message, where the bot cannot look for it (see boards.post).
+var errAmbiguous = errors.New("the post may have been made, and the channel cannot be read to tell")
+
+// cause returns the retry cause of err, or "" when err will not pass by
+// trying again (an API error other than 429 and 5xx, a refusal, the
+// caller's context ending).
+func cause(err error) string {
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) {
+		return CauseRateLimit
+	}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) {
+		if re.Response != nil && re.Response.StatusCode >= 500 {
+			return CauseServer
+		}
+		return ""
+	}
+	if err == nil || errors.Is(err, errNoBotToken) || errors.Is(err, errUnreachable) || errors.Is(err, errAmbiguous) {
+		return ""
+	}
+	// With discordgo's own retries off (see DiscordMessenger), a 502 comes
+	// back as this plain error instead of a *RESTError.
+	if strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 5") {
+		return CauseServer
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return CauseTimeout
+	}
+	if errors.Is(err, context.Canceled) {
+		return ""
+	}
+	return CauseReset
+}
+
+// ambiguous reports whether a try that failed with err may have been
+// carried out by Discord all the same: no answer came.
+func ambiguous(err error) bool {
+	c := cause(err)
+	return c == CauseTimeout || c == CauseReset
+}
+
+// retryWait returns how long to wait after try n (0 first) failed with err.
+func (p retryPolicy) retryWait(n int, err error) time.Duration {
+	d := p.base << min(n, 16)
+	if d > p.max || d <= 0 {
+		d = p.max
+	}
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) && rl.TooManyRequests != nil && rl.RetryAfter > d {
+		d = rl.RetryAfter
+	}
+	return d
+}
+
+// deliver calls fn with a context cut off after one try's time, and again
+// after the policy's wait while it fails with a cause that may pass, for
+// at most the policy's budget or until ctx ends. Every retry and a final
+// failure that had a cause are counted in b.metrics; what is left to log
+// is the caller's. It returns fn's last error.
+func (b *boards) deliver(ctx context.Context, fn func(ctx context.Context) error) error {
+	p := b.retry
+	ctx, cancel := context.WithTimeout(ctx, p.budget)
+	defer cancel()
+	for n := 0; ; n++ {
+		try, tryCancel := context.WithTimeout(ctx, p.attempt)
+		err := fn(try)
+		tryCancel()
+		c := cause(err)
+		if err == nil || c == "" {
+			return err
+		}
+		wait := p.retryWait(n, err)
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait) {
+			b.metrics.RESTGiveUp(c)
+			return err
+		}
+		b.metrics.RESTRetry(c)
+		select {
+		case <-ctx.Done():
+			b.metrics.RESTGiveUp(c)
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// customIDs returns the custom_ids of the buttons in components, in order.
+func customIDs(components []discordgo.MessageComponent) []string {
+	var out []string
+	for _, c := range components {
+		switch c := c.(type) {
+		case discordgo.ActionsRow:
+			out = append(out, customIDs(c.Components)...)
+		case *discordgo.ActionsRow:
+			out = append(out, customIDs(c.Components)...)
+		case discordgo.Button:
+			out = append(out, c.CustomID)
+		case *discordgo.Button:
+			out = append(out, c.CustomID)
+		}
+	}
+	return out
+}
+
+// findPosted looks among the latest messages of channelID for one that
+// carries exactly the buttons of msg (their custom_ids name the match and
+// the post, so no other message has them all), and returns its ID, or ""
+// when there is none. It needs the bot token and the bot a member of the
+// channel with Read Message History.
+func (b *boards) findPosted(ctx context.Context, channelID string, msg *message) (string, error) {
+	want := strings.Join(customIDs(msg.Components), "\x00")
+	msgs, err := b.messenger.RecentChannelMessages(ctx, channelID, recentLimit)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range msgs {
+		if strings.Join(customIDs(m.Components), "\x00") == want {
+			return m.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// recentLimit is how many of a channel's latest messages findPosted reads:
+// a post lost a few seconds ago is among them unless the channel is busy.
+const recentLimit = 25
