@@ -186,7 +186,7 @@ type Server struct {
 	conns        map[*gatewayConn]struct{}
 	sessions     map[string]bool
 	identifies   [][]byte
-	resumes      int // RESUMEs received, accepted or not
+	resumes      int                          // RESUMEs received, accepted or not
 	interactions map[string]*interactionState // by interaction id
 	byToken      map[string]*interactionState // by interaction token
 	messages     map[string]*storedMessage    // by message id
