@@ -284,7 +284,8 @@ func serve(ctx context.Context, a *app) error {
 	stop := a.runHandler(ctx, h)
 	defer stop()
 	mux := opsMux(a.metrics, store.Ping)
-	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log})
+	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log,
+		OnRefused: a.metrics.RefusedInteraction})
 	l, err := a.listenOps(a.c.addr, mux, "POST /interactions, GET /healthz, /readyz and /metrics")
 	if err != nil {
 		return err
