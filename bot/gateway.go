@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 
 	"github.com/connectn/connectn/bot/internal/limits"
 )
@@ -35,6 +39,32 @@ func RegisterCommands(s *discordgo.Session, appID, guildID string) error {
 
 // Gateway runs the bot over Discord's gateway websocket: it receives
 // INTERACTION_CREATE events and answers each with InteractionRespond.
+//
+// Gateway keeps the connection up itself rather than leaving it to
+// discordgo (it turns the session's ShouldReconnectOnError off): discordgo
+// v0.29.0 waits up to 10 minutes between its attempts, cannot be stopped
+// while it retries (Session.Close does not end its loop, which may open
+// the connection again after it), and gives up on the first failure when
+// ShouldReconnectOnError is off. What discordgo still does on its own, and
+// how it differs from Discord's documentation
+// (https://discord.com/developers/docs/topics/gateway#resuming):
+//
+//   - Every lost connection (a close frame of any code, RECONNECT, a
+//     heartbeat not acknowledged within 5 intervals) is followed by a
+//     RESUME when a session was established, whatever the close code:
+//     after 4007 or 4009, which Discord documents as needing a new
+//     session, the RESUME is answered INVALID_SESSION and then discordgo
+//     identifies. discordgo ignores resume_gateway_url and resumes on the
+//     URL it first connected to.
+//   - A connection it drops itself (no heartbeat ACK, or a read error) is
+//     closed with code 1000, which ends the session on Discord: the RESUME
+//     that follows is refused and a new session identified.
+//   - INVALID_SESSION is answered with an IDENTIFY at once, on the same
+//     connection, whether d is true (Discord allows a RESUME) or false, and
+//     without the 1 to 5 seconds' wait Discord asks for.
+//   - Close codes that Discord documents as final (4004 authentication
+//     failed, 4010 to 4014) are not told apart; Run stops on them when it
+//     meets them while opening the connection.
 type Gateway struct {
 	// Session is an unopened discordgo session authenticated with the bot
 	// token.
@@ -53,6 +83,44 @@ type Gateway struct {
 	ShardID, ShardCount int
 	// Log receives connection events and failures; slog.Default() when nil.
 	Log *slog.Logger
+	// API is the base URL the session's REST requests really go to, when
+	// its HTTP client sends them somewhere else than discordgo's
+	// EndpointAPI (a proxy, a fake): log lines and errors name it instead
+	// of discord.com. Empty means discordgo.EndpointAPI.
+	API string
+	// RetryWait and MaxRetryWait bound the wait between two attempts to
+	// connect: RetryWait after the first failure, doubled after each
+	// further one up to MaxRetryWait. Zero means 1 second and 30 seconds.
+	RetryWait, MaxRetryWait time.Duration
+	// OnState, when set, is called with true once the gateway session is
+	// ready (READY or RESUMED received) and with false when the connection
+	// is lost, in that order and from one goroutine at a time.
+	OnState func(connected bool)
+
+	stateMu   sync.Mutex
+	connected bool
+}
+
+// Connected reports whether the gateway session is ready: READY or
+// RESUMED came on the current connection and it has not been lost since.
+func (g *Gateway) Connected() bool {
+	g.stateMu.Lock()
+	defer g.stateMu.Unlock()
+	return g.connected
+}
+
+// setState records whether the session is ready and tells OnState of a
+// change.
+func (g *Gateway) setState(connected bool) {
+	g.stateMu.Lock()
+	defer g.stateMu.Unlock()
+	if g.connected == connected {
+		return
+	}
+	g.connected = connected
+	if g.OnState != nil {
+		g.OnState(connected)
+	}
 }
 
 // ShardOf returns the shard, from 0 to count-1, that serves guildID by
@@ -75,10 +143,18 @@ func ShardOf(guildID string, count int) int {
 // overwrite when it is shard 0, and serves the interactions of its shard
 // until ctx is done; then it closes the connection and waits for the
 // interactions in flight. An interaction of another shard's server (which
-// Discord does not send) is dropped unanswered. It returns an error when
-// the recommended count cannot be read, the shard is out of range, the
-// connection cannot be opened, READY does not come within 30 seconds, or
-// registration fails.
+// Discord does not send) is dropped unanswered.
+//
+// While Discord cannot be reached, at the start or after the connection is
+// lost, Run tries again and again, waiting RetryWait doubled after each
+// failure up to MaxRetryWait, with one log line per failed attempt; a
+// connection lost after it was up is opened again at once (a RESUME of the
+// session, as discordgo does it). ctx ends the attempts and the waits at
+// once (an attempt in flight is abandoned and its connection closed when
+// it ends), and Run then returns nil. It returns an error when Discord
+// refuses the token (HTTP 401, or gateway close code 4004) or the
+// connection for good (close codes 4010 to 4014), when the shard is out of
+// range, or when registration fails.
 func (g *Gateway) Run(ctx context.Context) error {
 	log := g.Log
 	if log == nil {
@@ -86,35 +162,34 @@ func (g *Gateway) Run(ctx context.Context) error {
 	}
 	s := g.Session
 	s.Identify.Intents = discordgo.IntentsNone
-	count := g.ShardCount
-	if count == 0 {
-		gb, err := s.GatewayBot(discordgo.WithContext(ctx))
-		if err != nil {
-			return fmt.Errorf("ask Discord for the recommended shard count (GET /gateway/bot): %w", err)
-		}
-		count = max(gb.Shards, 1)
-		if count > 1 && g.ShardID == 0 {
-			log.Warn("Discord recommends several shards: this process serves shard 0 only; run one process per shard, with CONNECTN_SHARD_ID from 0 and CONNECTN_SHARD_COUNT set",
-				"shards", count)
-		}
-	}
-	if g.ShardID < 0 || g.ShardID >= count {
-		return fmt.Errorf("gateway: shard %d is out of range for %d shards (0 to %d)", g.ShardID, count, count-1)
-	}
-	s.ShardID, s.ShardCount = g.ShardID, count
+	s.ShouldReconnectOnError = false // Run reconnects: see Gateway
+	g.setState(false)
 	ready := make(chan *discordgo.Ready, 1)
+	down := make(chan struct{}, 1)
 	removeReady := s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		g.setState(true)
 		select {
 		case ready <- r:
 		default:
 		}
 	})
 	defer removeReady()
+	removeResumed := s.AddHandler(func(*discordgo.Session, *discordgo.Resumed) { g.setState(true) })
+	defer removeResumed()
+	removeDisconnect := s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
+		g.setState(false)
+		select {
+		case down <- struct{}{}:
+		default:
+		}
+	})
+	defer removeDisconnect()
 
 	var (
 		inflight sync.WaitGroup
 		mu       sync.Mutex
 		closed   bool
+		count    = g.ShardCount
 	)
 	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopServing()
@@ -136,13 +211,16 @@ func (g *Gateway) Run(ctx context.Context) error {
 	})
 	defer removeInteraction()
 
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("open gateway: %w", err)
-	}
+	// abandoned is true when ctx ended during an Open: the goroutine that
+	// waits for that Open closes the session, and Run must not wait for it.
+	abandoned := false
 	defer func() {
-		if err := s.Close(); err != nil {
-			log.Warn("close gateway", "err", err)
+		if !abandoned {
+			if err := s.Close(); err != nil {
+				log.Warn("close gateway", "err", err)
+			}
 		}
+		g.setState(false)
 		mu.Lock()
 		closed = true
 		mu.Unlock()
@@ -150,12 +228,62 @@ func (g *Gateway) Run(ctx context.Context) error {
 	}()
 
 	var r *discordgo.Ready
-	select {
-	case r = <-ready:
-	case <-ctx.Done():
-		return nil
-	case <-time.After(30 * time.Second):
-		return errors.New("gateway: no READY within 30s")
+	for attempt, wait := 1, time.Duration(0); r == nil; attempt++ {
+		if wait > 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+		}
+		wait = g.nextWait(wait)
+		var what string
+		var err error
+		if count == 0 {
+			what = "ask Discord for the recommended shard count"
+			var gb *discordgo.GatewayBotResponse
+			if gb, err = s.GatewayBot(discordgo.WithContext(ctx)); err == nil {
+				count = max(gb.Shards, 1)
+				if count > 1 && g.ShardID == 0 {
+					log.Warn("Discord recommends several shards: this process serves shard 0 only; run one process per shard, with CONNECTN_SHARD_ID from 0 and CONNECTN_SHARD_COUNT set",
+						"shards", count)
+				}
+			}
+		} else {
+			what = "ask Discord for the gateway's address"
+			_, err = s.Gateway(discordgo.WithContext(ctx))
+		}
+		if err == nil {
+			if g.ShardID < 0 || g.ShardID >= count {
+				return fmt.Errorf("gateway: shard %d is out of range for %d shards (0 to %d)", g.ShardID, count, count-1)
+			}
+			s.ShardID, s.ShardCount = g.ShardID, count
+			what = "open the gateway connection"
+			if err, abandoned = g.open(ctx); abandoned {
+				return nil
+			}
+		}
+		if err == nil {
+			select {
+			case r = <-ready:
+				continue
+			case <-ctx.Done():
+				return nil
+			case <-time.After(30 * time.Second):
+				err = errors.New("no READY within 30s")
+				if cerr := s.Close(); cerr != nil {
+					log.Warn("close gateway", "err", cerr)
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if fatal := g.fatal(err); fatal != nil {
+			return fatal
+		}
+		log.Warn("cannot reach Discord; will try again", "attempt", attempt, "doing", what, "url", g.urlOf(err),
+			"retry_in", wait, "err", g.errorText(err))
 	}
 	g.Handler.setBotUser(r.User.ID)
 	appID := r.User.ID
@@ -169,9 +297,134 @@ func (g *Gateway) Run(ctx context.Context) error {
 	}
 	log.Info("connected to the gateway", "bot", r.User.Username, "application", appID, "guilds", len(r.Guilds),
 		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0)
-	<-ctx.Done()
-	log.Info("shutting down the gateway connection")
+
+	for {
+		select {
+		case <-ctx.Done():
+			log.Info("shutting down the gateway connection")
+			return nil
+		case <-down:
+		}
+		log.Warn("lost the gateway connection; opening it again")
+		for attempt, wait := 1, time.Duration(0); ; attempt++ {
+			if wait > 0 {
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(wait):
+				}
+			}
+			wait = g.nextWait(wait)
+			var err error
+			if err, abandoned = g.open(ctx); abandoned {
+				return nil
+			}
+			if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+				// A late second Disconnect of one loss (discordgo's
+				// heartbeat and read loops may both close the connection,
+				// each emitting one): the connection that Run opened since
+				// is up, as its Open returned nil.
+				g.setState(true)
+				break
+			}
+			if err == nil {
+				log.Info("gateway connection open again", "attempts", attempt)
+				break
+			}
+			if fatal := g.fatal(err); fatal != nil {
+				return fatal
+			}
+			log.Warn("cannot reach Discord's gateway; will try again", "attempt", attempt, "retry_in", wait, "err", g.errorText(err))
+		}
+	}
+}
+
+// nextWait returns the wait after a failure that followed a wait of last.
+func (g *Gateway) nextWait(last time.Duration) time.Duration {
+	first, most := g.RetryWait, g.MaxRetryWait
+	if first <= 0 {
+		first = time.Second
+	}
+	if most <= 0 {
+		most = 30 * time.Second
+	}
+	if last <= 0 {
+		return min(first, most)
+	}
+	return min(2*last, most)
+}
+
+// open opens the session's connection, giving up waiting when ctx ends:
+// then abandoned is true, and the session is closed once Open returns.
+func (g *Gateway) open(ctx context.Context) (err error, abandoned bool) {
+	done := make(chan error, 1)
+	go func() { done <- g.Session.Open() }()
+	select {
+	case err := <-done:
+		return err, false
+	case <-ctx.Done():
+		go func() {
+			if <-done == nil {
+				g.Session.Close()
+			}
+		}()
+		return ctx.Err(), true
+	}
+}
+
+// fatal returns the error Run stops with when err means that trying again
+// cannot help: Discord refused the token or the connection for good. It
+// returns nil for other errors.
+func (g *Gateway) fatal(err error) error {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized {
+		return fmt.Errorf("the bot token was refused by Discord (HTTP 401 from %s): check DISCORD_TOKEN", g.urlOf(err))
+	}
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		switch ce.Code {
+		case 4004:
+			return fmt.Errorf("the Discord gateway refused the bot token (close code 4004 %s): check DISCORD_TOKEN", ce.Text)
+		case 4010, 4011, 4012, 4013, 4014:
+			return fmt.Errorf("the Discord gateway refused the connection for good (close code %d %s)", ce.Code, ce.Text)
+		}
+	}
 	return nil
+}
+
+// realURL returns u with discordgo's EndpointAPI replaced by g.API, the
+// base its requests really go to.
+func (g *Gateway) realURL(u string) string {
+	if g.API == "" {
+		return u
+	}
+	if rest, ok := strings.CutPrefix(u, discordgo.EndpointAPI); ok {
+		return strings.TrimSuffix(g.API, "/") + "/" + rest
+	}
+	return u
+}
+
+// urlOf returns the URL of the REST request that err is the failure of,
+// as really called, or "" when err is not one.
+func (g *Gateway) urlOf(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return g.realURL(ue.URL)
+	}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Request != nil {
+		return g.realURL(re.Request.URL.String())
+	}
+	return ""
+}
+
+// errorText describes err for a log line, naming the URL really called.
+func (g *Gateway) errorText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Sprintf("%s %s: %v", ue.Op, g.realURL(ue.URL), ue.Err)
+	}
+	return restErrorText(err)
 }
 
 // respond handles one interaction and sends the response.

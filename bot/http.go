@@ -56,9 +56,71 @@ type HTTPServer struct {
 	Window time.Duration
 	// Now is the server's clock; nil means time.Now.
 	Now func() time.Time
+	// OnRefused, when set, is called with the reason of every request
+	// refused before it reaches the handler, one of RefusedSignature
+	// (401), RefusedMalformed (400) and RefusedTooLarge (413).
+	OnRefused func(reason string)
 
 	muxOnce sync.Once
 	mux     *http.ServeMux
+
+	refusedMu sync.Mutex
+	refused   map[string]*refusedLog // by reason
+}
+
+// The reasons HTTPServer refuses a request for, as passed to OnRefused.
+const (
+	RefusedSignature = "bad_signature" // 401: signature missing, wrong, or its timestamp out of the window
+	RefusedMalformed = "malformed"     // 400: a body that cannot be read or is not an interaction
+	RefusedTooLarge  = "too_large"     // 413: a body over wire.MaxBodyBytes
+)
+
+// refusedLogEvery is the least time between two log lines about refused
+// requests of one reason: anyone can send them, so that they do not flood
+// the log.
+const refusedLogEvery = time.Minute
+
+// refusedLog is the log state of one reason of refusal.
+type refusedLog struct {
+	last       time.Time // when the last line was written
+	suppressed int       // refusals since, not logged
+}
+
+// refuse answers a refused request with status and text, counts it
+// through OnRefused, and logs it unless a line about reason was written
+// less than refusedLogEvery ago; the next line says how many were not.
+func (h *HTTPServer) refuse(w http.ResponseWriter, status int, reason, text string) {
+	http.Error(w, text, status)
+	if h.OnRefused != nil {
+		h.OnRefused(reason)
+	}
+	now := h.now()
+	h.refusedMu.Lock()
+	if h.refused == nil {
+		h.refused = make(map[string]*refusedLog)
+	}
+	st := h.refused[reason]
+	if st == nil {
+		st = &refusedLog{}
+		h.refused[reason] = st
+	}
+	if !st.last.IsZero() && now.Sub(st.last) < refusedLogEvery && now.Sub(st.last) > -refusedLogEvery {
+		st.suppressed++
+		h.refusedMu.Unlock()
+		return
+	}
+	suppressed := st.suppressed
+	st.last, st.suppressed = now, 0
+	h.refusedMu.Unlock()
+	h.log().Warn("refused an interaction request", "reason", reason, "status", status, "detail", text,
+		"not_logged_since_last", suppressed, "logged_at_most_every", refusedLogEvery)
+}
+
+func (h *HTTPServer) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // ServeHTTP routes the two endpoints with the method patterns of
@@ -93,7 +155,7 @@ func (h *HTTPServer) log() *slog.Logger {
 
 func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > wire.MaxBodyBytes {
-		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		h.refuse(w, http.StatusRequestEntityTooLarge, RefusedTooLarge, "request body too large")
 		return
 	}
 	// The signed message is the timestamp followed by the body: the body
@@ -105,10 +167,10 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			h.refuse(w, http.StatusRequestEntityTooLarge, RefusedTooLarge, "request body too large")
 			return
 		}
-		http.Error(w, "cannot read body", http.StatusBadRequest)
+		h.refuse(w, http.StatusBadRequest, RefusedMalformed, "cannot read body")
 		return
 	}
 	window, now := h.Window, time.Now
@@ -119,12 +181,12 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		now = h.Now
 	}
 	if !wire.Verify(h.PublicKey, r.Header, ts, signed, now(), window) {
-		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		h.refuse(w, http.StatusUnauthorized, RefusedSignature, "invalid request signature")
 		return
 	}
 	i, err := wire.DecodeInteraction(body)
 	if err != nil {
-		http.Error(w, "malformed interaction: "+err.Error(), http.StatusBadRequest)
+		h.refuse(w, http.StatusBadRequest, RefusedMalformed, "malformed interaction: "+err.Error())
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), handleTimeout)

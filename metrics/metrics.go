@@ -67,6 +67,7 @@ type Metrics struct {
 	retries      *prometheus.CounterVec
 	giveUps      *prometheus.CounterVec
 	aiMoves      *prometheus.HistogramVec
+	refused      *prometheus.CounterVec
 }
 
 // New returns the metrics of one process, registered in a fresh registry
@@ -118,6 +119,10 @@ func New(o Options) *Metrics {
 			Help:    "Time the AI took to choose a move, by level.",
 			Buckets: []float64{.001, .005, .01, .05, .1, .25, .5, .75, 1, 1.5},
 		}, []string{"level"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "interactions_refused_total",
+			Help: "Interaction requests refused before they were handled, by reason (bad_signature: 401; malformed: 400; too_large: 413).",
+		}, []string{"reason"}),
 	}
 	build := prometheus.NewGauge(prometheus.GaugeOpts{
 		Namespace: namespace, Name: "build_info",
@@ -129,6 +134,7 @@ func New(o Options) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		build, m.interactions, m.latency, m.deadlines, m.requests, m.reqLatency, m.storeErrors, m.retries, m.giveUps, m.aiMoves,
+		m.refused,
 	)
 	if o.ActiveMatches != nil {
 		m.reg.MustRegister(&activeCollector{count: o.ActiveMatches, errs: m.storeErrors, desc: prometheus.NewDesc(
@@ -184,6 +190,12 @@ func causeLabel(c string) string {
 		return c
 	}
 	return "other"
+}
+
+// RefusedInteraction records one interaction request refused before it
+// was handled, for reason ("bad_signature", "malformed", "too_large").
+func (m *Metrics) RefusedInteraction(reason string) {
+	m.refused.WithLabelValues(reason).Inc()
 }
 
 // StoreError records one failed database operation op ("create",

@@ -71,6 +71,8 @@ func TestRecordAndScrape(t *testing.T) {
 	m.RESTRetry("lost")
 	m.RESTRetry("anything else")
 	m.RESTGiveUp("timeout")
+	m.RefusedInteraction("bad_signature")
+	m.RefusedInteraction("bad_signature")
 
 	body := scrape(t, m)
 	for _, want := range []string{
@@ -86,6 +88,7 @@ func TestRecordAndScrape(t *testing.T) {
 		`connectn_deadlines_fired_total{kind="turn"} 1`,
 		`connectn_ai_move_duration_seconds_count{level="hard"} 1`,
 		`connectn_store_errors_total{op="update"} 1`,
+		`connectn_interactions_refused_total{reason="bad_signature"} 2`,
 		`connectn_active_matches 3`,
 		`connectn_build_info{goversion="go`,
 		`version="1.2.3"} 1`,

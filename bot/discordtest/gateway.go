@@ -43,6 +43,7 @@ type gatewayConn struct {
 	// Guarded by Server.mu.
 	identified bool
 	heartbeat  bool // sent at least one heartbeat
+	noACK      bool // heartbeats go unacknowledged (StopHeartbeatACKs)
 	closing    bool
 	sessionID  string
 	shard      [2]int // the shard pair of IDENTIFY, [0, 1] when none was sent
@@ -117,7 +118,11 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
-	if err := c.write(opHello, "", map[string]int{"heartbeat_interval": heartbeatInterval}); err != nil {
+	interval := int64(heartbeatInterval)
+	if s.cfg.heartbeat > 0 {
+		interval = max(s.cfg.heartbeat.Milliseconds(), 1)
+	}
+	if err := c.write(opHello, "", map[string]int64{"heartbeat_interval": interval}); err != nil {
 		return
 	}
 	s.readLoop(c)
@@ -128,6 +133,16 @@ func (s *Server) readLoop(c *gatewayConn) {
 	for {
 		_, data, err := c.ws.ReadMessage()
 		if err != nil {
+			// A client that closes with 1000 or 1001 ends its session, as on
+			// Discord; other codes (discordgo's 1012 after RECONNECT) keep
+			// it resumable. A close in answer to the fake's own does not
+			// count.
+			var ce *websocket.CloseError
+			s.mu.Lock()
+			if errors.As(err, &ce) && (ce.Code == websocket.CloseNormalClosure || ce.Code == websocket.CloseGoingAway) && !c.closing && c.sessionID != "" {
+				delete(s.sessions, c.sessionID)
+			}
+			s.mu.Unlock()
 			return
 		}
 		s.mu.Lock()
@@ -143,7 +158,12 @@ func (s *Server) readLoop(c *gatewayConn) {
 		}
 		switch p.Op {
 		case opHeartbeat:
-			_ = c.write(opHeartbeatACK, "", nil)
+			s.mu.Lock()
+			ack := !c.noACK
+			s.mu.Unlock()
+			if ack {
+				_ = c.write(opHeartbeatACK, "", nil)
+			}
 			s.mu.Lock()
 			if !c.heartbeat {
 				c.heartbeat = true
@@ -243,6 +263,8 @@ func (s *Server) resume(c *gatewayConn, d json.RawMessage) {
 	}
 	s.mu.Lock()
 	already, known := c.identified, s.sessions[rp.SessionID]
+	s.resumes++
+	s.notifyLocked()
 	s.mu.Unlock()
 	switch {
 	case already:

@@ -203,8 +203,10 @@ func TestResume(t *testing.T) {
 		s.AddHandler(func(_ *discordgo.Session, r *discordgo.Resumed) { resumed <- r })
 	})
 	// discordgo keeps the session id and sequence across Close, so the
-	// next Open sends RESUME instead of IDENTIFY.
-	if err := sess.Close(); err != nil {
+	// next Open sends RESUME instead of IDENTIFY. A close with a code
+	// other than 1000 or 1001 (1012, as discordgo closes on RECONNECT)
+	// keeps the session resumable.
+	if err := sess.CloseWithCode(websocket.CloseServiceRestart); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.WaitConnections(waitCtx(t), 0); err != nil {
@@ -219,6 +221,28 @@ func TestResume(t *testing.T) {
 	}
 	if err := srv.DispatchInteraction(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: discordgo.ApplicationCommandInteractionData{Name: "x"}}); err != nil {
 		t.Errorf("DispatchInteraction after RESUME: %v", err)
+	}
+
+	// A close with 1000 ends the session, as on Discord: the RESUME of the
+	// next Open is answered INVALID_SESSION, and discordgo identifies.
+	ready := make(chan *discordgo.Ready, 1)
+	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	identifies, resumes := srv.Identifies(), srv.Resumes()
+	if err := sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.WaitConnections(waitCtx(t), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Open(); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, ready, "READY after a RESUME of a session closed with 1000")
+	if got, want := [2]int{srv.Identifies() - identifies, srv.Resumes() - resumes}, [2]int{1, 1}; got != want {
+		t.Errorf("[IDENTIFY, RESUME] after Close and Open = %v, want %v", got, want)
+	}
+	if err := srv.WaitConnections(waitCtx(t), 1); err != nil {
+		t.Fatal(err)
 	}
 }
 

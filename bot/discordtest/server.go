@@ -62,6 +62,7 @@ type config struct {
 	listener   net.Listener
 	resolve    Resolver
 	onMessage  func(Message)
+	heartbeat  time.Duration // HELLO's heartbeat_interval; 0 means heartbeatInterval
 }
 
 // Option configures a Server created by New.
@@ -185,6 +186,7 @@ type Server struct {
 	conns        map[*gatewayConn]struct{}
 	sessions     map[string]bool
 	identifies   [][]byte
+	resumes      int                          // RESUMEs received, accepted or not
 	interactions map[string]*interactionState // by interaction id
 	byToken      map[string]*interactionState // by interaction token
 	messages     map[string]*storedMessage    // by message id

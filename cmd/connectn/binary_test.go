@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/connectn/connectn/bot/discordtest"
 )
 
 // These tests build the connectn binary, as a user would, and run it as a
@@ -348,6 +352,142 @@ func TestBinaryFailuresLeaveNothing(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("connectn %v left %v in its working folder, want nothing", tt.args, entries)
+			}
+		})
+	}
+}
+
+// closedAddr returns a loopback address where nothing listens (a port
+// just released), so that connections to it are refused.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// startRunOffline starts `connectn run` with CONNECTN_DISCORD_API at an
+// address that refuses connections, and waits for its first line saying
+// it will try again. It returns the process, the API's address, the
+// metrics address and the lines of stderr as they come.
+func startRunOffline(t *testing.T) (cmd *exec.Cmd, api, ops string, lines <-chan string) {
+	t.Helper()
+	api, ops = closedAddr(t), closedAddr(t)
+	dir := t.TempDir()
+	cmd = binaryCmd(t, dir, map[string]string{"DISCORD_TOKEN": fakeToken, "CONNECTN_DISCORD_API": "http://" + api + "/api/v9"},
+		"run", "-db", filepath.Join(dir, "connectn.db"), "-metrics-addr", ops)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	ch := make(chan string, 100)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case line, ok := <-ch:
+			if !ok {
+				t.Fatal("connectn run ended before trying again")
+			}
+			if strings.Contains(line, "will try again") {
+				want := "url=http://" + api + "/api/v9/gateway/bot"
+				if !strings.Contains(line, want) || !strings.Contains(line, "retry_in=1s") || strings.Contains(line, "discord.com") {
+					t.Errorf("the retry line %q does not name %s and the wait of 1s", line, want)
+				}
+				return cmd, api, ops, ch
+			}
+		case <-timeout:
+			t.Fatal("no line saying connectn run will try again within 20s")
+		}
+	}
+}
+
+// readyz returns the status of GET /readyz at addr, 0 when nothing answers.
+func readyz(addr string) int {
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestBinaryRunWaitsForDiscord starts `connectn run` while the REST base
+// refuses connections: it tries again with a line naming the URL called,
+// is not ready, and connects once a fake Discord comes up at that address;
+// then SIGINT stops it with status 0.
+func TestBinaryRunWaitsForDiscord(t *testing.T) {
+	cmd, api, ops, lines := startRunOffline(t)
+	go func() {
+		for range lines {
+		}
+	}()
+	if code := readyz(ops); code != http.StatusServiceUnavailable {
+		t.Errorf("GET /readyz while Discord cannot be reached: %d, want 503", code)
+	}
+	ln, err := net.Listen("tcp", api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := discordtest.New(discordtest.WithToken(fakeToken), discordtest.WithApplicationID(fakeAppID), discordtest.WithListener(ln))
+	defer fake.Close()
+	for deadline := time.Now().Add(20 * time.Second); readyz(ops) != http.StatusOK; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("connectn run not ready within 20s of Discord coming up")
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("connectn run still runs 10s after SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit status %d after SIGINT, want 0", code)
+	}
+}
+
+// TestBinaryRunStopsWhileRetrying sends SIGINT or SIGTERM to `connectn
+// run` while it waits to try reaching Discord again: it ends within a
+// second with status 0.
+func TestBinaryRunStopsWhileRetrying(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, _, _, lines := startRunOffline(t)
+			go func() {
+				for range lines {
+				}
+			}()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(time.Second):
+				t.Fatalf("connectn run still runs 1s after %v", sig)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("exit status %d after %v, want 0", code, sig)
 			}
 		})
 	}

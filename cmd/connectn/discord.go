@@ -234,13 +234,11 @@ func runGateway(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	var connected atomic.Bool
-	s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { connected.Store(true) })
-	s.AddHandler(func(*discordgo.Session, *discordgo.Resumed) { connected.Store(true) })
-	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) { connected.Store(false) })
+	g := &bot.Gateway{Session: s, GuildID: a.c.guildID, Log: a.log, API: a.c.discordAPI,
+		ShardID: a.c.shardID, ShardCount: a.c.shardCount}
 	if a.c.metricsAddr != "" {
 		ready := func(ctx context.Context) error {
-			if !connected.Load() {
+			if !g.Connected() {
 				return errors.New("not connected to the Discord gateway")
 			}
 			return store.Ping(ctx)
@@ -259,8 +257,7 @@ func runGateway(ctx context.Context, a *app) error {
 	h := a.handler(store, s)
 	stop := a.runHandler(ctx, h)
 	defer stop()
-	g := &bot.Gateway{Session: s, Handler: h, GuildID: a.c.guildID, Log: a.log,
-		ShardID: a.c.shardID, ShardCount: a.c.shardCount}
+	g.Handler = h
 	return g.Run(ctx)
 }
 
@@ -287,7 +284,8 @@ func serve(ctx context.Context, a *app) error {
 	stop := a.runHandler(ctx, h)
 	defer stop()
 	mux := opsMux(a.metrics, store.Ping)
-	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log})
+	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log,
+		OnRefused: a.metrics.RefusedInteraction})
 	l, err := a.listenOps(a.c.addr, mux, "POST /interactions, GET /healthz, /readyz and /metrics")
 	if err != nil {
 		return err
