@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"sync"
@@ -328,9 +329,21 @@ func gone(err error) bool {
 	return false
 }
 
-// restErrorText describes err for the log without the request URL, which
-// for a webhook call holds the interaction token.
+// restErrorText describes err for the log without the request URL's host
+// and token: discordgo builds every URL on discord.com, while the
+// transport may send the call to a configured REST base, so that a failure
+// without an answer is told by the path and the error of the connection
+// really made (which names the host really called); a webhook call's URL
+// holds the interaction token, which is hidden.
 func restErrorText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		path := ue.URL
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			path = u.Path
+		}
+		return redactURL(fmt.Sprintf("%s %s: %v", ue.Op, path, ue.Err))
+	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) {
 		code, msg := 0, ""
