@@ -409,3 +409,27 @@ func TestChallengeMessageIDWithBotToken(t *testing.T) {
 		})
 	}
 }
+
+// TestDeadTokenEditFallsBackToTheBotToken: a deadline's edit through an
+// interaction webhook that Discord says is dead (10015 Unknown Webhook,
+// before its 15 minutes) is made with the bot token in the same call, so
+// the board shows the result at once, without its buttons.
+func TestDeadTokenEditFallsBackToTheBotToken(t *testing.T) {
+	e := newEnv(t)
+	e.withBotToken(true)
+	e.startMatch(map[string]int{"wins": 1})
+	e.play(alice, bob, "4")
+	board := e.board()
+	e.fake.FailNext(func(r discordtest.Request) bool {
+		return r.Method == "PATCH" && strings.HasPrefix(r.Path, "/webhooks/")
+	}, 404, 10015, 0)
+	e.clock.Advance(bot.DefaultTurnTimeout)
+	if n := e.runDue(); n != 1 {
+		t.Fatalf("RunDue settled %d, want the turn that ran out", n)
+	}
+	got := e.message(board.ID)
+	mustContain(t, "the board after the deadline", messageText(got), "wins by timeout")
+	if e.requests("PATCH", func(p string) bool { return strings.HasPrefix(p, "/channels/"+channelID+"/messages/") }) == 0 {
+		t.Error("no edit with the bot token")
+	}
+}
