@@ -204,3 +204,36 @@ func TestRenderGoldenInLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsWithinDiscordsSize: each registered command, with every
+// language's names and descriptions, stays within Discord's 8000
+// characters for the names, descriptions and values of a command, its
+// options and choices, where only the longest localization of each field
+// counts
+// (https://discord.com/developers/docs/interactions/application-commands#registering-a-command).
+func TestCommandsWithinDiscordsSize(t *testing.T) {
+	longest := func(def string, m map[discordgo.Locale]string) int {
+		n := len([]rune(def))
+		for _, v := range m {
+			n = max(n, len([]rune(v)))
+		}
+		return n
+	}
+	for _, cmd := range Commands() {
+		total := longest(cmd.Name, *cmd.NameLocalizations) + longest(cmd.Description, *cmd.DescriptionLocalizations)
+		var walk func(opts []*discordgo.ApplicationCommandOption)
+		walk = func(opts []*discordgo.ApplicationCommandOption) {
+			for _, o := range opts {
+				total += longest(o.Name, o.NameLocalizations) + longest(o.Description, o.DescriptionLocalizations)
+				for _, c := range o.Choices {
+					total += longest(c.Name, c.NameLocalizations) + len([]rune(fmt.Sprint(c.Value)))
+				}
+				walk(o.Options)
+			}
+		}
+		walk(cmd.Options)
+		if total > 8000 || total < 1000 {
+			t.Errorf("/%s counts %d characters, want at most 8000 (and more than 1000: every field counted)", cmd.Name, total)
+		}
+	}
+}
