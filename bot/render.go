@@ -542,7 +542,7 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 	var moves []string
 	for _, r := range m.Rounds() {
 		if len(r.Moves()) > 0 {
-			moves = append(moves, l.T("match_moves", "Round", r.Number(), "Moves", movesString(r.Moves(), s.Config.Columns)))
+			moves = append(moves, l.T("match_moves", "Round", r.Number(), "Moves", game.MovesCode(r.Moves())))
 		}
 	}
 	if len(moves) > 0 {

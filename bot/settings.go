@@ -69,19 +69,29 @@ type rules struct {
 	gs      sessions.GuildSettings
 	policy  sessions.Policy
 	threads bool
+	// guildLocale is the server's own language (Discord's guild_locale),
+	// the language of its public messages unless gs sets another.
+	guildLocale string
 }
 
 // rulesOf reads the settings of the server c comes from, fresh from the
 // store (a change made in another replica applies at once); outside a
 // server, the bot's defaults alone.
 func (h *Handler) rulesOf(ctx context.Context, c *call) (rules, error) {
-	r := rules{policy: h.policy, threads: h.threads}
 	if c.i.GuildID == "" {
-		return r, nil
+		return h.rules(c, sessions.GuildSettings{}), nil
 	}
 	gs, err := h.store.GuildSettings(ctx, c.i.GuildID)
-	r.gs = gs
-	return r, err
+	return h.rules(c, gs), err
+}
+
+// rules returns the rules of gs, the settings of the server c comes from.
+func (h *Handler) rules(c *call, gs sessions.GuildSettings) rules {
+	r := rules{gs: gs, policy: h.policy, threads: h.threads}
+	if c.i.GuildLocale != nil {
+		r.guildLocale = string(*c.i.GuildLocale)
+	}
+	return r
 }
 
 // or returns *v, or def when v is nil.
@@ -191,7 +201,7 @@ var settings = []setting{
 	}, clear: func(gs *sessions.GuildSettings) { gs.Cooldown = nil }},
 	{key: "language", value: func(l *locale.Localizer, r rules) (string, bool) {
 		if r.gs.Locale == nil {
-			return l.T("value_server_language", "Language", "{{server}}"), false
+			return l.T("value_server_language", "Language", languageName(r.guildLocale)), false
 		}
 		return languageName(*r.gs.Locale), true
 	}, clear: func(gs *sessions.GuildSettings) { gs.Locale = nil }},
@@ -223,13 +233,12 @@ func boolSetting(key string, field func(*sessions.GuildSettings) **bool, def fun
 }
 
 // renderSettings draws the server's settings as show lists them: each
-// with its value and where it comes from, privately. guildLocale names
-// the language the server's language setting leaves to Discord.
-func renderSettings(l *locale.Localizer, r rules, guildLocale string, saved string) *discordgo.InteractionResponse {
+// with its value and where it comes from, privately, after saved (a line
+// saying what was just changed; "" for none).
+func renderSettings(l *locale.Localizer, r rules, saved string) *discordgo.InteractionResponse {
 	var lines []string
 	for _, st := range settings {
 		v, here := st.value(l, r)
-		v = strings.ReplaceAll(v, "{{server}}", languageName(guildLocale))
 		source := l.T("source_default")
 		if here {
 			source = l.T("source_server")
@@ -246,21 +255,13 @@ func renderSettings(l *locale.Localizer, r rules, guildLocale string, saved stri
 	return resp
 }
 
-// guildLocaleOf returns the server's guild_locale of interaction i.
-func guildLocaleOf(i *discordgo.Interaction) string {
-	if i.GuildLocale != nil {
-		return string(*i.GuildLocale)
-	}
-	return ""
-}
-
 // settingsShow handles /connectn-admin settings show.
 func (h *Handler) settingsShow(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
 	r, err := h.rulesOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return renderSettings(c.reader, r, guildLocaleOf(c.i), ""), nil
+	return renderSettings(c.reader, r, ""), nil
 }
 
 // setOptions are the options of /connectn-admin settings set: each one
@@ -408,12 +409,12 @@ func (h *Handler) settingsSet(ctx context.Context, c *call, o *setOptions) (*dis
 		return nil, err
 	}
 	h.log.Info("server settings changed", "guild", c.i.GuildID, "by", c.user, "settings", strings.Join(changed, ","))
-	r := rules{gs: gs, policy: h.policy, threads: h.threads}
+	r := h.rules(c, gs)
 	saved := ""
 	if len(changed) > 0 {
 		saved = c.reader.T("settings_saved", "Settings", settingNames(c.reader, changed))
 	}
-	return renderSettings(c.reader, r, guildLocaleOf(c.i), saved), nil
+	return renderSettings(c.reader, r, saved), nil
 }
 
 // settingNames lists the settings of keys by their names in l's language.
@@ -459,9 +460,7 @@ func (h *Handler) settingsReset(ctx context.Context, c *call, o *resetOptions) (
 		return nil, err
 	}
 	h.log.Info("server settings reset", "guild", c.i.GuildID, "by", c.user, "settings", strings.Join(keys, ","))
-	r := rules{gs: gs, policy: h.policy, threads: h.threads}
-	return renderSettings(c.reader, r, guildLocaleOf(c.i),
-		c.reader.T("settings_reset_done", "Settings", settingNames(c.reader, keys))), nil
+	return renderSettings(c.reader, h.rules(c, gs), c.reader.T("settings_reset_done", "Settings", settingNames(c.reader, keys))), nil
 }
 
 // end handles /connectn-admin end: the channel's challenge or match ends

@@ -34,28 +34,8 @@ var (
 	reasonReplayUnknown = sessions.NewReason("replay_unknown")
 )
 
-// notation returns the character of column c (zero-based) in the moves
-// notation: Pascal Pons' digits from 1 for columns 1 to 9, then a, b, c
-// for columns 10 to 12, as connectn solve reads them.
-func notation(c, _ int) byte {
-	if c < 9 {
-		return byte('1' + c)
-	}
-	return byte('a' + c - 9)
-}
-
-// movesString writes moves (zero-based columns) in the notation of a
-// board of columns.
-func movesString(moves []int, columns int) string {
-	b := make([]byte, len(moves))
-	for k, c := range moves {
-		b[k] = notation(c, columns)
-	}
-	return string(b)
-}
-
 // parseMoves reads a moves string for a board of cfg (spaces ignored;
-// letters in either case; see notation), playing the moves by the game's rules. It
+// letters in either case; game's moves notation), playing the moves by the game's rules. It
 // refuses, naming the first bad move, a character that is no column, a
 // disc in a full column and a move after the game was won.
 func parseMoves(s string, cfg game.Config) ([]int, error) {
@@ -70,17 +50,9 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 			continue
 		}
 		n := len(moves) + 1
-		c := -1
-		switch {
-		case ch >= '1' && ch <= '9':
-			c = int(ch - '1')
-		case ch >= 'a' && ch <= 'c':
-			c = int(ch-'a') + 9
-		case ch >= 'A' && ch <= 'C':
-			c = int(ch-'A') + 9
-		}
-		if c < 0 || c >= cfg.Columns {
-			last := string(notation(cfg.Columns-1, cfg.Columns))
+		c, ok := game.ParseColumnCode(ch)
+		if !ok || c >= cfg.Columns {
+			last := string(game.ColumnCode(cfg.Columns - 1))
 			return nil, sessions.Refuse(reasonMoveNotColumn, "Char", string(ch), "Move", n, "Columns", last)
 		}
 		if won {
@@ -88,7 +60,7 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 		}
 		row, err := b.Drop(c, player)
 		if err != nil {
-			return nil, sessions.Refuse(reasonMoveFull, "Move", n, "Column", string(notation(c, cfg.Columns)))
+			return nil, sessions.Refuse(reasonMoveFull, "Move", n, "Column", string(game.ColumnCode(c)))
 		}
 		won = len(b.LinesThrough(row, c, cfg.Connect)) > 0
 		moves = append(moves, c)
@@ -98,9 +70,9 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 }
 
 // positionRound returns the round that moves (legal, zero-based) make
-// from the empty board of cfg, Player1 opening.
-func positionRound(cfg game.Config, moves []int) *game.Round {
-	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, game.Player1
+// from the empty board of cfg, opener opening.
+func positionRound(cfg game.Config, opener game.Player, moves []int) *game.Round {
+	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, opener
 	m, err := game.NewMatch(cfg)
 	if err != nil {
 		return nil
@@ -164,7 +136,7 @@ func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*dis
 // value of each column for the player to move.
 func renderPosition(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.ColumnValue) *message {
 	t := themes[0]
-	r := positionRound(cfg, moves)
+	r := positionRound(cfg, game.Player1, moves)
 	title := l.T("analyze_title_empty")
 	if len(moves) > 0 {
 		title = l.N("analyze_title", len(moves))
@@ -183,7 +155,7 @@ func renderPosition(l *locale.Localizer, cfg game.Config, moves []int, vals []ai
 	}
 	desc := drawGrid(t, r) + "\n" + strings.Join(lines, "\n")
 	if len(moves) > 0 {
-		desc = "`" + movesString(moves, cfg.Columns) + "`\n\n" + desc
+		desc = "`" + game.MovesCode(moves) + "`\n\n" + desc
 	}
 	return &message{
 		AllowedMentions: noMentions(),
@@ -308,15 +280,7 @@ func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, 
 	played := rounds[st.round]
 	moves := played.Moves()[:st.ply]
 	cfg := s.Config
-	// The round as it stood, its opener first.
-	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, played.Opener()
-	m, _ := game.NewMatch(cfg)
-	for _, col := range moves {
-		if _, err := m.Play(m.ToMove(), col); err != nil {
-			break
-		}
-	}
-	r := m.Round()
+	r := positionRound(cfg, played.Opener(), moves) // the round as it stood
 	t := themeNamed(s.Theme)
 	lines := []string{l.T("replay_start")}
 	if last, ok := r.LastMove(); ok {

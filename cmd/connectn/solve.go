@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 )
 
@@ -142,15 +143,8 @@ func parseMoves(s string, columns int) ([]int, error) {
 	moves := make([]int, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
-		var c int
-		switch {
-		case ch >= '1' && ch <= '9':
-			c = int(ch - '1')
-		case ch >= 'a' && ch <= 'w':
-			c = int(ch-'a') + 9
-		case ch >= 'A' && ch <= 'W':
-			c = int(ch-'A') + 9
-		default:
+		c, ok := game.ParseColumnCode(rune(ch))
+		if !ok {
 			return nil, fmt.Errorf("move %d: %q is not a column (columns are 1 to %s)", i+1, ch, columnName(columns-1))
 		}
 		if c >= columns {
@@ -162,12 +156,7 @@ func parseMoves(s string, columns int) ([]int, error) {
 }
 
 // columnName writes a zero-based column as parseMoves reads it.
-func columnName(c int) string {
-	if c < 9 {
-		return string(rune('1' + c))
-	}
-	return string(rune('a' + c - 9))
-}
+func columnName(c int) string { return string(game.ColumnCode(c)) }
 
 func shorten(s string) string {
 	if len(s) > 60 {
