@@ -175,9 +175,10 @@ func renderRatingLeaderboard(l *locale.Localizer, top []sessions.MemberRating) *
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       l.T("leaderboard_rating_title"),
-			Description: strings.Join(lines, "\n"),
+			// The rule quotes a command, which a footer would show with its
+			// backticks: the last paragraph states it.
+			Description: strings.Join(lines, "\n") + "\n\n" + l.T("leaderboard_rating_footer"),
 			Color:       themes[0].color(0),
-			Footer:      &discordgo.MessageEmbedFooter{Text: l.T("leaderboard_rating_footer")},
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
