@@ -34,7 +34,7 @@ var layers = map[string][]string{
 	"bot/internal/wire":          {},
 	"bot/internal/limits":        {},
 	"bot/discordtest":            {"bot/internal/limits"},
-	"bot":                        {"bot/internal/wire", "bot/internal/limits", "sessions", "locale", "picture", "rating", "game/ai", "game"},
+	"bot":                        {"bot/internal/wire", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
 	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "game/ai", "game", "locale"},
 	"cmd/connectn-loadgen":       {"bot/discordtest", "sessions", "sessions/sqlite", "game"},
 }
