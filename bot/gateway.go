@@ -229,12 +229,8 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 	var r *discordgo.Ready
 	for attempt, wait := 1, time.Duration(0); r == nil; attempt++ {
-		if wait > 0 {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(wait):
-			}
+		if !sleep(ctx, wait) {
+			return nil
 		}
 		wait = g.nextWait(wait)
 		var what string
@@ -307,12 +303,8 @@ func (g *Gateway) Run(ctx context.Context) error {
 		}
 		log.Warn("lost the gateway connection; opening it again")
 		for attempt, wait := 1, time.Duration(0); ; attempt++ {
-			if wait > 0 {
-				select {
-				case <-ctx.Done():
-					return nil
-				case <-time.After(wait):
-				}
+			if !sleep(ctx, wait) {
+				return nil
 			}
 			wait = g.nextWait(wait)
 			var err error
@@ -442,4 +434,18 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 		return
 	}
 	g.Handler.Delivered(i)
+}
+
+// sleep waits for d and reports true, or false as soon as ctx ends
+// first; for d <= 0 it returns true at once.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
 }
