@@ -247,7 +247,7 @@ func renderSettings(l *locale.Localizer, r rules, saved string) *discordgo.Inter
 	}
 	resp := ephemeral(saved)
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
-		Title:       l.T("settings_title"),
+		Title: l.T("settings_title"),
 		// The commands to change them are code, which a footer would show
 		// as plain text with its backticks: the last paragraph says them.
 		Description: strings.Join(lines, "\n") + "\n\n" + l.T("settings_footer"),

@@ -174,7 +174,7 @@ func renderRatingLeaderboard(l *locale.Localizer, top []sessions.MemberRating) *
 	return &message{
 		AllowedMentions: noMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       l.T("leaderboard_rating_title"),
+			Title: l.T("leaderboard_rating_title"),
 			// The rule quotes a command, which a footer would show with its
 			// backticks: the last paragraph states it.
 			Description: strings.Join(lines, "\n") + "\n\n" + l.T("leaderboard_rating_footer"),
