@@ -13,53 +13,62 @@ import (
 // and checks that the best column's value is the position's own.
 func TestEvaluate(t *testing.T) {
 	e := NewEngine(Options{TableMB: 4, Workers: 1})
-	std := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
-	// x in columns 1, 2, 3 (from 0: 0, 1, 2) with o on top of them: x to
-	// move wins at once in column 4 (from 0: 3); every other move lets o
-	// block, and x still wins later or not: only column 4 is "win in 1".
-	moves := []int{0, 0, 1, 1, 2, 2}
-	vals, err := e.Evaluate(t.Context(), std, moves)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := vals[3]; !v.Settled || v.Score <= 0 || v.In != 1 {
-		t.Errorf("column 4 = %+v, want a win in 1", v)
-	}
-	// o's turn after x plays elsewhere: o must block in column 4; a move
-	// that does not loses at x's next disc.
-	vals, err = e.Evaluate(t.Context(), std, append(moves, 6))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for c, v := range vals {
-		if !v.Settled {
-			t.Fatalf("column %d unsettled on a position this simple", c+1)
+	t.Run("6x7", func(t *testing.T) {
+		if raceEnabled {
+			// Eight full solves of 6x7 positions take seconds, and minutes
+			// under the race detector; go test without -race runs them.
+			t.Skip("-race: the 6x7 solves run without the race detector")
 		}
-		if c != 3 && (v.Score >= 0 || v.In != 1) {
-			t.Errorf("column %d = %+v, want a loss in 1 (x wins at their next disc)", c+1, v)
+		std := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+		// x in columns 1, 2, 3 (from 0: 0, 1, 2) with o on top of them: x to
+		// move wins at once in column 4 (from 0: 3); every other move lets o
+		// block, and x still wins later or not: only column 4 is "win in 1".
+		moves := []int{0, 0, 1, 1, 2, 2}
+		vals, err := e.Evaluate(t.Context(), std, moves)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if v := vals[3]; !v.Settled || v.Score <= 0 || v.In != 1 {
+			t.Errorf("column 4 = %+v, want a win in 1", v)
+		}
+		// o's turn after x plays elsewhere: o must block in column 4; a move
+		// that does not loses at x's next disc.
+		vals, err = e.Evaluate(t.Context(), std, append(moves, 6))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, v := range vals {
+			if !v.Settled {
+				t.Fatalf("column %d unsettled on a position this simple", c+1)
+			}
+			if c != 3 && (v.Score >= 0 || v.In != 1) {
+				t.Errorf("column %d = %+v, want a loss in 1 (x wins at their next disc)", c+1, v)
+			}
+		}
+	})
 
 	// On a small board every column settles; the best equals the solver's
 	// value of the position.
-	small := game.Config{Rows: 4, Columns: 5, Connect: 3, Wins: 1}
-	vals, err = e.Evaluate(t.Context(), small, []int{2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := NewSolver(4, 5, 3, SolverOptions{})
-	pos, _ := s.Play([]int{2})
-	want, _ := s.Solve(t.Context(), pos, false)
-	best := -1 << 30
-	for _, v := range vals {
-		if !v.Settled || !v.Legal {
-			t.Fatalf("%+v: every column of a 4x5 board settles", v)
+	t.Run("4x5", func(t *testing.T) {
+		small := game.Config{Rows: 4, Columns: 5, Connect: 3, Wins: 1}
+		vals, err := e.Evaluate(t.Context(), small, []int{2})
+		if err != nil {
+			t.Fatal(err)
 		}
-		best = max(best, v.Score)
-	}
-	if best != want.Score {
-		t.Errorf("best column scores %d, the solver values the position %d", best, want.Score)
-	}
+		s, _ := NewSolver(4, 5, 3, SolverOptions{})
+		pos, _ := s.Play([]int{2})
+		want, _ := s.Solve(t.Context(), pos, false)
+		best := -1 << 30
+		for _, v := range vals {
+			if !v.Settled || !v.Legal {
+				t.Fatalf("%+v: every column of a 4x5 board settles", v)
+			}
+			best = max(best, v.Score)
+		}
+		if best != want.Score {
+			t.Errorf("best column scores %d, the solver values the position %d", best, want.Score)
+		}
+	})
 }
 
 // TestEvaluateRefuses names the first move that cannot be played, and
