@@ -89,6 +89,51 @@ func (s *Server) Inject(match func(Request) bool, f Fault, retryAfter time.Durat
 	s.failures = append(s.failures, failure{match: match, fault: f, status: status, retryAfter: retryAfter})
 }
 
+// Injection is a fault chosen for one REST request by the function given
+// to WithFaults. The zero Injection is no fault. Either Fault is set (one
+// of the faults Inject knows, RetryAfter being FaultGlobalRateLimit's
+// wait), or Status is an HTTP error status from 400 to 599 answered as
+// FailNext answers it (Code the JSON error code, 0 for none; for 429 the
+// per-route rate-limit shape with RetryAfter).
+type Injection struct {
+	Fault      Fault
+	Status     int
+	Code       int
+	RetryAfter time.Duration
+}
+
+// WithFaults makes the Server ask choose about every REST request that no
+// queued failure (FailNext, Inject) takes, and misbehave as the Injection
+// it returns: a load generator's way to fail a share of all requests at
+// random. choose sees the request as FailNext's match does, is called on
+// the request's goroutine without the Server's lock (it must be safe for
+// concurrent use and must not call Server methods), and applies to the
+// public routes too but not to the gateway websocket. An Injection that is
+// neither zero nor valid (a Fault out of range, a Status outside 400 to
+// 599, both set, or a negative RetryAfter) makes the Server panic in the
+// request's handler, as Inject and FailNext panic: a mistake in the caller.
+func WithFaults(choose func(Request) Injection) Option {
+	return func(c *config) { c.faults = choose }
+}
+
+// failureOf returns the failure inj describes, nil for the zero Injection.
+func failureOf(inj Injection) *failure {
+	switch {
+	case inj == Injection{}:
+		return nil
+	case inj.RetryAfter < 0 || (inj.Fault != FaultNone && inj.Status != 0):
+	case inj.Fault > FaultNone && inj.Fault <= FaultLostReset:
+		f := failure{fault: inj.Fault, retryAfter: inj.RetryAfter}
+		if inj.Fault == FaultGlobalRateLimit {
+			f.status = http.StatusTooManyRequests
+		}
+		return &f
+	case inj.Fault == FaultNone && inj.Status >= 400 && inj.Status <= 599:
+		return &failure{status: inj.Status, code: inj.Code, retryAfter: inj.RetryAfter}
+	}
+	panic(fmt.Sprintf("discordtest: WithFaults chose %+v: want the zero Injection, a Fault or an error Status from 400 to 599, and RetryAfter >= 0", inj))
+}
+
 // answers reports whether f is answered through write (an error answer);
 // the other faults are carried out by serveREST.
 func (f *failure) answers() bool { return f.fault == FaultNone || f.fault == FaultGlobalRateLimit }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -389,5 +391,83 @@ func TestChannelMessageList(t *testing.T) {
 	}
 	if len(msgs) != 2 || msgs[0].Content != "three" || msgs[1].Content != "two" {
 		t.Fatalf("got %d messages %v", len(msgs), msgs)
+	}
+}
+
+// TestWithFaults: the function given to WithFaults fails the requests it
+// chooses (an error status, or a fault), after the queued failures, and
+// the others are served.
+func TestWithFaults(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	srv := newServer(t, discordtest.WithFaults(func(r discordtest.Request) discordtest.Injection {
+		if r.Method != http.MethodPost {
+			return discordtest.Injection{}
+		}
+		switch n.Add(1) {
+		case 1:
+			return discordtest.Injection{Status: http.StatusBadGateway}
+		case 2:
+			return discordtest.Injection{Fault: discordtest.FaultLostReset}
+		}
+		return discordtest.Injection{}
+	}))
+	bot, err := srv.NewSession(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot.MaxRestRetries = 0
+	// A queued failure comes first: the function is not asked.
+	srv.FailNext(postsTo("/channels/20/messages"), http.StatusForbidden, 50013, 0)
+	if _, err := bot.ChannelMessageSend("20", "queued"); err == nil {
+		t.Fatal("the queued failure was not answered")
+	}
+	if _, err := bot.ChannelMessageSend("20", "bad gateway"); err == nil {
+		t.Fatal("the chosen 502 was not answered")
+	}
+	if _, err := bot.ChannelMessageSend("20", "lost"); err == nil {
+		t.Fatal("the chosen lost-reset was answered")
+	}
+	if m, err := bot.ChannelMessageSend("20", "served"); err != nil || m.Content != "served" {
+		t.Fatalf("the request not chosen = %+v, %v", m, err)
+	}
+	if got := statuses(srv, "/channels/20/messages"); !slices.Equal(got, []int{http.StatusForbidden, http.StatusBadGateway, http.StatusOK, http.StatusOK}) {
+		t.Errorf("logged statuses = %v, want [403 502 200 200] (the lost post is applied)", got)
+	}
+	var contents []string
+	for _, m := range srv.Messages() {
+		contents = append(contents, m.Message.Content)
+	}
+	if !slices.Equal(contents, []string{"lost", "served"}) {
+		t.Errorf("messages made %q, want the lost one and the served one", contents)
+	}
+	if n.Load() != 3 {
+		t.Errorf("the function was asked %d times, want 3 (not for the queued failure)", n.Load())
+	}
+}
+
+// TestWithFaultsRejectsMistakes: an Injection that is neither zero nor
+// valid panics in the request's handler, which net/http turns into a
+// closed connection.
+func TestWithFaultsRejectsMistakes(t *testing.T) {
+	t.Parallel()
+	for _, inj := range []discordtest.Injection{
+		{Status: 200},
+		{Fault: discordtest.FaultStall, Status: 500},
+		{Fault: discordtest.Fault(99)},
+		{Status: 500, RetryAfter: -time.Second},
+	} {
+		srv := newServer(t, discordtest.WithFaults(func(discordtest.Request) discordtest.Injection { return inj }))
+		bot, err := srv.NewSession(srv.Token())
+		if err != nil {
+			t.Fatal(err)
+		}
+		bot.MaxRestRetries = 0
+		if _, err := bot.ChannelMessageSend("20", "x"); err == nil {
+			t.Errorf("%+v: the request was served", inj)
+		}
+		if n := len(srv.Messages()); n != 0 {
+			t.Errorf("%+v: %d messages made", inj, n)
+		}
 	}
 }

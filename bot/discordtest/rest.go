@@ -189,6 +189,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	fail := s.takeFailureLocked(req)
 	s.mu.Unlock()
+	if fail == nil && s.cfg.faults != nil {
+		fail = failureOf(s.cfg.faults(copyRequest(req)))
+	}
 
 	if fail != nil && !fail.answers() && !fail.applies() {
 		req.Fault = fail.fault.String()

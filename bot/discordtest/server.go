@@ -62,6 +62,7 @@ type config struct {
 	listener   net.Listener
 	resolve    Resolver
 	onMessage  func(Message)
+	faults     func(Request) Injection
 	heartbeat  time.Duration // HELLO's heartbeat_interval; 0 means heartbeatInterval
 }
 
