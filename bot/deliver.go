@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -148,23 +149,51 @@ func customIDs(components []discordgo.MessageComponent) []string {
 	return out
 }
 
-// findPosted looks among the latest messages of channelID for one that
-// carries exactly the buttons of msg (their custom_ids name the match and
-// the post, so no other message has them all), and returns its ID, or ""
-// when there is none. It needs the bot token and the bot a member of the
-// channel with Read Message History.
+// findPosted looks among the latest messages of channelID for the one
+// that posts msg, and returns its ID, or "" when there is none. A board is
+// known by its column buttons' custom_ids up to the post sequence
+// (cn:drop:<match>:<post>:, see buttonID): the players may have played on
+// it since it was made, which edits its buttons' plies and columns (a lost
+// post is visible in the channel, and clicked, while the bot still does
+// not know of it). Any other message (a rematch invitation) is known by
+// exactly the custom_ids of its buttons, which name its match and never
+// change. It needs the bot token and the bot a member of the channel with
+// Read Message History.
 func (b *boards) findPosted(ctx context.Context, channelID string, msg *message) (string, error) {
-	want := strings.Join(customIDs(msg.Components), "\x00")
+	ids := customIDs(msg.Components)
+	want, prefix := strings.Join(ids, "\x00"), postPrefix(ids)
 	msgs, err := b.messenger.RecentChannelMessages(ctx, channelID, recentLimit)
 	if err != nil {
 		return "", err
 	}
 	for _, m := range msgs {
-		if strings.Join(customIDs(m.Components), "\x00") == want {
+		got := customIDs(m.Components)
+		if prefix != "" && slices.ContainsFunc(got, func(id string) bool { return strings.HasPrefix(id, prefix) }) {
+			return m.ID, nil
+		}
+		if prefix == "" && strings.Join(got, "\x00") == want {
 			return m.ID, nil
 		}
 	}
 	return "", nil
+}
+
+// postPrefix returns the custom_id prefix that the column buttons of one
+// post of a board share, cn:drop:<match>:<post>:, or "" when ids has no
+// column button.
+func postPrefix(ids []string) string {
+	for _, id := range ids {
+		rest, ok := strings.CutPrefix(id, "cn:drop:")
+		if !ok {
+			continue
+		}
+		match, rest, ok1 := strings.Cut(rest, ":")
+		post, _, ok2 := strings.Cut(rest, ":")
+		if ok1 && ok2 {
+			return "cn:drop:" + match + ":" + post + ":"
+		}
+	}
+	return ""
 }
 
 // recentLimit is how many of a channel's latest messages findPosted reads:

@@ -59,3 +59,43 @@ func TestGlobalRateLimitHoldsEverything(t *testing.T) {
 		t.Fatal("no global 429 was served")
 	}
 }
+
+// TestLostFollowUpPlayedOnBeforeTheLook: the follow-up with the next
+// round's board is made but its answer is lost, and before the bot looks
+// for it the players, who see it, play on it (which changes its buttons'
+// plies). The look still knows it by its match and post sequence, so no
+// second (stale) board is posted. With the look matching the custom_ids
+// exactly, as it first did, the retry posts the round's first board again
+// under the one being played.
+func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
+	e := newEnv(t, bot.WithRetry(5*time.Second, time.Second, 400*time.Millisecond))
+	e.withBotToken(true)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+	e.fake.Inject(postsFollowUp, discordtest.FaultLostReset, 0)
+	e.play(alice, bob, "1", "2", "1", "2")
+	// The click that ends round 1, without waiting for the post.
+	last := e.board()
+	e.deliver(componentClick(alice, last, findButton(t, last.Components, "1").CustomID))
+	deadline := time.Now().Add(5 * time.Second)
+	for len(e.public()) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the lost post did not appear")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Bob starts round 2 on the board that was posted, before the retry.
+	lost := e.public()[1]
+	mustUpdate(t, e.deliver(componentClick(bob, lost, findButton(t, lost.Components, "3").CustomID)))
+	e.idle()
+	msgs := e.public()
+	if len(msgs) != 2 {
+		for _, m := range msgs[1:] {
+			t.Logf("message %s: %q", m.ID, messageText(m))
+		}
+		t.Fatalf("%d messages, want the round 1 board and the one round 2 board", len(msgs))
+	}
+	if s := e.session(); s.MessageID != lost.ID || !s.PostDue.IsZero() {
+		t.Errorf("session: message %q, post due %v; want %q, none", s.MessageID, s.PostDue, lost.ID)
+	}
+	e.play(alice, bob, "4")
+}
