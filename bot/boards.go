@@ -256,10 +256,20 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	// token), it cannot tell, so it does not post again: the post is
 	// given up, and /connectn board shows the board. A second visible
 	// copy is never made.
+	//
+	// Before that look, and where the bot cannot look, it reads the
+	// session again: if the players have played on since the post was
+	// due (a click on the board that was lost, which they see), the
+	// board was posted, and is not posted again.
 	canLook := b.messenger != nil && b.messenger.HasBotToken() && !s.Place.WebhookOnly
-	unsure := false
+	unsure, seen := false, false
 	send := func(ctx context.Context, post func(ctx context.Context) error) error {
 		if unsure {
+			if b.playedOn(ctx, s) {
+				b.metrics.RESTRetry(CauseLost)
+				seen = true
+				return nil
+			}
 			if !canLook {
 				return errAmbiguous
 			}
@@ -310,7 +320,22 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		}
 		return
 	}
+	if seen {
+		b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostSeen(s.ID, seq) })
+		return
+	}
 	b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, hook) })
+}
+
+// playedOn reports whether the session of s's channel has moved on from s
+// (another match, another post, or more plies): the players have played
+// on the board s was posting. false when the store cannot say.
+func (b *boards) playedOn(ctx context.Context, s *sessions.Session) bool {
+	cur, err := b.store.Get(ctx, s.ChannelID)
+	if err != nil || cur == nil {
+		return false
+	}
+	return cur.ID != s.ID || cur.PostSeq != s.PostSeq || cur.Match.Plies() != s.Match.Plies()
 }
 
 // record applies fn to the session of match in channelID, logging a

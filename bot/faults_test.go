@@ -62,40 +62,60 @@ func TestGlobalRateLimitHoldsEverything(t *testing.T) {
 
 // TestLostFollowUpPlayedOnBeforeTheLook: the follow-up with the next
 // round's board is made but its answer is lost, and before the bot looks
-// for it the players, who see it, play on it (which changes its buttons'
-// plies). The look still knows it by its match and post sequence, so no
-// second (stale) board is posted. With the look matching the custom_ids
-// exactly, as it first did, the retry posts the round's first board again
-// under the one being played.
+// for it the players, who see it, play on it: a move (which changes its
+// buttons' plies), or the whole round (which takes its buttons away). The
+// bot does not post it again: it reads the session, which has moved on
+// (without that, the look finds no message with the finished round's
+// buttons and posts the stale board again), and the look knows a board by
+// its match and post sequence (matching the custom_ids exactly, as it
+// first did, it posted the board again under the one being played).
 func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
-	e := newEnv(t, bot.WithRetry(5*time.Second, time.Second, 400*time.Millisecond))
-	e.withBotToken(true)
-	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
-	e.fake.Inject(postsFollowUp, discordtest.FaultLostReset, 0)
-	e.play(alice, bob, "1", "2", "1", "2")
-	// The click that ends round 1, without waiting for the post.
-	last := e.board()
-	e.deliver(componentClick(alice, last, findButton(t, last.Components, "1").CustomID))
-	deadline := time.Now().Add(5 * time.Second)
-	for len(e.public()) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the lost post did not appear")
-		}
-		time.Sleep(5 * time.Millisecond)
+	for _, tt := range []struct {
+		name  string
+		moves []string // on the lost board, bob first
+		want  int      // public messages at the end
+	}{
+		{"a move", []string{"3"}, 2},
+		{"the round", []string{"1", "2", "1", "2", "1"}, 3}, // and round 3's board
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, bot.WithRetry(5*time.Second, time.Second, 600*time.Millisecond))
+			e.withBotToken(true)
+			e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3, "wins": 3})
+			e.fake.Inject(postsFollowUp, discordtest.FaultLostReset, 0)
+			e.play(alice, bob, "1", "2", "1", "2")
+			// The click that ends round 1, without waiting for the post.
+			last := e.board()
+			e.deliver(componentClick(alice, last, findButton(t, last.Components, "1").CustomID))
+			deadline := time.Now().Add(5 * time.Second)
+			for len(e.public()) < 2 {
+				if time.Now().After(deadline) {
+					t.Fatal("the lost post did not appear")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			// Bob opens round 2 on the board that was posted, before the
+			// retry; each click on the message as it reads now.
+			lost := e.public()[1]
+			for k, c := range tt.moves {
+				who := bob
+				if k%2 == 1 {
+					who = alice
+				}
+				m := e.message(lost.ID)
+				mustUpdate(t, e.deliver(componentClick(who, m, findButton(t, m.Components, c).CustomID)))
+			}
+			e.idle()
+			msgs := e.public()
+			if len(msgs) != tt.want {
+				for _, m := range msgs[1:] {
+					t.Logf("message %s: %q", m.ID, messageText(m))
+				}
+				t.Fatalf("%d messages, want %d: no board posted twice", len(msgs), tt.want)
+			}
+			if s := e.session(); s.MessageID != msgs[len(msgs)-1].ID || !s.PostDue.IsZero() {
+				t.Errorf("session: message %q, post due %v; want %q, none", s.MessageID, s.PostDue, msgs[len(msgs)-1].ID)
+			}
+		})
 	}
-	// Bob starts round 2 on the board that was posted, before the retry.
-	lost := e.public()[1]
-	mustUpdate(t, e.deliver(componentClick(bob, lost, findButton(t, lost.Components, "3").CustomID)))
-	e.idle()
-	msgs := e.public()
-	if len(msgs) != 2 {
-		for _, m := range msgs[1:] {
-			t.Logf("message %s: %q", m.ID, messageText(m))
-		}
-		t.Fatalf("%d messages, want the round 1 board and the one round 2 board", len(msgs))
-	}
-	if s := e.session(); s.MessageID != lost.ID || !s.PostDue.IsZero() {
-		t.Errorf("session: message %q, post due %v; want %q, none", s.MessageID, s.PostDue, lost.ID)
-	}
-	e.play(alice, bob, "4")
 }

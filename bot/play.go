@@ -23,7 +23,7 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 	var played sessions.Played
 	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
 		var err error
-		played, err = s.Drop(ctx, c.user, sessions.Click{Post: c.id.Post, Ply: c.id.Ply, Column: c.id.Column},
+		played, err = s.Drop(ctx, c.user, sessions.Click{Post: c.id.Post, Ply: c.id.Ply, Column: c.id.Column, Message: clickedMessage(c.i)},
 			c.webhook("@original"), h.bot(inlineBudget(ctx)), boardLink, c.now, h.policy)
 		return err
 	})
@@ -51,6 +51,15 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 		return c.deferUpdate(func(ctx context.Context) { h.botSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
 	return updateMessage(renderBoard(c.public(s), s)), nil
+}
+
+// clickedMessage returns the ID of the message a component interaction
+// is on, "" when it carries none.
+func clickedMessage(i *discordgo.Interaction) string {
+	if i.Message == nil {
+		return ""
+	}
+	return i.Message.ID
 }
 
 // inlineBudget is the time the bot may think inside the response to an

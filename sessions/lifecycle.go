@@ -335,6 +335,10 @@ func (s *Session) Decline(userID string) error {
 // counted from 1.
 type Click struct {
 	Post, Ply, Column int
+	// Message is the ID of the message clicked ("" when not known): a
+	// click on the live board tells its ID to a session that did not
+	// learn it when it was posted (a post whose answer was lost).
+	Message string
 }
 
 // Played is what a move (Drop, or the bot's turn) did to a match.
@@ -395,6 +399,9 @@ func (s *Session) Drop(ctx context.Context, userID string, c Click, hook Webhook
 		return Played{}, gameRefusal(err)
 	}
 	s.Webhook = hook
+	if s.MessageID == "" {
+		s.MessageID = c.Message
+	}
 	if s.BotToMove() {
 		if _, err := s.playBot(ctx, bot); err != nil {
 			out.BotLate = err
@@ -701,6 +708,18 @@ func (s *Session) PostDone(match int64, seq int, messageID string, hook Webhook)
 // posted (the channel cannot be reached); ErrNothingDue when the session or
 // its board moved on meanwhile.
 func (s *Session) PostGivenUp(match int64, seq int) error {
+	if s.ID != match || s.PostSeq != seq {
+		return ErrNothingDue
+	}
+	s.PostDue = time.Time{}
+	return nil
+}
+
+// PostSeen records that board post seq of session match was made though
+// the bot never got Discord's answer: the players have played on it. Its
+// message ID stays unknown. ErrNothingDue when the session or its board
+// moved on to another post meanwhile.
+func (s *Session) PostSeen(match int64, seq int) error {
 	if s.ID != match || s.PostSeq != seq {
 		return ErrNothingDue
 	}

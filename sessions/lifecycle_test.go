@@ -1863,3 +1863,50 @@ func TestRatedOnlyWhereItCounts(t *testing.T) {
 		t.Errorf("the rematch: Rated %t, RatedCapped %t; want it asked rated again", r.Rated, r.RatedCapped)
 	}
 }
+
+// TestDropLearnsTheClickedMessage: a click on the live board tells the
+// session its message ID when the session did not learn it from the post
+// (the post's answer was lost), and never replaces one it knows.
+func TestDropLearnsTheClickedMessage(t *testing.T) {
+	now := at(2 * time.Minute)
+	s := newMatch(t, small(2), 0, 1, 0, 1)
+	click := sessions.Click{Post: s.PostSeq, Ply: s.Match.Plies(), Column: 1, Message: "m1"}
+	if _, err := s.Drop(t.Context(), alice.ID, click, hook("drop", now), sessions.Bot{}, link, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if s.PostSeq != 1 || s.MessageID != "" {
+		t.Fatalf("after the round's end: post %d, message %q; want post 1 with no message yet", s.PostSeq, s.MessageID)
+	}
+	// The next board was posted, and its answer lost: the first click on
+	// it names it.
+	click = sessions.Click{Post: 1, Ply: s.Match.Plies(), Column: 2, Message: "lost"}
+	if _, err := s.Drop(t.Context(), bob.ID, click, hook("drop2", now), sessions.Bot{}, link, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if s.MessageID != "lost" {
+		t.Errorf("message %q after a click on the lost board, want %q", s.MessageID, "lost")
+	}
+	click = sessions.Click{Post: 1, Ply: s.Match.Plies(), Column: 2, Message: "other"}
+	if _, err := s.Drop(t.Context(), alice.ID, click, hook("drop3", now), sessions.Bot{}, link, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if s.MessageID != "lost" {
+		t.Errorf("message %q after a second click, want %q kept", s.MessageID, "lost")
+	}
+}
+
+// TestPostSeen clears the post that is due, and only that post.
+func TestPostSeen(t *testing.T) {
+	s := newMatch(t, small(2), 0, 1, 0, 1)
+	click := sessions.Click{Post: s.PostSeq, Ply: s.Match.Plies(), Column: 1}
+	now := at(2 * time.Minute)
+	if _, err := s.Drop(t.Context(), alice.ID, click, hook("drop", now), sessions.Bot{}, link, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PostSeen(s.ID, 0); !errors.Is(err, sessions.ErrNothingDue) || s.PostDue.IsZero() {
+		t.Errorf("PostSeen of an older post: %v, due %v; want ErrNothingDue and the post still due", err, s.PostDue)
+	}
+	if err := s.PostSeen(s.ID, 1); err != nil || !s.PostDue.IsZero() {
+		t.Errorf("PostSeen of the post due: %v, due %v; want none due", err, s.PostDue)
+	}
+}
