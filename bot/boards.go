@@ -356,11 +356,13 @@ func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq i
 		return ""
 	}
 	var id string
-	err := b.early(ctx, func() error {
-		var err error
-		id, err = b.messenger.OriginalMessageID(ctx, c.i.AppID, c.i.Token)
-		return err
-	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	err := b.deliver(ctx, func(ctx context.Context) error {
+		return b.early(ctx, func() error {
+			var err error
+			id, err = b.messenger.OriginalMessageID(ctx, c.i.AppID, c.i.Token)
+			return err
+		}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	})
 	if err != nil {
 		b.log.Warn("reading the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", restErrorText(err))
 		return ""

@@ -428,12 +428,34 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 		log.Error("handle interaction", "interaction", i.ID, "err", err)
 		return
 	}
-	if err := s.InteractionRespond(i, resp, discordgo.WithContext(ctx)); err != nil {
+	if err := respondInteraction(ctx, s, i, resp); err != nil {
 		log.Error("respond to interaction", "interaction", i.ID, "err", restErrorText(err))
 		g.Handler.Undelivered(i)
 		return
 	}
 	g.Handler.Delivered(i)
+}
+
+// respondInteraction sends resp as the callback of i (Create Interaction
+// Response), as discordgo's InteractionRespond does, in the rate-limit
+// bucket webhookBucket gives i's token instead of one bucket per
+// interaction that discordgo would keep for as long as the bot runs.
+// Interaction callbacks are not subject to the global rate limit
+// (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit),
+// so they do not wait at the global gate.
+func respondInteraction(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
+	bucket := webhookBucket(i.Token)
+	if resp.Data != nil && len(resp.Data.Files) > 0 {
+		contentType, body, err := discordgo.MultipartBodyWithJSON(resp, resp.Data.Files)
+		if err != nil {
+			return err
+		}
+		_, err = s.RequestRaw(http.MethodPost, endpoint, contentType, body, bucket, 0, discordgo.WithContext(ctx))
+		return err
+	}
+	_, err := s.RequestWithBucketID(http.MethodPost, endpoint, *resp, bucket, discordgo.WithContext(ctx))
+	return err
 }
 
 // sleep waits for d and reports true, or false as soon as ctx ends

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"net/url"
@@ -197,12 +198,65 @@ func (d *DiscordMessenger) RecentChannelMessages(ctx context.Context, channelID 
 	return d.Session.ChannelMessages(channelID, limit, "", "", "", d.opts(ctx)...)
 }
 
-// FollowUp implements Messenger.
+// webhookBuckets is how many discordgo rate-limit buckets the calls
+// through interaction webhooks (follow-ups, reads, edits and deletes of
+// their messages, gateway-mode callbacks) are spread over.
+//
+// discordgo holds a bucket's lock for the whole of each request, and keeps
+// every bucket it ever made. Its webhook helpers put every read, edit and
+// delete in one bucket for the whole bot (WebhookMessage, WebhookMessageEdit
+// and WebhookMessageDelete use EndpointWebhookToken("", "")): those calls
+// went one at a time, and one stalled call held all the others for its
+// try's 2.5 s (with a fifth of the REST calls failing, a sixth of the reads
+// of a new message's ID gave up). Its follow-ups and callbacks get a
+// bucket per interaction token, which is never dropped (about 300 bytes per
+// interaction answered, for as long as the bot runs). A bucket per hash of
+// the token, modulo webhookBuckets, bounds both: Discord's per-webhook
+// limits are far above what one board needs, and a 429 is retried by
+// deliver in any case.
+const webhookBuckets = 64
+
+// webhookBucket returns the bucket of a call through the webhook of token:
+// "webhook#<n>", n from 0 to webhookBuckets-1 (FNV-1a of the token).
+func webhookBucket(token string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(token))
+	return "webhook#" + strconv.FormatUint(uint64(h.Sum32()%webhookBuckets), 10)
+}
+
+// webhookRequest sends data (JSON, or multipart with files) to uri in the
+// bucket of token, and decodes the answer into out unless out is nil.
+func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, token string, data any, files []*discordgo.File, out any) error {
+	var (
+		body []byte
+		err  error
+	)
+	if len(files) > 0 {
+		contentType, multipart, encErr := discordgo.MultipartBodyWithJSON(data, files)
+		if encErr != nil {
+			return encErr
+		}
+		body, err = d.Session.RequestRaw(method, uri, contentType, multipart, webhookBucket(token), 0, d.opts(ctx)...)
+	} else {
+		body, err = d.Session.RequestWithBucketID(method, uri, data, webhookBucket(token), d.opts(ctx)...)
+	}
+	if err != nil || out == nil {
+		return err
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("%s %s: %w", method, redactURL(uri), err)
+	}
+	return nil
+}
+
+// FollowUp implements Messenger: Create Followup Message, with wait=true
+// for the message it makes.
 func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, msg *message) (string, error) {
-	m, err := d.Session.WebhookExecute(appID, token, true, &discordgo.WebhookParams{
+	var m discordgo.Message
+	err := d.webhookRequest(ctx, http.MethodPost, discordgo.EndpointWebhookToken(appID, token)+"?wait=true", token, &discordgo.WebhookParams{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components),
 		AllowedMentions: msg.AllowedMentions, Flags: msg.Flags,
-	}, d.opts(ctx)...)
+	}, nil, &m)
 	if err != nil {
 		return "", err
 	}
@@ -212,17 +266,16 @@ func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, ms
 // EditWebhookMessage implements Messenger.
 func (d *DiscordMessenger) EditWebhookMessage(ctx context.Context, appID, token, messageID string, msg *message) error {
 	content, embeds, components := msg.Content, msg.Embeds, nonNil(msg.Components)
-	_, err := d.Session.WebhookMessageEdit(appID, token, messageID, &discordgo.WebhookEdit{
+	return d.webhookRequest(ctx, http.MethodPatch, discordgo.EndpointWebhookMessage(appID, token, messageID), token, &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: msg.AllowedMentions,
 		Files: msg.Files,
-	}, d.opts(ctx)...)
-	return err
+	}, msg.Files, nil)
 }
 
 // OriginalMessageID implements Messenger.
 func (d *DiscordMessenger) OriginalMessageID(ctx context.Context, appID, token string) (string, error) {
-	m, err := d.Session.WebhookMessage(appID, token, "@original", d.opts(ctx)...)
-	if err != nil {
+	var m discordgo.Message
+	if err := d.webhookRequest(ctx, http.MethodGet, discordgo.EndpointWebhookMessage(appID, token, "@original"), token, nil, nil, &m); err != nil {
 		return "", err
 	}
 	return m.ID, nil
@@ -260,7 +313,7 @@ func (d *DiscordMessenger) EditChannelMessage(ctx context.Context, channelID, me
 
 // DeleteWebhookMessage implements Messenger.
 func (d *DiscordMessenger) DeleteWebhookMessage(ctx context.Context, appID, token, messageID string) error {
-	return d.Session.WebhookMessageDelete(appID, token, messageID, d.opts(ctx)...)
+	return d.webhookRequest(ctx, http.MethodDelete, discordgo.EndpointWebhookMessage(appID, token, messageID), token, nil, nil, nil)
 }
 
 // StartThread implements Messenger: POST /channels/{channel}/threads,
