@@ -23,7 +23,11 @@ import (
 // base plus a counter, so IDs stay unique, numeric and 19 digits long as
 // Discord's are.
 const (
-	appID        = "1100000000000000001"
+	appID = "1100000000000000001"
+	// botToken is the spawned server's DISCORD_TOKEN, which the fake
+	// REST API accepts: well-formed (its first part is appID in base64),
+	// and no secret.
+	botToken     = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhJkLm.bG9hZGdlbi1sb2FkZ2VuLWxvYWRnZW4tbG9hZGdlbg"
 	guildID      = "1200000000000000001"
 	userBase     = 1400000000000000000
 	interBase    = 1500000000000000000

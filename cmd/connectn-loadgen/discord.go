@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -26,19 +28,41 @@ type fakeDiscord struct {
 
 	mu    sync.Mutex
 	slots map[string]chan *discordgo.Message // by channel
+	// boards counts the follow-ups posted with each board (by the
+	// custom_id of its first column button, which names the match, the
+	// post and the ply): more than one is a duplicate a player would see.
+	boards     map[string]int
+	duplicates int
 }
 
 // listenDiscord serves the fake webhooks on addr ("127.0.0.1:0" picks a
-// port).
-func listenDiscord(addr string) (*fakeDiscord, error) {
+// port), failing the calls faults chooses (nil: none).
+func listenDiscord(addr string, faults *faultChooser) (*fakeDiscord, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen for the webhook routes on %s: %w", addr, err)
 	}
-	d := &fakeDiscord{slots: map[string]chan *discordgo.Message{}}
-	d.Server = discordtest.New(discordtest.WithListener(ln), discordtest.WithApplicationID(appID),
-		discordtest.WithResolver(resolve), discordtest.WithOnMessage(d.posted))
+	d := &fakeDiscord{slots: map[string]chan *discordgo.Message{}, boards: map[string]int{}}
+	opts := []discordtest.Option{discordtest.WithListener(ln), discordtest.WithApplicationID(appID), discordtest.WithToken(botToken),
+		discordtest.WithResolver(resolve), discordtest.WithOnMessage(d.posted)}
+	if faults != nil {
+		opts = append(opts, discordtest.WithFaults(faults.choose))
+	}
+	d.Server = discordtest.New(opts...)
 	return d, nil
+}
+
+// debugDuplicates, set by CONNECTN_LOADGEN_DEBUG=1, prints each board
+// posted again to standard error, with the time, for a look at the
+// server's log.
+var debugDuplicates = os.Getenv("CONNECTN_LOADGEN_DEBUG") == "1"
+
+// duplicateBoards returns the number of follow-ups so far that posted a
+// board already posted.
+func (d *fakeDiscord) duplicateBoards() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.duplicates
 }
 
 // apiBase is the value of CONNECTN_DISCORD_API that points a bot here.
@@ -64,6 +88,15 @@ func (d *fakeDiscord) posted(m discordtest.Message) {
 	}
 	d.mu.Lock()
 	ch := d.slots[m.Message.ChannelID]
+	if b := drops(m.Message); len(b) > 0 {
+		d.boards[b[0].CustomID]++
+		if d.boards[b[0].CustomID] > 1 {
+			d.duplicates++
+			if debugDuplicates {
+				fmt.Fprintf(os.Stderr, "%s board posted again: message %s, %s\n", time.Now().Format("15:04:05.000"), m.Message.ID, b[0].CustomID)
+			}
+		}
+	}
 	d.mu.Unlock()
 	select {
 	case ch <- m.Message:

@@ -85,6 +85,10 @@ type options struct {
 	crashAfter                                   int
 	serverEnv                                    envList
 	cpuProfile                                   string
+	noBotToken                                   bool          // spawn the server without DISCORD_TOKEN
+	faults                                       float64       // share of the server's REST calls failed, 0 to 1
+	faultKinds                                   []string      // of restFaultKinds
+	faultRetryAfter                              time.Duration // Retry-After of the injected 429s
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -145,14 +149,19 @@ Flags:
 	fs.IntVar(&o.settings.Rows, "rows", 6, "rows of every match")
 	fs.IntVar(&o.settings.Columns, "columns", 7, "columns of every match")
 	fs.IntVar(&o.settings.Connect, "connect", 4, "discs in a row to win a round")
-	fs.IntVar(&o.settings.Wins, "wins", 1, "round wins that take a match (more than 1: rounds end in follow-ups)")
+	fs.IntVar(&o.settings.Wins, "wins", 2, "round wins that take a match (the bot's default, 2: rounds end in follow-ups, as in real use)")
+	fs.BoolVar(&o.noBotToken, "no-bot-token", false, "spawn the server without DISCORD_TOKEN: it then reaches Discord through interaction tokens only, cannot read a channel, and gives up a post whose answer was lost rather than risk a second copy")
+	fs.Float64Var(&o.faults, "faults", 0, "share of the server's calls to the fake REST API that fail (0 to 1), each in one of -fault-kinds at random")
+	kinds := fs.String("fault-kinds", "all", "with -faults: all, or a comma-separated subset of "+strings.Join(restFaultKinds, ", "))
+	fs.DurationVar(&o.faultRetryAfter, "fault-retry-after", 500*time.Millisecond, "with -faults: Retry-After of the injected 429s")
 	fs.BoolVar(&o.pings, "pings", true, "run a ping phase before each moves phase, as the baseline")
 	fs.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "seed of the players' column choices")
 	fs.BoolVar(&o.genkey, "genkey", false, "print a new key pair (DISCORD_PUBLIC_KEY for the server, CONNECTN_LOADGEN_KEY for this program) and exit")
 	fs.BoolVar(&o.crash, "crash", false, "crash test (needs -spawn): kill -9 the server mid-run, restart it on the same database, verify every acknowledged move")
 	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
@@ -187,6 +196,15 @@ Flags:
 			return nil, fmt.Errorf("-matches: %q is not a positive number", f)
 		}
 		o.matches = append(o.matches, n)
+	}
+	if o.faults < 0 || o.faults > 1 {
+		return nil, fmt.Errorf("-faults: %v is not from 0 to 1", o.faults)
+	}
+	if o.faultKinds, err = parseFaultKinds(*kinds); err != nil {
+		return nil, err
+	}
+	if o.faultRetryAfter < 0 {
+		return nil, fmt.Errorf("-fault-retry-after: %v is negative", o.faultRetryAfter)
 	}
 	if (o.crash || o.stop) && o.spawn == "" {
 		return nil, errors.New("-crash and -stop need -spawn: the test starts, kills and restarts the server itself")
@@ -323,7 +341,11 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	if o.spawn != "" {
 		hooksAddr = "127.0.0.1:0"
 	}
-	d, err := listenDiscord(hooksAddr)
+	var faults *faultChooser
+	if o.faults > 0 {
+		faults = newFaultChooser(o.faults, o.faultKinds, o.faultRetryAfter, o.seed)
+	}
+	d, err := listenDiscord(hooksAddr, faults)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +383,14 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.close()
 		return nil, err
 	}
-	if e.srv, err = newServer(bin, db, pub, d.apiBase(), logw, o.serverEnv...); err != nil {
+	// As self-hosters run it: with a bot token, the server can read a
+	// channel to find a post whose answer was lost, and post where an
+	// interaction's token expired.
+	serverEnv := o.serverEnv
+	if !o.noBotToken {
+		serverEnv = append([]string{"DISCORD_TOKEN=" + botToken}, serverEnv...)
+	}
+	if e.srv, err = newServer(bin, db, pub, d.apiBase(), logw, serverEnv...); err != nil {
 		e.close()
 		return nil, err
 	}
@@ -373,7 +402,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	e.pids = []int{e.srv.pid()}
 	urls := []string{e.srv.url()}
 	for range o.replicas - 1 {
-		more, err := newServer(bin, db, pub, d.apiBase(), logw, o.serverEnv...)
+		more, err := newServer(bin, db, pub, d.apiBase(), logw, serverEnv...)
 		if err == nil {
 			err = more.start(ctx)
 		}
@@ -428,6 +457,11 @@ type phaseResult struct {
 	selfCPU  time.Duration // this program's, -1 when not measured
 	mix      string        // the requests of a moves phase by kind
 	hooks    map[string]int
+	// duplicates counts the boards posted twice during a moves phase;
+	// restMetrics are the server's REST retry and give-up counters after
+	// it (since the server started), when -faults is on.
+	duplicates  int
+	restMetrics []string
 }
 
 // lockedWriter serialises writes to w.
@@ -543,6 +577,10 @@ func (e *env) newSlots(m int, o *options) []*slot {
 	slots := make([]*slot, m)
 	for i := range m {
 		slots[i] = newSlot(i, e.c, e.d, base, o.settings, o.seed+uint64(base))
+		if o.faults > 0 {
+			// Measure late boards instead of giving up on them at 10 s.
+			slots[i].followTimeout = 30 * time.Second
+		}
 	}
 	return slots
 }
@@ -554,6 +592,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 	var budget atomic.Int64
 	budget.Store(int64(o.moves))
 	hooksBefore := e.d.count()
+	dupBefore := e.d.duplicateBoards()
 	elapsed, cpu, self := e.measure(func() {
 		// The phase ends new requests at its deadline; those in flight
 		// finish (a cancelled request would be an error on the server's
@@ -581,6 +620,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 		wg.Wait()
 	})
 	hooksAfter := e.d.count()
+	dupAfter := e.d.duplicateBoards()
 	// Leave nothing active behind (not measured).
 	cleanCtx, cleanCancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cleanCancel()
@@ -605,8 +645,18 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 			hooks[k] = d
 		}
 	}
-	return phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self,
-		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks}, nil
+	res := phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self,
+		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks, duplicates: dupAfter - dupBefore}
+	if o.faults > 0 {
+		for _, u := range e.c.endpoints {
+			lines, err := restMetrics(ctx, u)
+			if err != nil {
+				lines = []string{"metrics: " + err.Error()}
+			}
+			res.restMetrics = append(res.restMetrics, lines...)
+		}
+	}
+	return res, nil
 }
 
 // report prints the results: one block per phase, or with summary the
@@ -649,6 +699,12 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		if len(r.hooks) > 0 {
 			fmt.Fprintf(w, "   webhook calls from the server: %s\n", formatCounts(r.hooks))
 		}
+		if r.kind == "moves" {
+			fmt.Fprintf(w, "   boards posted twice: %d\n", r.duplicates)
+		}
+		for _, l := range r.restMetrics {
+			fmt.Fprintf(w, "   %s\n", l)
+		}
 		kinds := make([]string, 0, len(r.rec.lat))
 		for k := range r.rec.lat {
 			kinds = append(kinds, k)
@@ -656,7 +712,16 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		sort.Strings(kinds)
 		for _, k := range kinds {
 			if k == "follow-up" {
-				fmt.Fprintf(w, "   %-10s %7d received\n", k, len(r.rec.lat[k]))
+				// From the response that ended a round to the next board.
+				p50, _, p99, mx := percentiles(r.rec.lat[k])
+				late := 0
+				for _, d := range r.rec.lat[k] {
+					if d > 15*time.Second {
+						late++
+					}
+				}
+				fmt.Fprintf(w, "   %-10s %7d received after their round's end: p50 %s  p99 %s  max %s; later than 15s: %d\n",
+					k, len(r.rec.lat[k]), ms(p50), ms(p99), ms(mx), late)
 				continue
 			}
 			p50, p90, p99, mx := percentiles(r.rec.lat[k])

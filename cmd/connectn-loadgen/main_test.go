@@ -172,6 +172,33 @@ func TestLoadRun(t *testing.T) {
 	}
 }
 
+// TestRESTFaults plays matches of two rounds while the fake REST API
+// fails a fifth of the server's calls, in every way -faults knows: every
+// next board arrives, none twice, and the server's retries by cause show
+// in the report.
+func TestRESTFaults(t *testing.T) {
+	bin := connectnBinary(t)
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
+		"-connect", "3", "-wins", "2", "-seed", "5", "-pings=false", "-faults", "0.2", "-fault-retry-after", "50ms")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if n := number(t, out, `follow-up +(\d+) received`); n == 0 {
+		t.Errorf("no board arrived as a follow-up:\n%s", out)
+	}
+	if n := number(t, out, `boards posted twice: (\d+)`); n != 0 {
+		t.Errorf("%d boards posted twice:\n%s", n, out)
+	}
+	if strings.Contains(out, "errors:") {
+		t.Errorf("errors reported:\n%s", out)
+	}
+	for _, cause := range []string{"429", "5xx"} {
+		if !strings.Contains(out, `connectn_discord_retries_total{cause="`+cause+`"}`) {
+			t.Errorf("no retry counted for %s:\n%s", cause, out)
+		}
+	}
+}
+
 // TestReplicas runs two replicas of the server on one SQLite file, every
 // match's requests taken by each in turn, and reads both processes' CPU.
 func TestReplicas(t *testing.T) {

@@ -56,7 +56,8 @@ type slot struct {
 	ackTotal *atomic.Int64
 
 	matchesDone int
-	channelGen  int // bumped when the channel is given up for a fresh one
+	channelGen  int       // bumped when the channel is given up for a fresh one
+	roundEnd    time.Time // when the response that ended the last round came
 }
 
 // doneMatch is a finished match and its acknowledged drops.
@@ -229,7 +230,7 @@ func (s *slot) move(ctx context.Context) error {
 		s.endMatch()
 	case len(discordtest.Buttons(board.Components)) == 0:
 		// The round's record: the next board comes as a follow-up.
-		s.board, s.phase = nil, phaseAwaitNext
+		s.board, s.phase, s.roundEnd = nil, phaseAwaitNext, time.Now()
 	default:
 		return s.unexpected("move", resp)
 	}
@@ -278,7 +279,9 @@ func (s *slot) awaitNext(ctx context.Context) error {
 			if r.Match != s.match || r.Post <= s.post {
 				continue // a late or repeated post of an earlier board
 			}
-			s.rec.ok("follow-up", 0)
+			// From the round's end as the players saw it to the next
+			// board.
+			s.rec.ok("follow-up", time.Since(s.roundEnd))
 			s.board, s.boardID, s.phase, s.post = f, f.ID, phasePlaying, r.Post
 			return nil
 		case <-timer.C:
