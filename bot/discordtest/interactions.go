@@ -422,6 +422,19 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 // an unknown message to update (10008). The first rejected response of a
 // known interaction is remembered for WaitResponse.
 func (s *Server) respond(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
+	e := s.applyResponse(id, token, payload, files)
+	if f := s.cfg.onResponse; f != nil {
+		r := Response{InteractionID: id, Payload: bytes.Clone(payload)}
+		if e != nil {
+			r.Err = e.clone()
+		}
+		f(r)
+	}
+	return e
+}
+
+// applyResponse is respond without telling WithOnResponse's function.
+func (s *Server) applyResponse(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
 	var body struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *patch                            `json:"data"`
