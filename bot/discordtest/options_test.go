@@ -207,3 +207,28 @@ func TestOnResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutLogs: WithoutLogs keeps no request or message log, while the
+// hooks still tell and the messages keep their state.
+func TestWithoutLogs(t *testing.T) {
+	t.Parallel()
+	var told atomic.Int64
+	srv := newServer(t, discordtest.WithoutLogs(), discordtest.WithOnMessage(func(discordtest.Message) { told.Add(1) }))
+	bot := session(t, srv, srv.Token())
+	m, err := bot.ChannelMessageSend(testChannel, "board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.ChannelMessageEdit(testChannel, m.ID, "board, moved"); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Message(m.ID); got == nil || got.Content != "board, moved" {
+		t.Errorf("Message = %+v, want the edited board", got)
+	}
+	if n := told.Load(); n != 2 {
+		t.Errorf("WithOnMessage told %d writes, want 2", n)
+	}
+	if r, w, c := srv.Requests(), srv.Messages(), srv.BotTokenCalls(testChannel); len(r)+len(w)+len(c) != 0 {
+		t.Errorf("logs kept: %d requests, %d writes, %d bot-token calls", len(r), len(w), len(c))
+	}
+}

@@ -64,6 +64,7 @@ type config struct {
 	resolve    Resolver
 	onMessage  func(Message)
 	onResponse func(Response)
+	noLogs     bool
 	heartbeat  time.Duration // HELLO's heartbeat_interval; 0 means heartbeatInterval
 }
 
@@ -179,6 +180,17 @@ type Response struct {
 // answered, without a WaitResponse per interaction.
 func WithOnResponse(f func(Response)) Option {
 	return func(c *config) { c.onResponse = f }
+}
+
+// WithoutLogs makes the Server keep no log of REST requests and message
+// writes, for a load generator whose runs would otherwise fill memory
+// with them: Requests, BotTokenCalls and Messages return nothing, and
+// WaitRequest and WaitMessage wait until their context ends or the Server
+// is closed. WithOnMessage and WithOnResponse still tell every write and
+// response, and the current state of every message (Message,
+// ChannelMessages) and interaction is kept as usual.
+func WithoutLogs() Option {
+	return func(c *config) { c.noLogs = true }
 }
 
 // WebhookTokenLifetime is how long an interaction token stays valid for
