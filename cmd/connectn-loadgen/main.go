@@ -85,6 +85,7 @@ type options struct {
 	crashAfter                                   int
 	serverEnv                                    envList
 	cpuProfile                                   string
+	gw                                           gatewayOptions
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -152,6 +153,7 @@ Flags:
 	fs.BoolVar(&o.crash, "crash", false, "crash test (needs -spawn): kill -9 the server mid-run, restart it on the same database, verify every acknowledged move")
 	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
+	checkGateway := gatewayFlags(fs, o)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -190,6 +192,9 @@ Flags:
 	}
 	if (o.crash || o.stop) && o.spawn == "" {
 		return nil, errors.New("-crash and -stop need -spawn: the test starts, kills and restarts the server itself")
+	}
+	if err := checkGateway(); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
@@ -235,6 +240,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.gw.mode != modeHTTP {
+		return runGatewayMode(ctx, o, stdout, stderr)
 	}
 	env, err := setup(ctx, o, stderr)
 	if err != nil {
