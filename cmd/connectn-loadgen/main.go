@@ -27,6 +27,19 @@
 // before and after the phase (10 ms resolution; -pid, or the process it
 // started with -spawn).
 //
+// With -mode gateway (and -spawn) it starts `connectn run` instead, against
+// a whole bot/discordtest fake Discord with a gateway: each interaction is
+// dispatched as INTERACTION_CREATE, and its response is the bot's POST to
+// the callback route of the fake REST API, as on Discord; a move's latency
+// runs from the dispatch to the callback's arrival. -mode both starts both
+// servers and, for each figure of -matches, runs the HTTP phases then the
+// gateway moves phase, and prints the two transports side by side: moves
+// per second, latency percentiles and the server's CPU time per move.
+// -rss 10,1000,10000 then starts a fresh `connectn run`, opens matches in it
+// (challenge, accept, -rss-moves moves each, left active) up to each figure
+// in turn, and prints its resident memory (VmRSS), Go heap in use and
+// goroutines once they are all active.
+//
 // Usage:
 //
 //	connectn-loadgen -genkey                       print a key pair and exit
@@ -35,6 +48,7 @@
 //	connectn-loadgen -spawn ./connectn -replicas 2 -db postgres://...   two replicas on one database, requests in turn
 //	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
 //	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
+//	connectn-loadgen -spawn ./connectn -mode both -rss 10,1000,10000   serve and run side by side, then run's memory
 package main
 
 import (
@@ -123,6 +137,10 @@ the server's CPU time per request, beside a signed-PING baseline.
     (two replicas on one database; each request goes to the next replica in turn)
   connectn-loadgen -spawn ./connectn -crash     kill -9 mid-run, restart, verify; exit 0 on PASS
   connectn-loadgen -spawn ./connectn -stop      SIGTERM mid-run, verify; exit 0 on PASS
+  connectn-loadgen -spawn ./connectn -mode both -matches 1,50,500 -rss 10,1000,10000
+    (connectn serve and connectn run side by side, run's interactions dispatched over
+     a fake gateway and answered on the fake REST API; then the resident memory of a
+     fresh connectn run with 10, 1,000 and 10,000 matches active)
 
 Flags:
 `)
