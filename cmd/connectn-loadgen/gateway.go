@@ -419,7 +419,6 @@ type memSample struct {
 	took       time.Duration // to open the matches since the last sample
 	failed     int           // matches that failed to open since the last sample
 	rss, hwm   int64         // VmRSS and VmHWM, bytes
-	heap       float64       // go_memstats_heap_inuse_bytes, -1 when not read
 	goroutines float64       // go_goroutines, -1 when not read
 	gauge      float64       // connectn_active_matches, -1 when not read
 }
@@ -429,8 +428,8 @@ type memSample struct {
 // channel of its own: challenge, Accept and o.gw.rssMoves moves, then left
 // active; up to each figure of o.gw.rss in turn. Once a figure's matches
 // are all active and the server's work after them has settled, it reads the server's resident memory (/proc/PID/status)
-// and, from its /metrics, its Go heap in use, goroutines and active
-// matches, and prints a row. Then it forfeits every match it opened. It
+// and, from its /metrics, its goroutines and active matches, and prints
+// a row. Then it forfeits every match it opened. It
 // returns an error when the server cannot be started.
 func memoryPhase(ctx context.Context, o *options, logw io.Writer, stdout io.Writer) error {
 	gw, err := setupGateway(ctx, o, logw, "memory", "CONNECTN_TURN_TIMEOUT=1h", "CONNECTN_CHALLENGE_TIMEOUT=1h")
@@ -441,11 +440,11 @@ func memoryPhase(ctx context.Context, o *options, logw io.Writer, stdout io.Writ
 	fmt.Fprintf(stdout, "\n-- resident memory of a fresh connectn run with matches active (each: challenge, accept, %d moves, left open)\n", o.gw.rssMoves)
 	// Fixed widths rather than a tabwriter: each row prints once its
 	// matches are open, which may take minutes.
-	const format = "%14s  %9s  %6s  %10s  %10s  %14s  %10s  %23s\n"
-	fmt.Fprintf(stdout, format, "active matches", "opened in", "failed", "VmRSS", "VmHWM", "Go heap in use", "goroutines", "connectn_active_matches")
+	const format = "%14s  %9s  %6s  %10s  %10s  %10s  %23s\n"
+	fmt.Fprintf(stdout, format, "active matches", "opened in", "failed", "VmRSS", "VmHWM", "goroutines", "connectn_active_matches")
 	row := func(s memSample) {
 		fmt.Fprintf(stdout, format, strconv.Itoa(s.active), fmt.Sprintf("%.1fs", s.took.Seconds()), strconv.Itoa(s.failed),
-			mib(float64(s.rss)), mib(float64(s.hwm)), mib(s.heap), num(s.goroutines), num(s.gauge))
+			mib(s.rss), mib(s.hwm), num(s.goroutines), num(s.gauge))
 	}
 	row(gw.sample(ctx, 0))
 	base := gw.chBase
@@ -516,10 +515,10 @@ func (ge *gatewayEnv) settle(ctx context.Context, active int) memSample {
 	return s
 }
 
-// sample reads the server's memory and, from its /metrics, its heap,
-// goroutines and active matches (-1 for what cannot be read).
+// sample reads the server's memory and, from its /metrics, its goroutines
+// and active matches (-1 for what cannot be read).
 func (ge *gatewayEnv) sample(ctx context.Context, active int) memSample {
-	s := memSample{active: active, heap: -1, goroutines: -1, gauge: -1}
+	s := memSample{active: active, goroutines: -1, gauge: -1}
 	pid := ge.pids[0]
 	s.rss, _ = procStatus(pid, "VmRSS:")
 	s.hwm, _ = procStatus(pid, "VmHWM:")
@@ -540,8 +539,6 @@ func (ge *gatewayEnv) sample(ctx context.Context, active int) memSample {
 			continue
 		}
 		switch name {
-		case "go_memstats_heap_inuse_bytes":
-			s.heap = f
 		case "go_goroutines":
 			s.goroutines = f
 		case "connectn_active_matches":
@@ -551,28 +548,12 @@ func (ge *gatewayEnv) sample(ctx context.Context, active int) memSample {
 	return s
 }
 
-// procStatus returns the field (such as "VmRSS:") of /proc/<pid>/status,
-// in bytes.
-func procStatus(pid int, field string) (int64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, field); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc/PID/status", field)
-}
-
-// mib formats bytes in MiB, "n/a" for a negative figure.
-func mib(b float64) string {
-	if b < 0 {
+// mib formats bytes in MiB, "n/a" for 0 (not read).
+func mib(b int64) string {
+	if b <= 0 {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 }
 
 // num formats a count, "n/a" for a negative one.

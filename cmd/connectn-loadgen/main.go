@@ -37,8 +37,8 @@
 // per second, latency percentiles and the server's CPU time per move.
 // -rss 10,1000,10000 then starts a fresh `connectn run`, opens matches in it
 // (challenge, accept, -rss-moves moves each, left active) up to each figure
-// in turn, and prints its resident memory (VmRSS), Go heap in use and
-// goroutines once they are all active.
+// in turn, and prints its resident memory (VmRSS) and goroutines once
+// they are all active.
 //
 // Usage:
 //

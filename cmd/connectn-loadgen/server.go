@@ -50,21 +50,26 @@ func cpuTime(pid int) (time.Duration, error) {
 
 // peakRSS returns the most resident memory the process pid has held, from
 // VmHWM in /proc/<pid>/status.
-func peakRSS(pid int) (int64, error) {
+func peakRSS(pid int) (int64, error) { return procStatus(pid, "VmHWM:") }
+
+// procStatus returns the field (such as "VmRSS:") of /proc/<pid>/status,
+// in bytes: an error when the process or the field is not there.
+func procStatus(pid int, field string) (int64, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, errors.New("no VmHWM in /proc/PID/status")
+	return 0, fmt.Errorf("no %s in /proc/PID/status", field)
 }
 
-// server is a `connectn serve` process this program started.
+// server is a `connectn serve` (or `connectn run`) process this program
+// started.
 type server struct {
 	bin, db string
 	addr    string // host:port of the interactions endpoint
