@@ -91,6 +91,12 @@ func gatewayFlags(fs *flag.FlagSet, o *options) (check func() error) {
 // `connectn run` connects to, on which the load generator dispatches each
 // interaction as INTERACTION_CREATE and learns its response when the bot
 // posts it to the callback route (WithOnResponse), as Discord does.
+//
+// A click names the message it is on by the ID HTTP mode gives a
+// challenge's message (originalBase plus the interaction's sequence), not
+// by the snowflake the fake gave it: the fake, which does not know that
+// ID, keeps the board the first click carries under it, and the bot's
+// updates apply there. The bot sees the same interactions either way.
 type gatewayDiscord struct {
 	*fakeDiscord
 
