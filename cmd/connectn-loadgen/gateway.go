@@ -51,8 +51,8 @@ type gatewayOptions struct {
 // the flag for a value out of range or a combination that does not go.
 func gatewayFlags(fs *flag.FlagSet, o *options) (check func() error) {
 	var rss string
-	fs.StringVar(&o.gw.mode, "mode", modeHTTP, "transport of the interactions: http (`connectn serve`), gateway (`connectn run` with the fake gateway; needs -spawn), or both, their moves phases in turn")
-	fs.StringVar(&rss, "rss", "", "gateway mode: comma-separated increasing numbers of active matches at which to read the resident memory of a fresh `connectn run`, e.g. 10,1000,10000 (empty: none)")
+	fs.StringVar(&o.gw.mode, "mode", modeHTTP, "`transport` of the interactions: http (connectn serve), gateway (connectn run with the fake gateway; needs -spawn), or both, their moves phases in turn")
+	fs.StringVar(&rss, "rss", "", "gateway mode: comma-separated increasing `counts` of active matches at which to read the resident memory of a fresh connectn run, e.g. 10,1000,10000 (empty: none)")
 	fs.IntVar(&o.gw.rssMoves, "rss-moves", 4, "moves played in each match that -rss opens before it is left active")
 	return func() error {
 		switch o.gw.mode {
