@@ -264,18 +264,6 @@ type channelHint struct {
 	Name     string                `json:"name"`
 }
 
-// channelOf reads the channel object of an interaction's JSON; nil when
-// there is none.
-func channelOf(body []byte) *channelHint {
-	var v struct {
-		Channel *channelHint `json:"channel"`
-	}
-	if fastjson.Unmarshal(body, &v) != nil {
-		return nil
-	}
-	return v.Channel
-}
-
 // learnLocked remembers what the registered interaction i (whose channel
 // object is ch, nil when unknown) tells about its channel: its guild, that
 // it is a DM, that the bot is kept out of it (context 2), that it is a

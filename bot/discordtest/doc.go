@@ -106,10 +106,12 @@
 // Every REST request is logged (Server.Requests, Server.WaitRequest,
 // Server.BotTokenCalls), every message written or deleted by the bot is
 // logged with its resulting state, or its last for a deletion
-// (Server.Messages, Server.WaitMessage, WithOnMessage), the current
+// (Server.Messages, Server.WaitMessage, WithOnMessage), unless
+// WithoutLogs keeps the logs off for a load generator; the current
 // state of a message is returned by Server.Message and the messages of a
 // channel by Server.ChannelMessages, interaction responses can be awaited
-// with Server.WaitResponse and the last bulk overwrite of commands is
+// with Server.WaitResponse (or each told as it comes, accepted or refused,
+// with WithOnResponse) and the last bulk overwrite of commands is
 // returned by Server.Commands.
 //
 // Builders and readers, for tests and load generators alike: Ping, Slash

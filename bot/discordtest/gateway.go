@@ -49,18 +49,35 @@ type gatewayConn struct {
 	shard      [2]int // the shard pair of IDENTIFY, [0, 1] when none was sent
 }
 
-// writeLocked sends one payload. c.wmu must be held.
+// writeLocked sends one payload, whose d is marshaled unless it is a
+// json.RawMessage, which is sent as it is. c.wmu must be held.
 func (c *gatewayConn) writeLocked(op int, event string, d any) error {
-	p := gatewayPayload{Op: op, D: mustJSON(d)}
+	raw, ok := d.(json.RawMessage)
+	if !ok || len(raw) == 0 {
+		raw = mustJSON(d)
+	}
+	// The envelope of gatewayPayload, written by hand: a dispatch's d is
+	// the bulk of it, and marshaling it again would compact and check it
+	// once more.
+	b := make([]byte, 0, len(raw)+64)
+	b = append(b, `{"op":`...)
+	b = strconv.AppendInt(b, int64(op), 10)
+	b = append(b, `,"d":`...)
+	b = append(b, raw...)
 	if op == opDispatch {
 		c.seq++
-		seq := c.seq
-		p.S, p.T = &seq, &event
+		b = append(b, `,"s":`...)
+		b = strconv.AppendInt(b, c.seq, 10)
+		b = append(b, `,"t":`...)
+		b = strconv.AppendQuote(b, event)
+	} else {
+		b = append(b, `,"s":null,"t":null`...)
 	}
+	b = append(b, '}')
 	if err := c.ws.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
 		return err
 	}
-	return c.ws.WriteJSON(p)
+	return c.ws.WriteMessage(websocket.TextMessage, b)
 }
 
 // write sends one payload.
@@ -305,9 +322,12 @@ func (s *Server) dispatchGuild(event string, data any, guildID string) error {
 
 // dispatchTo sends event to the identified connections that to accepts.
 func (s *Server) dispatchTo(event string, data any, to func(*gatewayConn) bool) error {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("discordtest: marshal %s: %w", event, err)
+	raw, ok := data.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return fmt.Errorf("discordtest: marshal %s: %w", event, err)
+		}
 	}
 	s.mu.Lock()
 	var conns []*gatewayConn

@@ -327,3 +327,38 @@ func TestCloseIsClean(t *testing.T) {
 		<-tick.C
 	}
 }
+
+// TestDispatchJSONRefused: DispatchInteractionJSON refuses a body it
+// cannot read, without dispatching anything.
+func TestDispatchJSONRefused(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	got := make(chan string, 4)
+	openSession(t, srv, func(s *discordgo.Session) {
+		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { got <- ic.ID })
+	})
+	if err := srv.WaitConnections(waitCtx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"not JSON":           `{"id": "1", `,
+		"no token":           `{"id": "1", "type": 2}`,
+		"no type":            `{"id": "1", "token": "t"}`,
+		"message not object": `{"id": "1", "token": "t", "type": 3, "message": 5}`,
+		"message malformed":  `{"id": "1", "token": "t", "type": 3, "message": {"id": "9", "components": 5}}`,
+	} {
+		if err := srv.DispatchInteractionJSON([]byte(body)); err == nil {
+			t.Errorf("%s: dispatched %s", name, body)
+		}
+	}
+	click := discordtest.Click(envelope(), &discordgo.Message{ID: "9", Content: "board", Components: buttonRow("undo")}, "undo")
+	if err := srv.DispatchInteractionJSON(click); err != nil {
+		t.Fatal(err)
+	}
+	if id := recv(t, got, "INTERACTION_CREATE"); id != interaction(t, click).ID {
+		t.Errorf("the first interaction received is %s, want the click's", id)
+	}
+	if m := srv.Message("9"); m == nil || m.Content != "board" || discordtest.FindButton(m.Components, "undo") == nil {
+		t.Errorf("the message the click is on: %+v", m)
+	}
+}

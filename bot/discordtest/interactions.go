@@ -85,8 +85,11 @@ func (s *Server) DispatchInteraction(i *discordgo.Interaction) error {
 // DispatchInteractionJSON is DispatchInteraction for an interaction
 // already encoded, such as one made by the builders of this package: body
 // is sent as it is, and must carry an id, a token and a type (the Server
-// fills nothing in). It returns an error if it does not, or if it cannot be
-// decoded as an interaction, and otherwise what DispatchInteraction
+// fills nothing in). The Server decodes only what it keeps of it (its
+// channel, guild, context and installation, the channel object, and the
+// message a component is on when it does not know that message yet). It
+// returns an error if body lacks an id, a token or a type, or if what the
+// Server decodes cannot be, and otherwise what DispatchInteraction
 // returns.
 func (s *Server) DispatchInteractionJSON(body []byte) error {
 	if !s.connected() {
@@ -130,20 +133,50 @@ func (s *Server) registerInteraction(i *discordgo.Interaction) (json.RawMessage,
 	return raw, s.register(i, nil)
 }
 
-// registerJSON decodes body and remembers the interaction it holds, which
-// must have an id, a token and a type.
+// interactionHead is what the Server reads of an interaction's JSON
+// (registerJSON): the fields it keeps, the message as it came, decoded
+// only when the Server does not know it yet, and the channel object.
+type interactionHead struct {
+	ID                           string                                          `json:"id"`
+	Token                        string                                          `json:"token"`
+	Type                         discordgo.InteractionType                       `json:"type"`
+	GuildID                      string                                          `json:"guild_id"`
+	ChannelID                    string                                          `json:"channel_id"`
+	Context                      discordgo.InteractionContextType                `json:"context"`
+	AuthorizingIntegrationOwners map[discordgo.ApplicationIntegrationType]string `json:"authorizing_integration_owners"`
+	Message                      json.RawMessage                                 `json:"message"`
+	Channel                      *channelHint                                    `json:"channel"`
+}
+
+// registerJSON reads body and remembers the interaction it holds, which
+// must be a JSON object with an id, a token and a type. Only what the
+// Server keeps is decoded (see interactionHead): a load generator's clicks
+// on a known message cost no decoding of the message.
 func (s *Server) registerJSON(body []byte) (*discordgo.Interaction, error) {
-	var i discordgo.Interaction
-	if err := json.Unmarshal(body, &i); err != nil {
+	var h interactionHead
+	if err := fastjson.Unmarshal(body, &h); err != nil {
 		return nil, fmt.Errorf("discordtest: decode interaction: %w", err)
 	}
-	if i.ID == "" || i.Token == "" || i.Type == 0 {
+	if h.ID == "" || h.Token == "" || h.Type == 0 {
 		return nil, fmt.Errorf("discordtest: interaction without an id, a token or a type: %.200s", body)
 	}
-	if m := i.Message; m != nil && m.ChannelID == "" {
-		m.ChannelID = i.ChannelID
+	i := &discordgo.Interaction{ID: h.ID, Token: h.Token, Type: h.Type, GuildID: h.GuildID, ChannelID: h.ChannelID,
+		Context: h.Context, AuthorizingIntegrationOwners: h.AuthorizingIntegrationOwners}
+	var raw json.RawMessage
+	if len(h.Message) > 0 && string(h.Message) != "null" {
+		var head struct {
+			ID        string `json:"id"`
+			ChannelID string `json:"channel_id"`
+		}
+		if err := fastjson.Unmarshal(h.Message, &head); err != nil {
+			return nil, fmt.Errorf("discordtest: decode interaction: message: %w", err)
+		}
+		i.Message, raw = &discordgo.Message{ID: head.ID, ChannelID: head.ChannelID}, h.Message
+		if i.Message.ChannelID == "" {
+			i.Message.ChannelID = i.ChannelID
+		}
 	}
-	return &i, s.register(&i, channelOf(body))
+	return i, s.registerRaw(i, h.Channel, raw)
 }
 
 // maxUserInstallFollowups is how many follow-up messages Discord lets an
@@ -156,24 +189,46 @@ const maxUserInstallFollowups = 5
 // learns what i and its channel object ch (nil when unknown) tell about
 // its channel (see learnLocked).
 func (s *Server) register(i *discordgo.Interaction, ch *channelHint) error {
+	return s.registerRaw(i, ch, nil)
+}
+
+// registerRaw is register for an interaction whose message, when raw is
+// not nil, is raw, of which i.Message holds only the ID and channel: it is
+// decoded only if the Server does not know the message.
+func (s *Server) registerRaw(i *discordgo.Interaction, ch *channelHint, raw json.RawMessage) error {
 	st := &interactionState{id: i.ID, token: i.Token, channelID: i.ChannelID, guildID: i.GuildID, itype: i.Type}
 	_, guildInstall := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
 	_, userInstall := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall]
 	st.userInstallOnly = userInstall && !guildInstall
-	var stored *storedMessage
-	if m := i.Message; m != nil {
-		st.messageID = m.ID
+	store := func(m *discordgo.Message) *storedMessage {
 		cp := *m
 		if cp.Author == nil {
 			cp.Author = s.BotUser()
 		}
-		stored = &storedMessage{id: m.ID, raw: encodeMessage(&cp), channelID: m.ChannelID, authorID: cp.Author.ID,
+		return &storedMessage{id: m.ID, raw: encodeMessage(&cp), channelID: m.ChannelID, authorID: cp.Author.ID,
 			ephemeral: m.Flags&discordgo.MessageFlagsEphemeral != 0}
+	}
+	var stored *storedMessage
+	if m := i.Message; m != nil {
+		st.messageID = m.ID
+		if raw == nil {
+			stored = store(m)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.interactions[i.ID] != nil || s.byToken[i.Token] != nil {
 		return fmt.Errorf("discordtest: interaction %s (or its token) was already dispatched", i.ID)
+	}
+	if raw != nil && s.messages[st.messageID] == nil {
+		var m discordgo.Message
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("discordtest: decode interaction: message: %w", err)
+		}
+		if m.ChannelID == "" {
+			m.ChannelID = i.ChannelID
+		}
+		stored = store(&m)
 	}
 	st.created = s.now()
 	s.interactions[i.ID] = st
@@ -422,6 +477,19 @@ func (s *Server) interactionCallback(w http.ResponseWriter, r *http.Request) {
 // an unknown message to update (10008). The first rejected response of a
 // known interaction is remembered for WaitResponse.
 func (s *Server) respond(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
+	e := s.applyResponse(id, token, payload, files)
+	if f := s.cfg.onResponse; f != nil {
+		r := Response{InteractionID: id, Payload: bytes.Clone(payload)}
+		if e != nil {
+			r.Err = e.clone()
+		}
+		f(r)
+	}
+	return e
+}
+
+// applyResponse is respond without telling WithOnResponse's function.
+func (s *Server) applyResponse(id, token string, payload []byte, files []*discordgo.MessageAttachment) *APIError {
 	var body struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *patch                            `json:"data"`

@@ -115,7 +115,9 @@ func decodeMessage(raw []byte) *discordgo.Message {
 // recordLocked appends a message record, tells WithOnMessage's function
 // and wakes waiters. msg is the message raw encodes. s.mu must be held.
 func (s *Server) recordLocked(kind MessageKind, interactionID string, msg *discordgo.Message, raw, payload []byte) {
-	s.records = append(s.records, messageRecord{kind, interactionID, raw, bytes.Clone(payload)})
+	if !s.cfg.noLogs {
+		s.records = append(s.records, messageRecord{kind, interactionID, raw, bytes.Clone(payload)})
+	}
 	if s.cfg.onMessage != nil {
 		s.cfg.onMessage(Message{Kind: kind, InteractionID: interactionID, Message: msg, Payload: bytes.Clone(payload)})
 	}

@@ -1,10 +1,12 @@
 package discordtest_test
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,5 +155,80 @@ func TestListener(t *testing.T) {
 	}
 	if _, err := session(t, srv, srv.Token()).Application("@me"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOnResponse: WithOnResponse sees every interaction response, the
+// accepted (Deliver's answer, here) and the refused with the error
+// answered, once the response is applied.
+func TestOnResponse(t *testing.T) {
+	t.Parallel()
+	type sight struct {
+		r        discordtest.Response
+		messages int // messages logged when f ran
+	}
+	var mu sync.Mutex
+	var seen []sight
+	var server atomic.Pointer[discordtest.Server]
+	srv := newServer(t, discordtest.WithOnResponse(func(r discordtest.Response) {
+		n := len(server.Load().Messages()) // f may call Server methods
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, sight{r, n})
+	}))
+	server.Store(srv)
+	i := answered(t, srv, message("hello"))
+	bot := session(t, srv, "")
+	again := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "again"}}
+	if err := bot.InteractionRespond(i, again); err == nil {
+		t.Fatal("a second response was accepted")
+	}
+	if err := bot.InteractionRespond(&discordgo.Interaction{ID: "99", Token: "unknown"}, again); err == nil {
+		t.Fatal("a response to an unknown interaction was accepted")
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 3 {
+		t.Fatalf("WithOnResponse saw %d responses, want 3: %+v", len(seen), seen)
+	}
+	if r := seen[0]; r.r.InteractionID != i.ID || r.r.Err != nil || !strings.Contains(string(r.r.Payload), `"hello"`) || r.messages != 1 {
+		t.Errorf("the accepted response: %+v, %s, with %d messages logged; want %s, no error, the message logged", r.r, r.r.Payload, r.messages, i.ID)
+	}
+	for k, want := range []struct {
+		id   string
+		code int
+	}{{i.ID, 40060}, {"99", 10062}} {
+		r := seen[k+1].r
+		var e *discordtest.APIError
+		if r.InteractionID != want.id || !errors.As(r.Err, &e) || e.Code != want.code || !strings.Contains(string(r.Payload), `"again"`) {
+			t.Errorf("refused response %d: %+v (%s), want interaction %s refused with code %d", k+1, r, r.Payload, want.id, want.code)
+		}
+	}
+}
+
+// TestWithoutLogs: WithoutLogs keeps no request or message log, while the
+// hooks still tell and the messages keep their state.
+func TestWithoutLogs(t *testing.T) {
+	t.Parallel()
+	var told atomic.Int64
+	srv := newServer(t, discordtest.WithoutLogs(), discordtest.WithOnMessage(func(discordtest.Message) { told.Add(1) }))
+	bot := session(t, srv, srv.Token())
+	m, err := bot.ChannelMessageSend(testChannel, "board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.ChannelMessageEdit(testChannel, m.ID, "board, moved"); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Message(m.ID); got == nil || got.Content != "board, moved" {
+		t.Errorf("Message = %+v, want the edited board", got)
+	}
+	if n := told.Load(); n != 2 {
+		t.Errorf("WithOnMessage told %d writes, want 2", n)
+	}
+	if r, w, c := srv.Requests(), srv.Messages(), srv.BotTokenCalls(testChannel); len(r)+len(w)+len(c) != 0 {
+		t.Errorf("logs kept: %d requests, %d writes, %d bot-token calls", len(r), len(w), len(c))
 	}
 }

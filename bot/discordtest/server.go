@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -63,6 +64,8 @@ type config struct {
 	resolve    Resolver
 	onMessage  func(Message)
 	faults     func(Request) Injection
+	onResponse func(Response)
+	noLogs     bool
 	heartbeat  time.Duration // HELLO's heartbeat_interval; 0 means heartbeatInterval
 }
 
@@ -150,6 +153,45 @@ func WithResolver(resolve Resolver) Option {
 // must be quick and must not call Server methods.
 func WithOnMessage(f func(Message)) Option {
 	return func(c *config) { c.onMessage = f }
+}
+
+// Response is an interaction response the Server received: the body of
+// POST /interactions/{id}/{token}/callback, or the answer of an
+// Interactions Endpoint URL to Deliver.
+type Response struct {
+	// InteractionID is the interaction answered: the {id} of the route,
+	// which may be one the Server does not know.
+	InteractionID string
+	// Payload is the response's JSON as the bot sent it (payload_json of a
+	// multipart body).
+	Payload json.RawMessage
+	// Err is nil when the Server accepted the response, and otherwise the
+	// *APIError it answered (10062 for an unknown interaction, 40060 for a
+	// second response, 50035 or 50006 for an invalid one, ...).
+	Err error
+}
+
+// WithOnResponse makes the Server call f with every interaction response
+// it receives (see Response), accepted or refused, once it has applied it
+// (the message it creates or updates is stored, and WithOnMessage told)
+// and before the request is answered, on the goroutine of that request,
+// without the Server's lock: f may call Server methods, but it holds up
+// the answer to the bot, so it should be quick. A load generator that
+// dispatches interactions over the gateway learns from it when each is
+// answered, without a WaitResponse per interaction.
+func WithOnResponse(f func(Response)) Option {
+	return func(c *config) { c.onResponse = f }
+}
+
+// WithoutLogs makes the Server keep no log of REST requests and message
+// writes, for a load generator whose runs would otherwise fill memory
+// with them: Requests, BotTokenCalls and Messages return nothing, and
+// WaitRequest and WaitMessage wait until their context ends or the Server
+// is closed. WithOnMessage and WithOnResponse still tell every write and
+// response, and the current state of every message (Message,
+// ChannelMessages) and interaction is kept as usual.
+func WithoutLogs() Option {
+	return func(c *config) { c.noLogs = true }
 }
 
 // WebhookTokenLifetime is how long an interaction token stays valid for

@@ -46,6 +46,10 @@ type client struct {
 	seq       atomic.Int64 // interaction sequence: IDs and tokens
 	now       func() time.Time
 
+	// via, when set, sends every interaction instead of the HTTP POST: the
+	// gateway mode's dispatch over the fake gateway (see gatewayDiscord).
+	via func(ctx context.Context, body []byte) exchange
+
 	// With track set, pending holds the requests sent and not answered
 	// (no HTTP response read), by send order.
 	track   bool
@@ -103,8 +107,11 @@ type exchange struct {
 }
 
 // send signs body with the client's key, a timestamp now and POSTs it, as
-// Discord does.
+// Discord does (or hands it to via).
 func (c *client) send(ctx context.Context, body []byte) exchange {
+	if c.via != nil {
+		return c.via(ctx, body)
+	}
 	k := (c.turn.Add(1) - 1) % uint64(len(c.endpoints))
 	c.byReplica[k].Add(1)
 	req, err := discordtest.SignedRequest(ctx, c.endpoints[k], c.key, c.now(), body)

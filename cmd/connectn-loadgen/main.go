@@ -27,6 +27,19 @@
 // before and after the phase (10 ms resolution; -pid, or the process it
 // started with -spawn).
 //
+// With -mode gateway (and -spawn) it starts `connectn run` instead, against
+// a whole bot/discordtest fake Discord with a gateway: each interaction is
+// dispatched as INTERACTION_CREATE, and its response is the bot's POST to
+// the callback route of the fake REST API, as on Discord; a move's latency
+// runs from the dispatch to the callback's arrival. -mode both starts both
+// servers and, for each figure of -matches, runs the HTTP phases then the
+// gateway moves phase, and prints the two transports side by side: moves
+// per second, latency percentiles and the server's CPU time per move.
+// -rss 10,1000,10000 then starts a fresh `connectn run`, opens matches in it
+// (challenge, accept, -rss-moves moves each, left active) up to each figure
+// in turn, and prints its resident memory (VmRSS) and goroutines once
+// they are all active.
+//
 // Usage:
 //
 //	connectn-loadgen -genkey                       print a key pair and exit
@@ -35,6 +48,7 @@
 //	connectn-loadgen -spawn ./connectn -replicas 2 -db postgres://...   two replicas on one database, requests in turn
 //	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
 //	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
+//	connectn-loadgen -spawn ./connectn -mode both -rss 10,1000,10000   serve and run side by side, then run's memory
 package main
 
 import (
@@ -89,6 +103,7 @@ type options struct {
 	faults                                       float64       // share of the server's REST calls failed, 0 to 1
 	faultKinds                                   []string      // of restFaultKinds
 	faultRetryAfter                              time.Duration // Retry-After of the injected 429s
+	gw                                           gatewayOptions
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -126,6 +141,10 @@ the server's CPU time per request, beside a signed-PING baseline.
     (two replicas on one database; each request goes to the next replica in turn)
   connectn-loadgen -spawn ./connectn -crash     kill -9 mid-run, restart, verify; exit 0 on PASS
   connectn-loadgen -spawn ./connectn -stop      SIGTERM mid-run, verify; exit 0 on PASS
+  connectn-loadgen -spawn ./connectn -mode both -matches 1,50,500 -rss 10,1000,10000
+    (connectn serve and connectn run side by side, run's interactions dispatched over
+     a fake gateway and answered on the fake REST API; then the resident memory of a
+     fresh connectn run with 10, 1,000 and 10,000 matches active)
 
 Flags:
 `)
@@ -160,6 +179,7 @@ Flags:
 	fs.BoolVar(&o.crash, "crash", false, "crash test (needs -spawn): kill -9 the server mid-run, restart it on the same database, verify every acknowledged move")
 	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
+	checkGateway := gatewayFlags(fs, o)
 	err := fs.Parse(args)
 	if err != nil {
 		return nil, err
@@ -209,6 +229,9 @@ Flags:
 	if (o.crash || o.stop) && o.spawn == "" {
 		return nil, errors.New("-crash and -stop need -spawn: the test starts, kills and restarts the server itself")
 	}
+	if err := checkGateway(); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -253,6 +276,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.gw.mode != modeHTTP {
+		return runGatewayMode(ctx, o, stdout, stderr)
 	}
 	env, err := setup(ctx, o, stderr)
 	if err != nil {

@@ -50,26 +50,36 @@ func cpuTime(pid int) (time.Duration, error) {
 
 // peakRSS returns the most resident memory the process pid has held, from
 // VmHWM in /proc/<pid>/status.
-func peakRSS(pid int) (int64, error) {
+func peakRSS(pid int) (int64, error) { return procStatus(pid, "VmHWM:") }
+
+// procStatus returns the field (such as "VmRSS:") of /proc/<pid>/status,
+// in bytes: an error when the process or the field is not there.
+func procStatus(pid int, field string) (int64, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, errors.New("no VmHWM in /proc/PID/status")
+	return 0, fmt.Errorf("no %s in /proc/PID/status", field)
 }
 
-// server is a `connectn serve` process this program started.
+// server is a `connectn serve` (or `connectn run`) process this program
+// started.
 type server struct {
 	bin, db string
 	addr    string // host:port of the interactions endpoint
 	env     []string
 	log     io.Writer
+	// args is the command line after bin, and probe the path on addr
+	// polled until it answers 200: nil and "" mean `serve -addr addr -db
+	// db` and /healthz (newServer); gateway mode's are run's (newRunServer).
+	args    []string
+	probe   string
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has exited
 	exitErr error
@@ -114,9 +124,14 @@ func (s *server) url() string { return "http://" + s.addr + "/interactions" }
 // pid returns the process ID of the running server.
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
-// start starts the server and waits until GET /healthz answers 200.
+// start starts the server and waits until GET /healthz (or s.probe)
+// answers 200.
 func (s *server) start(ctx context.Context) error {
-	cmd := exec.Command(s.bin, "serve", "-addr", s.addr, "-db", s.db)
+	args, probe := s.args, s.probe
+	if args == nil {
+		args, probe = []string{"serve", "-addr", s.addr, "-db", s.db}, "/healthz"
+	}
+	cmd := exec.Command(s.bin, args...)
 	cmd.Env = s.env
 	cmd.Stdout, cmd.Stderr = s.log, s.log
 	if err := cmd.Start(); err != nil {
@@ -129,7 +144,7 @@ func (s *server) start(ctx context.Context) error {
 	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.addr+"/healthz", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.addr+probe, nil)
 		res, err := http.DefaultClient.Do(req)
 		if err == nil {
 			res.Body.Close()
@@ -139,7 +154,7 @@ func (s *server) start(ctx context.Context) error {
 		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("connectn serve exited at start: %v", s.exitErr)
+			return fmt.Errorf("connectn %s exited at start: %v", args[0], s.exitErr)
 		case <-ctx.Done():
 			s.kill()
 			return ctx.Err()
@@ -147,7 +162,7 @@ func (s *server) start(ctx context.Context) error {
 		}
 		if time.Now().After(deadline) {
 			s.kill()
-			return errors.New("connectn serve did not answer /healthz within 20s")
+			return fmt.Errorf("connectn %s did not answer %s with 200 within 20s", args[0], probe)
 		}
 	}
 }
