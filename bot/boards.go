@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -36,7 +37,46 @@ type boards struct {
 	archives archives
 	// retry bounds the tries of each REST call (deliver).
 	retry retryPolicy
+	// unsure holds the board posts given up for now after a try that may
+	// have been carried out (no answer came): the next claim of such a
+	// post looks for it before posting (see post). In memory only: after
+	// a restart, or on another replica, the next claim posts without
+	// looking.
+	unsure unsurePosts
 }
+
+// unsurePosts is a set of board posts (match, post sequence), safe for
+// concurrent use.
+type unsurePosts struct {
+	mu sync.Mutex
+	m  map[[2]int64]bool
+}
+
+// take reports whether post seq of match is in the set, and removes it.
+func (u *unsurePosts) take(match int64, seq int) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	k := [2]int64{match, int64(seq)}
+	in := u.m[k]
+	delete(u.m, k)
+	return in
+}
+
+// add puts post seq of match in the set.
+func (u *unsurePosts) add(match int64, seq int) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.m == nil {
+		u.m = map[[2]int64]bool{}
+	}
+	u.m[[2]int64{match, int64(seq)}] = true
+}
+
+// retryPostAfter is how soon the scheduler claims again a board post whose
+// tries were given up for a cause that may pass, instead of the rest of
+// its lease (sessions.DefaultPostLease, 30 s): the post is no longer being
+// tried, and the players are waiting for the board.
+const retryPostAfter = 2 * time.Second
 
 // expired reports a deadline that fired on s and edits its message.
 func (b *boards) expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
@@ -262,7 +302,7 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	// due (a click on the board that was lost, which they see), the
 	// board was posted, and is not posted again.
 	canLook := b.messenger != nil && b.messenger.HasBotToken() && !s.Place.WebhookOnly
-	unsure, seen := false, false
+	unsure, seen := b.unsure.take(s.ID, s.PostSeq), false
 	send := func(ctx context.Context, post func(ctx context.Context) error) error {
 		if unsure {
 			if b.playedOn(ctx, s) {
@@ -317,7 +357,13 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 			"retry", !final, "err", restErrorText(err))
 		if final {
 			b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostGivenUp(s.ID, seq) })
+			return
 		}
+		if unsure {
+			b.unsure.add(s.ID, seq)
+		}
+		at := b.now().Add(retryPostAfter)
+		b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostLater(s.ID, seq, at) })
 		return
 	}
 	if seen {

@@ -237,7 +237,7 @@ func TestBoardPostRetried(t *testing.T) {
 			t.Errorf("after the post: due %v, message %q, want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
 		}
 	})
-	t.Run("a server error past the budget passes with the lease", func(t *testing.T) {
+	t.Run("a server error past the budget is tried again two seconds later", func(t *testing.T) {
 		e := newEnv(t, bot.WithRetry(200*time.Millisecond, 100*time.Millisecond, 5*time.Millisecond))
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 		var failing atomic.Bool
@@ -253,12 +253,14 @@ func TestBoardPostRetried(t *testing.T) {
 		if s := e.session(); s.PostDue.IsZero() {
 			t.Fatal("the failed post is not pending")
 		}
-		e.clock.Advance(29 * time.Second)
+		// Due again 2 s after the tries were given up (not at the end of
+		// the 30-second lease): the players are waiting.
+		e.clock.Advance(time.Second)
 		e.runDue()
 		if n := len(e.public()); n != 1 {
-			t.Fatalf("posted again while the lease runs: %d messages", n)
+			t.Fatalf("posted again a second after the tries were given up: %d messages", n)
 		}
-		e.clock.Advance(2 * time.Second)
+		e.clock.Advance(1500 * time.Millisecond)
 		if n := e.runDue(); n != 1 {
 			t.Fatalf("RunDue settled %d, want the pending post", n)
 		}

@@ -1,8 +1,12 @@
 package bot_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
@@ -118,4 +122,52 @@ func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLostFollowUpGivenUpForNowThenFound: the follow-up with the next
+// round's board is made but its answer is lost, and every look for it
+// stalls until the tries' time is spent: the post is given up for now and
+// due again soon (not at the end of its 30-second lease), and when the
+// scheduler claims it again the bot looks before posting, finds the board,
+// and posts no second one. Without the memory of the unsure post, the
+// claim posts the board again.
+func TestLostFollowUpGivenUpForNowThenFound(t *testing.T) {
+	e := newEnv(t, bot.WithRetry(time.Second, 150*time.Millisecond, 20*time.Millisecond))
+	e.withBotToken(true)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+	e.fake.Inject(postsFollowUp, discordtest.FaultLostStall, 0)
+	readsChannel := func(r discordtest.Request) bool {
+		return r.Method == "GET" && strings.HasPrefix(r.Path, "/channels/") && strings.HasSuffix(r.Path, "/messages")
+	}
+	for range 20 {
+		e.fake.Inject(readsChannel, discordtest.FaultStall, 0)
+	}
+	e.play(alice, bob, "1", "2", "1", "2", "1")
+	if n := len(e.public()); n != 2 {
+		t.Fatalf("%d messages after the lost post, want 2", n)
+	}
+	s := e.session()
+	if s.PostDue.IsZero() || s.PostDue.After(e.clock.Now().Add(5*time.Second)) {
+		t.Fatalf("post due %v at %v: want it due again within seconds", s.PostDue, e.clock.Now())
+	}
+	// The stalls left are spent by nobody: clear them with reads of our own.
+	for range 20 {
+		_, _ = e.rest.ChannelMessages(channelID, 1, "", "", "", discordgo.WithContext(shortCtx(t, 20*time.Millisecond)))
+	}
+	e.clock.Advance(3 * time.Second)
+	e.runDue()
+	msgs := e.public()
+	if len(msgs) != 2 {
+		t.Fatalf("%d messages after the scheduler's claim, want 2: the board posted once", len(msgs))
+	}
+	if s := e.session(); !s.PostDue.IsZero() || s.MessageID != msgs[1].ID {
+		t.Errorf("after the claim: due %v, message %q; want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
+	}
+}
+
+// shortCtx returns a context that ends after d, cancelled with the test.
+func shortCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

@@ -715,6 +715,18 @@ func (s *Session) PostGivenUp(match int64, seq int) error {
 	return nil
 }
 
+// PostLater makes board post seq of session match due again at at (the
+// scheduler claims it then), after tries that were given up for a cause
+// that may pass; ErrNothingDue when the session or its board moved on, or
+// the post is no longer due.
+func (s *Session) PostLater(match int64, seq int, at time.Time) error {
+	if s.ID != match || s.PostSeq != seq || s.PostDue.IsZero() {
+		return ErrNothingDue
+	}
+	s.PostDue = at
+	return nil
+}
+
 // PostSeen records that board post seq of session match was made though
 // the bot never got Discord's answer: the players have played on it. Its
 // message ID stays unknown. ErrNothingDue when the session or its board

@@ -1910,3 +1910,26 @@ func TestPostSeen(t *testing.T) {
 		t.Errorf("PostSeen of the post due: %v, due %v; want none due", err, s.PostDue)
 	}
 }
+
+// TestPostLater moves the post that is due, and only that post.
+func TestPostLater(t *testing.T) {
+	s := newMatch(t, small(2), 0, 1, 0, 1)
+	now := at(2 * time.Minute)
+	click := sessions.Click{Post: s.PostSeq, Ply: s.Match.Plies(), Column: 1}
+	if _, err := s.Drop(t.Context(), alice.ID, click, hook("drop", now), sessions.Bot{}, link, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	later := now.Add(3 * time.Second)
+	if err := s.PostLater(s.ID, 0, later); !errors.Is(err, sessions.ErrNothingDue) || s.PostDue.Equal(later) {
+		t.Errorf("PostLater of an older post: %v, due %v; want ErrNothingDue, unchanged", err, s.PostDue)
+	}
+	if err := s.PostLater(s.ID, 1, later); err != nil || !s.PostDue.Equal(later) {
+		t.Errorf("PostLater of the post due: %v, due %v; want %v", err, s.PostDue, later)
+	}
+	if err := s.PostDone(s.ID, 1, "m2", hook("drop", now)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PostLater(s.ID, 1, later); !errors.Is(err, sessions.ErrNothingDue) || !s.PostDue.IsZero() {
+		t.Errorf("PostLater of a post made: %v, due %v; want ErrNothingDue, none due", err, s.PostDue)
+	}
+}
