@@ -27,11 +27,19 @@ const (
 	// botToken is the spawned server's DISCORD_TOKEN, which the fake
 	// REST API accepts: well-formed (its first part is appID in base64),
 	// and no secret.
-	botToken     = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhJkLm.bG9hZGdlbi1sb2FkZ2VuLWxvYWRnZW4tbG9hZGdlbg"
-	guildID      = "1200000000000000001"
-	userBase     = 1400000000000000000
-	interBase    = 1500000000000000000
-	originalBase = 1700000000000000000 // @original messages: base + interaction sequence
+	botToken  = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhJkLm.bG9hZGdlbi1sb2FkZ2VuLWxvYWRnZW4tbG9hZGdlbg"
+	guildID   = "1200000000000000001"
+	userBase  = 1400000000000000000
+	interBase = 1500000000000000000
+	// originalBase numbers the @original messages: base + interaction
+	// sequence. It is below the IDs the fake gives the bot's follow-ups
+	// (snowflakes of the current time, about 1.57e18 in 2026), so that a
+	// channel's latest messages, which Discord lists by ID, show the
+	// boards posted last first: with a base above them, the made-up
+	// @original messages crowded the boards out of the latest 25, and the
+	// bot's look for a board whose answer was lost missed it and posted it
+	// again.
+	originalBase = 1000000000000000000
 	followBase   = 1800000000000000000 // follow-ups: base + their own counter
 )
 
