@@ -12,6 +12,10 @@ var Migrations = migrations
 // of channelID (sessionstest.DB.LockWaiters).
 func LockWaiters(s *Store, channelID string) int { return s.core.LockWaiters(channelID) }
 
+// RowReads returns how many times s has read a channel's newest session
+// (sessionstest.DB.RowReads).
+func RowReads(s *Store) int64 { return s.core.RowReads() }
+
 // Explain is explain, for tests of an error without a Store.
 var Explain = explain
 

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -92,6 +93,7 @@ type Store struct {
 	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
 	cache   *cache
 	st      statements
+	reads   atomic.Int64 // rows read by newest, for RowReads
 }
 
 // statements are the prepared statements of the hot paths.
@@ -343,6 +345,11 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 // one that holds it: for tests that prove a call waited.
 func (s *Store) LockWaiters(channelID string) int { return s.locks.waiters(channelID) }
 
+// RowReads returns how many times this Store has read a channel's newest
+// session from the database (Get, and Update's loads and checks), each one
+// statement and one round trip: for tests that count what a move costs.
+func (s *Store) RowReads() int64 { return s.reads.Load() }
+
 // errLost means the compare-and-swap of Update found the row changed.
 var errLost = errors.New("lost the race")
 
@@ -360,19 +367,35 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	// is read to make sure the refusal is not of an old state. A channel
 	// whose cached state lost to another process (contended) reads the row
 	// first until a read finds it at the revision cached again.
+	//
+	// A refusal of the cached state that the read finds stale (another
+	// process wrote since: with two replicas taking turns at a match's
+	// clicks, every click) goes on from the state that read returned, so
+	// that the move costs one read and one write, not two reads: the read
+	// is a round trip, and on PostgreSQL the most costly part of a move
+	// for the server and the database alike (connectn-loadgen -route
+	// alternate, docs/load.md).
 	first := 0
+	var fresh *loaded // a state read already, for the next try
 	if e, contended := s.cache.newest(channelID); e != nil && !contended {
-		sess, err := s.tryUpdate(ctx, channelID, fn, e)
-		if !errors.Is(err, errLost) && !errors.Is(err, errStale) {
-			return sess, err
-		}
-		if errors.Is(err, errLost) {
+		sess, err := s.tryUpdate(ctx, channelID, fn, e, nil)
+		var stale *staleError
+		switch {
+		case errors.As(err, &stale):
+			// Another process wrote since: this channel's next Update
+			// reads first, as after a lost write.
+			s.cache.setContended(channelID, true)
+			fresh = stale.fresh
+		case errors.Is(err, errLost):
 			s.cache.setContended(channelID, true)
 			first = 1 // a lost try like any other
+		default:
+			return sess, err
 		}
 	}
 	for try := first; try < sessions.MaxAttempts; try++ {
-		sess, err := s.tryUpdate(ctx, channelID, fn, nil)
+		sess, err := s.tryUpdate(ctx, channelID, fn, nil, fresh)
+		fresh = nil
 		if !errors.Is(err, errLost) {
 			return sess, err
 		}
@@ -392,23 +415,38 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	return nil, fmt.Errorf("update session in channel %s: %d tries lost to other writers: %w", channelID, sessions.MaxAttempts, sessions.ErrConflict)
 }
 
-// errStale means fn refused a cached state that may be older than the
-// row: Update reads the row and tries again.
-var errStale = errors.New("refused a cached state")
+// staleError means fn refused a cached state that is older than the row,
+// or that could not be checked: Update tries again from fresh, the row's
+// state read by the check, or when nil from a new read.
+type staleError struct{ fresh *loaded }
+
+func (e *staleError) Error() string { return "refused a cached state older than the row" }
+
+// loaded is a session as read from its row, and the cache entry it came
+// from.
+type loaded struct {
+	sess  *sessions.Session
+	entry *cached
+}
 
 // tryUpdate is one load, fn and compare-and-swap; it returns errLost when
 // another process wrote the session first. With from, the session starts
-// from that cache entry instead of the row, and a refusal by fn returns
-// errStale unless the row is still at the entry's revision.
-func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error, from *cached) (*sessions.Session, error) {
+// from that cache entry instead of the row, and a refusal by fn returns a
+// *staleError unless the row is still at the entry's revision. With
+// fresh (and no from), it starts from that state, read from the row
+// already, instead of reading it.
+func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error, from *cached, fresh *loaded) (*sessions.Session, error) {
 	var (
 		sess  *sessions.Session
 		entry = from
 		err   error
 	)
-	if from != nil {
+	switch {
+	case from != nil:
 		sess = from.sess.Clone()
-	} else {
+	case fresh != nil:
+		sess, entry = fresh.sess, fresh.entry
+	default:
 		known, contended := s.cache.newest(channelID)
 		if sess, entry, err = s.newest(ctx, channelID); err != nil {
 			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
@@ -420,8 +458,12 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	before := *sess
 	if err := fn(sess); err != nil {
 		if from != nil {
-			if _, now, lerr := s.newest(ctx, channelID); lerr != nil || now != from {
-				return nil, errStale
+			row, now, lerr := s.newest(ctx, channelID)
+			switch {
+			case lerr != nil:
+				return nil, &staleError{}
+			case now != from:
+				return nil, &staleError{fresh: &loaded{sess: row, entry: now}}
 			}
 		}
 		return nil, err
@@ -526,6 +568,7 @@ const newestSQL = selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 
 // decoding when the row's revision is the one cached, else the row
 // decoded (and cached).
 func (s *Store) newest(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
+	s.reads.Add(1)
 	rows, err := s.st.newest.QueryContext(ctx, channelID)
 	if err != nil {
 		return nil, nil, err
