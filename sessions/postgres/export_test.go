@@ -22,3 +22,6 @@ var Explain = explain
 // PlannedQueries are the engine's statements whose plans TestQueryPlans
 // checks.
 var PlannedQueries = sqlstore.PlannedQueries
+
+// Pipeline is the dialect's pipeline, for its own tests.
+var Pipeline = pipeline

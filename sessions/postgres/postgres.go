@@ -70,10 +70,52 @@ var dialect = sqlstore.Dialect{
 	Numbered:          true,
 	IsUniqueViolation: isUniqueViolation,
 	SnapshotTx:        &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	Pipeline:          pipeline,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
 		return err
 	},
+}
+
+// pipeline runs batch through one connection of db as one pgx batch:
+// sent in one write, its statements run in one implicit transaction
+// (no BEGIN; the Sync at its end commits), their results read in one go.
+// It returns the first error; PostgreSQL then rolled back the whole
+// batch.
+func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("pipeline: connection of type %T, want pgx's", dc)
+		}
+		var b pgx.Batch
+		for _, p := range batch {
+			b.Queue(p.Query, p.Args...)
+		}
+		br := c.Conn().SendBatch(ctx, &b)
+		for i := range batch {
+			p := &batch[i]
+			if p.Scan != nil {
+				if err := br.QueryRow().Scan(p.Scan...); err != nil {
+					_ = br.Close()
+					return err
+				}
+				continue
+			}
+			tag, err := br.Exec()
+			if err != nil {
+				_ = br.Close()
+				return err
+			}
+			p.Affected = tag.RowsAffected()
+		}
+		return br.Close()
+	})
 }
 
 // Store is the PostgreSQL session store. It implements sessions.Store;

@@ -105,6 +105,7 @@ func Run(t *testing.T, b Backend) {
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ChannelsIndependent", testChannelsIndependent},
 		{"ManyChannelsAtOnce", testManyChannelsAtOnce},
+		{"ManyChannelsTwoStores", testManyChannelsTwoStores},
 		{"ProcessesRaceOneClick", testProcessesRaceOneClick},
 		{"ProcessesPlayInTurn", testProcessesPlayInTurn},
 		{"DeadlineFiresOnce", testDeadlineFiresOnce},

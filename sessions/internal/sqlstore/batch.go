@@ -1,9 +1,11 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -11,13 +13,17 @@ import (
 // whose stmt must change exactly one row (else nothing was written and the
 // result is errLost), or, with scan, Create's insert, whose stmt returns
 // one row scanned into scan. then, when set, writes more in the same
-// transaction (the stats of a finished match).
+// transaction (the stats of a finished match). query is stmt's SQL, for
+// Dialect.Pipeline, and key the session ID it writes (0 for an insert),
+// the order of a pipelined batch.
 type swap struct {
-	ctx  context.Context
-	stmt *sql.Stmt
-	args []any
-	scan []any
-	then func(ctx context.Context, tx *sql.Tx) error
+	ctx   context.Context
+	stmt  *sql.Stmt
+	query string
+	key   int64
+	args  []any
+	scan  []any
+	then  func(ctx context.Context, tx *sql.Tx) error
 
 	err  error
 	done chan bool // receives true: lead the next batch; false: err is set
@@ -47,6 +53,17 @@ func (w *swap) apply(ctx context.Context, stmt *sql.Stmt) error {
 //
 // Group commit is an old idea of database logging (for example
 // PostgreSQL's commit_delay, MySQL's binlog group commit).
+//
+// PostgreSQL (Dialect.Pipeline) batches too, for another reason: there a
+// move's write is a round trip, and each round trip costs the server and
+// the database more CPU than the statement itself (network system calls
+// on both sides, a transaction and a WAL flush per statement in the
+// database). A batch is sent as one pipeline, in one implicit transaction,
+// so that a round trip and a commit carry several moves (the figures
+// are in docs/load.md, "PostgreSQL's cost"). Only
+// the writes that are one statement go in a pipeline: a swap with then
+// (a match's end, with its stats and ratings) is written on its own, in
+// parallel with the batches, as it was before batching.
 type batcher struct {
 	mu      sync.Mutex
 	pending []*swap
@@ -61,7 +78,7 @@ type batcher struct {
 // batch is written, so that a write is never applied without its caller
 // knowing.
 func (s *Store) writeSwap(w *swap) error {
-	if !s.d.SerialWrites {
+	if !s.d.SerialWrites && (s.d.Pipeline == nil || w.then != nil) {
 		return s.writeAlone(w)
 	}
 	w.done = make(chan bool, 1)
@@ -119,6 +136,10 @@ func (s *Store) writeBatch(batch []*swap) {
 	// cancel: cancelling one statement of a transaction would roll back
 	// the others' writes with it.
 	ctx := context.WithoutCancel(batch[0].ctx)
+	if s.d.Pipeline != nil {
+		s.pipeBatch(ctx, batch)
+		return
+	}
 	if s.tryBatch(ctx, batch) {
 		return
 	}
@@ -155,6 +176,51 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 		return false
 	}
 	return true
+}
+
+// pipeBatch writes batch, swaps that are one statement each (no then),
+// through Dialect.Pipeline in one round trip and one transaction, in the
+// order of the rows they write, and sets each swap's err; a swap whose
+// context has ended is left out. The order is that of the session IDs, so
+// that two processes' batches lock the rows they share in the same order
+// and never wait for each other in a cycle (a deadlock, which PostgreSQL
+// breaks only after deadlock_timeout, a second). When the pipeline fails
+// (a unique index refused an insert, say), nothing of it was written and
+// every swap is written alone, so that each swap's outcome is its own, as
+// if there were no batch.
+func (s *Store) pipeBatch(ctx context.Context, batch []*swap) {
+	live := make([]*swap, 0, len(batch))
+	for _, w := range batch {
+		switch w.err = w.ctx.Err(); {
+		case w.err != nil:
+		case w.then != nil || w.query == "":
+			w.err = s.writeAlone(w) // not one statement
+		default:
+			live = append(live, w)
+		}
+	}
+	if len(live) <= 1 {
+		for _, w := range live {
+			w.err = s.writeAlone(w)
+		}
+		return
+	}
+	slices.SortStableFunc(live, func(a, b *swap) int { return cmp.Compare(a.key, b.key) })
+	piped := make([]Piped, len(live))
+	for i, w := range live {
+		piped[i] = Piped{Query: w.query, Args: w.args, Scan: w.scan}
+	}
+	if err := s.d.Pipeline(ctx, s.db, piped); err != nil {
+		for _, w := range live {
+			w.err = s.writeAlone(w)
+		}
+		return
+	}
+	for i, w := range live {
+		if w.scan == nil && piped[i].Affected != 1 {
+			w.err = errLost
+		}
+	}
 }
 
 // writeAlone writes w in a transaction of its own (or as one statement

@@ -54,9 +54,28 @@ type Dialect struct {
 	// SnapshotTx are the options of the transaction Export reads in, one
 	// that sees a single consistent state of the database.
 	SnapshotTx *sql.TxOptions
+	// Pipeline, when set, writes the moves of a process that arrive
+	// together (from different channels) in one round trip and one
+	// transaction, a group commit (see batcher): it runs batch in order,
+	// each Piped statement given as SQL text (rebound) and arguments,
+	// sets each one's Affected (or scans its row into Scan), and commits
+	// them all, or returns an error and leaves none of them written
+	// (PostgreSQL: pgx's SendBatch, an implicit transaction).
+	Pipeline func(ctx context.Context, db *sql.DB, batch []Piped) error
 	// AfterImport, when set, runs at the end of Import's transaction
 	// (PostgreSQL: moves the identity sequence past the imported IDs).
 	AfterImport func(ctx context.Context, tx *sql.Tx) error
+}
+
+// Piped is one statement of a Dialect.Pipeline batch.
+type Piped struct {
+	Query string // SQL with numbered placeholders
+	Args  []any
+	// Scan, when set, receives the one row the statement returns
+	// (INSERT ... RETURNING id); else Affected is set to the number of
+	// rows the statement changed.
+	Scan     []any
+	Affected int64
 }
 
 // Rebind rewrites the ? placeholders of query as the dialect writes them.
@@ -93,7 +112,11 @@ type Store struct {
 	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
 	cache   *cache
 	st      statements
-	reads   atomic.Int64 // rows read by newest, for RowReads
+	// updateText and insertText are the SQL of st.update and st.insert,
+	// rebound, for Dialect.Pipeline.
+	updateText [2][2]string
+	insertText string
+	reads      atomic.Int64 // rows read by newest, for RowReads
 }
 
 // statements are the prepared statements of the hot paths.
@@ -144,6 +167,12 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.rating, selectRatingSQL},
 		{&s.st.ratedToday, ratedTodaySQL},
 	}
+	for phase := range 2 {
+		for ids := range 2 {
+			s.updateText[phase][ids] = d.Rebind(updateSQL(phase == 1, ids == 1))
+		}
+	}
+	s.insertText = d.Rebind(insertSQL)
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
 		if err != nil {
@@ -269,7 +298,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place),
 		c.EndedBy, boolInt(c.Rated), boolInt(c.RatedCapped), ratings}
 
-	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
+	w := &swap{ctx: ctx, stmt: s.st.insert, query: s.insertText, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
 		// A match stored already over (a replay, say) counts like any other.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, c, now) }
@@ -499,7 +528,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		sess.EndedBy, boolInt(sess.Rated), boolInt(sess.RatedCapped), ratings, sess.ID, entry.revision, sess.ChannelID, sess.ID)
 	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
-	w := &swap{ctx: ctx, stmt: update, args: args}
+	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }

@@ -1,0 +1,58 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/connectn/connectn/sessions/internal/sqlstore"
+	"github.com/connectn/connectn/sessions/postgres"
+	"github.com/connectn/connectn/sessions/sessionstest"
+)
+
+// TestPipeline checks the group commit's contract with PostgreSQL: a
+// batch's statements report the rows each changed (a compare-and-swap that
+// found its row changed reports 0) and the row each returned, and a batch
+// in which one statement fails leaves nothing written, the statements
+// before it included (one implicit transaction).
+func TestPipeline(t *testing.T) {
+	db, err := postgres.OpenDB(t.Context(), sessionstest.PostgresSchema(t, serverURL(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT NOT NULL)`,
+		`INSERT INTO t (id, v) VALUES (1, 0), (2, 0)`,
+	} {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const cas, insert = `UPDATE t SET v = $1 WHERE id = $2 AND v = $3`, `INSERT INTO t (id, v) VALUES ($1, 0) RETURNING id`
+	var three int64
+	batch := []sqlstore.Piped{
+		{Query: cas, Args: []any{1, 1, 0}},
+		{Query: cas, Args: []any{1, 2, 7}}, // row 2 is not at 7
+		{Query: insert, Args: []any{3}, Scan: []any{&three}},
+	}
+	if err := postgres.Pipeline(t.Context(), db, batch); err != nil {
+		t.Fatalf("Pipeline() error = %v", err)
+	}
+	if batch[0].Affected != 1 || batch[1].Affected != 0 || three != 3 {
+		t.Errorf("rows changed %d and %d, row returned %d; want 1, 0 (a lost compare-and-swap) and 3", batch[0].Affected, batch[1].Affected, three)
+	}
+	var dup int64
+	err = postgres.Pipeline(t.Context(), db, []sqlstore.Piped{
+		{Query: cas, Args: []any{5, 2, 0}},
+		{Query: insert, Args: []any{1}, Scan: []any{&dup}}, // row 1 exists
+	})
+	if err == nil {
+		t.Fatal("Pipeline() with an insert of a row that exists: error = nil, want the unique violation")
+	}
+	var v int64
+	if err := db.QueryRowContext(t.Context(), `SELECT v FROM t WHERE id = 2`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v != 0 {
+		t.Errorf("row 2 = %d after a failed batch, want 0: the update before the failure rolled back with it", v)
+	}
+}
