@@ -25,3 +25,7 @@ var PlannedQueries = sqlstore.PlannedQueries
 
 // Pipeline is the dialect's pipeline, for its own tests.
 var Pipeline = pipeline
+
+// NewestManySQL is the dialect's read of many channels' newest sessions,
+// for the test of its plan.
+const NewestManySQL = newestManySQL

@@ -1,7 +1,13 @@
 package postgres_test
 
 import (
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/sessions"
 
 	"github.com/connectn/connectn/sessions/internal/sqlstore"
 	"github.com/connectn/connectn/sessions/postgres"
@@ -54,5 +60,49 @@ func TestPipeline(t *testing.T) {
 	}
 	if v != 0 {
 		t.Errorf("row 2 = %d after a failed batch, want 0: the update before the failure rolled back with it", v)
+	}
+}
+
+// TestReadsTogether checks the reads that the store gathers into one
+// statement (many channels' newest sessions at once): each caller gets its
+// own channel's session, a channel without one ErrNotFound, whatever else
+// was read with it.
+func TestReadsTogether(t *testing.T) {
+	st, err := postgres.Open(t.Context(), sessionstest.PostgresSchema(t, serverURL(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const channels = 8
+	ids := map[string]int64{}
+	for c := range channels {
+		ch := fmt.Sprintf("chan-%d", c)
+		sess, err := st.Create(t.Context(), &sessions.Session{ChannelID: ch, GuildID: "guild-1", Config: game.DefaultConfig(),
+			Players: [2]sessions.Member{{ID: "100000000000000001", Name: "A"}, {ID: fmt.Sprintf("20000000000000000%d", c), Name: "B"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[ch] = sess.ID
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16*20)
+	for g := range 16 {
+		wg.Go(func() {
+			for i := range 20 {
+				ch := fmt.Sprintf("chan-%d", (g+i)%(channels+2)) // chan-8 and chan-9 have none
+				got, err := st.Get(t.Context(), ch)
+				switch want, ok := ids[ch]; {
+				case !ok && !errors.Is(err, sessions.ErrNotFound):
+					errs <- fmt.Errorf("Get(%s) = %v, %v, want ErrNotFound", ch, got, err)
+				case ok && (err != nil || got.ID != want || got.ChannelID != ch):
+					errs <- fmt.Errorf("Get(%s) = %+v, %v, want session %d", ch, got, err, want)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -71,11 +71,18 @@ var dialect = sqlstore.Dialect{
 	IsUniqueViolation: isUniqueViolation,
 	SnapshotTx:        &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
 	Pipeline:          pipeline,
+	NewestMany:        newestManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
 		return err
 	},
 }
+
+// newestManySQL reads the newest session of each channel of $1, through
+// matches_by_channel (channel_id, id), as the newest of one channel is read
+// (sqlstore.Dialect.NewestMany).
+const newestManySQL = `SELECT ` + sqlstore.SessionColumns + ` FROM unnest($1::text[]) AS wanted(ch)
+	CROSS JOIN LATERAL (SELECT * FROM matches WHERE channel_id = wanted.ch ORDER BY id DESC LIMIT 1) newest`
 
 // pipeline runs batch through one connection of db as one pgx batch:
 // sent in one write, its statements run in one implicit transaction

@@ -62,6 +62,13 @@ type Dialect struct {
 	// them all, or returns an error and leaves none of them written
 	// (PostgreSQL: pgx's SendBatch, an implicit transaction).
 	Pipeline func(ctx context.Context, db *sql.DB, batch []Piped) error
+	// NewestMany, when set, is a query that reads the newest session of
+	// each channel of a list given as its one argument (a []string), in
+	// the columns of SessionColumns, a row per channel that has one: the
+	// reads of a channel's newest session that arrive together (Update's,
+	// Get's, from different channels) are then made as one statement in
+	// one round trip (see reader) (PostgreSQL).
+	NewestMany string
 	// AfterImport, when set, runs at the end of Import's transaction
 	// (PostgreSQL: moves the identity sequence past the imported IDs).
 	AfterImport func(ctx context.Context, tx *sql.Tx) error
@@ -117,11 +124,13 @@ type Store struct {
 	updateText [2][2]string
 	insertText string
 	reads      atomic.Int64 // rows read by newest, for RowReads
+	reader     reader       // the reads of newest gathered, with d.NewestMany
 }
 
 // statements are the prepared statements of the hot paths.
 type statements struct {
 	newest, insert, abandon *sql.Stmt
+	newestMany              *sql.Stmt // Dialect.NewestMany, when set
 	// update holds updateSQL(phase, ids) at [phase][ids]: with or without
 	// the phase, with or without the players' IDs.
 	update            [2][2]*sql.Stmt
@@ -173,6 +182,12 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		}
 	}
 	s.insertText = d.Rebind(insertSQL)
+	if d.NewestMany != "" {
+		prep = append(prep, struct {
+			dst   **sql.Stmt
+			query string
+		}{&s.st.newestMany, d.NewestMany})
+	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
 		if err != nil {
@@ -584,10 +599,14 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 	return id, nil
 }
 
-const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+// SessionColumns are the columns of a session's row as the Store reads
+// them, in order (see Dialect.NewestMany).
+const SessionColumns = `id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
 	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-	rated, rated_capped, ratings FROM matches`
+	rated, rated_capped, ratings`
+
+const selectSession = `SELECT ` + SessionColumns + ` FROM matches`
 
 // newestSQL reads the channel's newest session, through
 // matches_by_channel (channel_id, id).
@@ -598,6 +617,14 @@ const newestSQL = selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 
 // decoded (and cached).
 func (s *Store) newest(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
 	s.reads.Add(1)
+	if s.st.newestMany != nil {
+		return s.readTogether(ctx, channelID)
+	}
+	return s.newestOne(ctx, channelID)
+}
+
+// newestOne is newest as one statement of its own.
+func (s *Store) newestOne(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
 	rows, err := s.st.newest.QueryContext(ctx, channelID)
 	if err != nil {
 		return nil, nil, err
