@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"time"
 
@@ -51,6 +52,9 @@ func (s *Store) readTogether(ctx context.Context, channelID string) (*sessions.S
 			return r.sess, r.entry, r.err
 		}
 	}
+	// Let the requests running now reach the queue before the batch
+	// closes, as batcher does: one yield, no waiting.
+	runtime.Gosched()
 	b.mu.Lock()
 	batch := b.pending
 	b.pending = nil
