@@ -29,3 +29,7 @@ var Pipeline = pipeline
 // NewestManySQL is the dialect's read of many channels' newest sessions,
 // for the test of its plan.
 const NewestManySQL = newestManySQL
+
+// UpdateManySQL is the dialect's write of many sessions at once, for its
+// test.
+var UpdateManySQL = updateManySQL

@@ -106,3 +106,81 @@ func TestReadsTogether(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestUpdateMany checks the statement that writes many sessions back at
+// once: each row with its compare-and-swap (a row at another revision, or
+// no longer its channel's newest, is left as it is), the ids of the rows
+// changed returned.
+func TestUpdateMany(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	st, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var ids []int64
+	for c := range 3 {
+		sess, err := st.Create(t.Context(), &sessions.Session{ChannelID: fmt.Sprintf("chan-%d", c), GuildID: "guild-1", Config: game.DefaultConfig(),
+			Players: [2]sessions.Member{{ID: "100000000000000001", Name: "A"}, {ID: "100000000000000002", Name: "B"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sess.ID)
+	}
+	// chan-2's session is no longer its channel's newest.
+	if _, err := st.Abandon(t.Context(), "chan-2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(t.Context(), &sessions.Session{ChannelID: "chan-2", GuildID: "guild-1", Config: game.DefaultConfig(),
+		Players: [2]sessions.Member{{ID: "100000000000000001", Name: "A"}, {ID: "100000000000000002", Name: "B"}}}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := postgres.OpenDB(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	set := sqlstore.UpdateColumns(false, false)
+	var args []any
+	var arrays []string
+	for _, c := range set {
+		switch c {
+		case "post_seq", "rated", "rated_capped":
+			args, arrays = append(args, []int64{0, 0, 0}), append(arrays, "bigint[]")
+		case "actions":
+			args, arrays = append(args, []string{`[{"kind":"drop","player":1,"column":3}]`, "[]", "[]"}), append(arrays, "text[]")
+		case "webhook":
+			args, arrays = append(args, []string{"{}", "{}", "{}"}), append(arrays, "text[]")
+		case "updated_at":
+			t := "2026-11-26T15:00:00.000000000Z"
+			args, arrays = append(args, []string{t, t, t}), append(arrays, "text[]")
+		case "player1_name", "player2_name":
+			args, arrays = append(args, []string{"A", "A", "A"}), append(arrays, "text[]")
+		default:
+			args, arrays = append(args, []string{"", "", ""}), append(arrays, "text[]")
+		}
+	}
+	// Session 1 at its revision (0), session 2 at one it is not at (5),
+	// session 3 at its revision but abandoned (1) and not the newest.
+	args = append(args, ids, []int64{0, 5, 1}, []string{"chan-0", "chan-1", "chan-2"})
+	arrays = append(arrays, "bigint[]", "bigint[]", "text[]")
+	changed := []int64{}
+	if err := postgres.Pipeline(t.Context(), db, []sqlstore.Piped{{Query: postgres.UpdateManySQL(set, arrays), Args: args, IDs: &changed}}); err != nil {
+		t.Fatalf("Pipeline(UpdateMany) error = %v", err)
+	}
+	if fmt.Sprint(changed) != fmt.Sprint(ids[:1]) {
+		t.Errorf("rows changed %v, want only session %d's", changed, ids[0])
+	}
+	for i, want := range []int64{1, 0, 1} {
+		var rev int64
+		if err := db.QueryRowContext(t.Context(), `SELECT revision FROM matches WHERE id = $1`, ids[i]).Scan(&rev); err != nil {
+			t.Fatal(err)
+		}
+		if rev != want {
+			t.Errorf("session %d at revision %d, want %d", ids[i], rev, want)
+		}
+	}
+	if got, err := st.Get(t.Context(), "chan-0"); err != nil || got.Match.Plies() != 1 {
+		t.Errorf("chan-0 after the write: %v, %v, want its session with the move written", got, err)
+	}
+}

@@ -72,6 +72,7 @@ var dialect = sqlstore.Dialect{
 	SnapshotTx:        &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
 	Pipeline:          pipeline,
 	NewestMany:        newestManySQL,
+	UpdateMany:        updateManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
 		return err
@@ -83,6 +84,32 @@ var dialect = sqlstore.Dialect{
 // (sqlstore.Dialect.NewestMany).
 const newestManySQL = `SELECT ` + sqlstore.SessionColumns + ` FROM unnest($1::text[]) AS wanted(ch)
 	CROSS JOIN LATERAL (SELECT * FROM matches WHERE channel_id = wanted.ch ORDER BY id DESC LIMIT 1) newest`
+
+// updateManySQL writes many sessions back at once with the
+// compare-and-swap of one (sqlstore.Dialect.UpdateMany): the columns of
+// set from arrays, a row each, joined to the rows by id and revision, a
+// row changed only while it is its channel's newest.
+func updateManySQL(set, arrays []string) string {
+	var b strings.Builder
+	b.WriteString("UPDATE matches m SET ")
+	for i, c := range set {
+		fmt.Fprintf(&b, "%s = v.c%d, ", c, i)
+	}
+	b.WriteString("revision = m.revision + 1\n\tFROM unnest(")
+	for i, a := range arrays {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "$%d::%s", i+1, a)
+	}
+	b.WriteString(") AS v(")
+	for i := range set {
+		fmt.Fprintf(&b, "c%d, ", i)
+	}
+	b.WriteString("id, revision, channel_id)\n\tWHERE m.id = v.id AND m.revision = v.revision\n")
+	b.WriteString("\tAND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = v.channel_id AND newer.id > v.id)\n\tRETURNING m.id")
+	return b.String()
+}
 
 // pipeline runs batch through one connection of db as one pgx batch:
 // sent in one write, its statements run in one implicit transaction
@@ -107,11 +134,21 @@ func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
 		br := c.Conn().SendBatch(ctx, &b)
 		for i := range batch {
 			p := &batch[i]
-			if p.Scan != nil {
+			switch {
+			case p.Scan != nil:
 				if err := br.QueryRow().Scan(p.Scan...); err != nil {
 					_ = br.Close()
 					return err
 				}
+				continue
+			case p.IDs != nil:
+				rows, _ := br.Query()
+				ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+				if err != nil {
+					_ = br.Close()
+					return err
+				}
+				*p.IDs = ids
 				continue
 			}
 			tag, err := br.Exec()

@@ -22,6 +22,7 @@ type swap struct {
 	query string
 	key   int64
 	args  []any
+	set   []string // with Dialect.UpdateMany: Update's columns (UpdateColumns)
 	scan  []any
 	then  func(ctx context.Context, tx *sql.Tx) error
 
@@ -206,21 +207,114 @@ func (s *Store) pipeBatch(ctx context.Context, batch []*swap) {
 		return
 	}
 	slices.SortStableFunc(live, func(a, b *swap) int { return cmp.Compare(a.key, b.key) })
-	piped := make([]Piped, len(live))
-	for i, w := range live {
-		piped[i] = Piped{Query: w.query, Args: w.args, Scan: w.scan}
-	}
+	piped, of := s.pipedOf(live)
 	if err := s.d.Pipeline(ctx, s.db, piped); err != nil {
 		for _, w := range live {
 			w.err = s.writeAlone(w)
 		}
 		return
 	}
-	for i, w := range live {
-		if w.scan == nil && piped[i].Affected != 1 {
-			w.err = errLost
+	for i, group := range of {
+		p := &piped[i]
+		if p.IDs == nil {
+			if group[0].scan == nil && p.Affected != 1 {
+				group[0].err = errLost
+			}
+			continue
+		}
+		changed := make(map[int64]bool, len(*p.IDs))
+		for _, id := range *p.IDs {
+			changed[id] = true
+		}
+		for _, w := range group {
+			if !changed[w.key] {
+				w.err = errLost
+			}
 		}
 	}
+}
+
+// pipedOf returns the statements that write live (in order), and the
+// swaps each one writes: a swap's own statement, or with
+// Dialect.UpdateMany one statement for all the updates of one kind (the
+// same columns set) among them, its arguments given as arrays, a column
+// each.
+func (s *Store) pipedOf(live []*swap) ([]Piped, [][]*swap) {
+	var (
+		piped []Piped
+		of    [][]*swap
+		kinds = map[string]int{} // query -> its index in piped, for UpdateMany
+	)
+	for _, w := range live {
+		if s.d.UpdateMany != nil && w.set != nil {
+			if k, ok := kinds[w.query]; ok {
+				of[k] = append(of[k], w)
+				continue
+			}
+			kinds[w.query] = len(piped)
+		}
+		piped = append(piped, Piped{Query: w.query, Args: w.args, Scan: w.scan})
+		of = append(of, []*swap{w})
+	}
+	for k, group := range of {
+		if len(group) < 2 {
+			continue
+		}
+		args, arrays, ok := columns(group)
+		if !ok {
+			continue // written as the first of the group, and the others below
+		}
+		ids := []int64{}
+		piped[k] = Piped{Query: s.d.UpdateMany(group[0].set, arrays), Args: args, IDs: &ids}
+	}
+	// A group whose arguments could not be made columns: a statement each.
+	for k := 0; k < len(of); k++ {
+		if group := of[k]; len(group) > 1 && piped[k].IDs == nil {
+			for _, w := range group[1:] {
+				piped = append(piped, Piped{Query: w.query, Args: w.args})
+				of = append(of, []*swap{w})
+			}
+			of[k] = group[:1]
+		}
+	}
+	return piped, of
+}
+
+// columns returns the arguments of group's updates (all of one kind) as
+// columns, for UpdateMany: one array per column set, then the ids, the
+// revisions and the channels (updateSQL's arguments without its second
+// id), and the SQL type of each array; ok is false when an argument is
+// neither text nor an integer.
+func columns(group []*swap) (_ []any, _ []string, ok bool) {
+	n := len(group[0].args) - 1 // the last argument repeats the id
+	args := make([]any, n)
+	arrays := make([]string, n)
+	for c := range n {
+		switch group[0].args[c].(type) {
+		case int, int64:
+			col := make([]int64, len(group))
+			for r, w := range group {
+				switch v := w.args[c].(type) {
+				case int:
+					col[r] = int64(v)
+				case int64:
+					col[r] = v
+				default:
+					return nil, nil, false
+				}
+			}
+			args[c], arrays[c] = col, "bigint[]"
+		default:
+			col := make([]string, len(group))
+			for r, w := range group {
+				if col[r], ok = w.args[c].(string); !ok {
+					return nil, nil, false
+				}
+			}
+			args[c], arrays[c] = col, "text[]"
+		}
+	}
+	return args, arrays, true
 }
 
 // writeAlone writes w in a transaction of its own (or as one statement

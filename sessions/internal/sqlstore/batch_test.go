@@ -263,3 +263,73 @@ func TestPipelineOutcomesAreEach(t *testing.T) {
 		t.Errorf("rows %v, want %v", got, want)
 	}
 }
+
+// TestPipelineUpdateMany: with Dialect.UpdateMany, a pipelined batch
+// writes its updates of one kind as one statement, their arguments as
+// columns, and gives errLost to each update whose row the statement did
+// not return as changed; an update of another kind, and an insert, keep
+// statements of their own.
+func TestPipelineUpdateMany(t *testing.T) {
+	var got []sqlstore.Piped
+	pipe := func(_ context.Context, _ *sql.DB, batch []sqlstore.Piped) error {
+		got = append(got[:0], batch...)
+		for i := range batch {
+			switch {
+			case batch[i].IDs != nil:
+				*batch[i].IDs = []int64{3, 9} // row 7's compare-and-swap failed
+			case batch[i].Scan != nil:
+				*batch[i].Scan[0].(*int) = 11
+			default:
+				batch[i].Affected = 1
+			}
+		}
+		return nil
+	}
+	db, err := sqlite.OpenDB(t.Context(), filepath.Join(t.TempDir(), "connectn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sqlstore.Dialect{Name: "pipelined", Pipeline: pipe, IsUniqueViolation: func(error) bool { return false },
+		UpdateMany: func(set, arrays []string) string { return fmt.Sprintf("MANY %v %v", set, arrays) }}
+	list, err := sqlstore.LoadMigrations(os.DirFS(filepath.Join("..", "..", "sqlite")), "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlstore.Migrate(t.Context(), db, d, list, sqlstore.MigrateHooks{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlstore.New(t.Context(), db, d, "test", sessions.ApplyOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := t.Context()
+	update := func(id int64, query string) sqlstore.TestSwap {
+		return sqlstore.TestSwap{Ctx: ctx, Query: query, Key: id, Set: []string{"actions", "post_seq"},
+			Args: []any{fmt.Sprint("moves of ", id), 2, id, int64(4), "chan", id}}
+	}
+	var inserted int
+	errs := st.WriteBatch([]sqlstore.TestSwap{
+		update(9, "U1"), update(3, "U1"), update(5, "U2"), update(7, "U1"),
+		{Ctx: ctx, Query: "INSERT", Args: []any{"x"}, Scan: []any{&inserted}},
+	})
+	want := []error{nil, nil, nil, sqlstore.ErrLost, nil}
+	for i := range want {
+		if !errors.Is(errs[i], want[i]) || (want[i] == nil && errs[i] != nil) {
+			t.Errorf("swap %d: error %v, want %v", i+1, errs[i], want[i])
+		}
+	}
+	var queries []string
+	for _, p := range got {
+		queries = append(queries, p.Query)
+	}
+	if want := "[INSERT MANY [actions post_seq] [text[] bigint[] bigint[] bigint[] text[]] U2]"; fmt.Sprint(queries) != want {
+		t.Fatalf("statements %v, want %s: the U1 updates as one, in the order of their rows", queries, want)
+	}
+	if want := "[[moves of 3 moves of 7 moves of 9] [2 2 2] [3 7 9] [4 4 4] [chan chan chan]]"; fmt.Sprint(got[1].Args) != want {
+		t.Errorf("arguments of the one statement %v, want the columns %s", got[1].Args, want)
+	}
+	if inserted != 11 {
+		t.Errorf("insert's row %d, want 11", inserted)
+	}
+}

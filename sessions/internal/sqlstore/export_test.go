@@ -14,6 +14,7 @@ type TestSwap struct {
 	Stmt  *sql.Stmt
 	Query string
 	Key   int64
+	Set   []string // the columns of an Update, for Dialect.UpdateMany
 	Args  []any
 	Scan  []any
 	Then  func(ctx context.Context, tx *sql.Tx) error
@@ -24,7 +25,7 @@ type TestSwap struct {
 func (s *Store) WriteBatch(swaps []TestSwap) []error {
 	batch := make([]*swap, len(swaps))
 	for i, t := range swaps {
-		batch[i] = &swap{ctx: t.Ctx, stmt: t.Stmt, query: t.Query, key: t.Key, args: t.Args, scan: t.Scan, then: t.Then}
+		batch[i] = &swap{ctx: t.Ctx, stmt: t.Stmt, query: t.Query, key: t.Key, set: t.Set, args: t.Args, scan: t.Scan, then: t.Then}
 	}
 	s.writeBatch(batch)
 	errs := make([]error, len(batch))

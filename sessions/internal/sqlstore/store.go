@@ -69,6 +69,17 @@ type Dialect struct {
 	// Get's, from different channels) are then made as one statement in
 	// one round trip (see reader) (PostgreSQL).
 	NewestMany string
+	// UpdateMany, when set, returns a statement that writes many sessions
+	// back at once, each with updateSQL's compare-and-swap: set are the
+	// columns the update sets from its arguments, in order (see
+	// UpdateColumns), and arrays the SQL array type of every argument of
+	// the new statement ("text[]", "bigint[]"): one per column of set,
+	// then the rows' ids, their revisions and their channels. It returns
+	// the ids of the rows it changed. A pipelined batch then writes the
+	// moves of one kind as one statement (PostgreSQL: the work of starting
+	// a statement, checking the table's constraints among it, is done
+	// once for all of them).
+	UpdateMany func(set, arrays []string) string
 	// AfterImport, when set, runs at the end of Import's transaction
 	// (PostgreSQL: moves the identity sequence past the imported IDs).
 	AfterImport func(ctx context.Context, tx *sql.Tx) error
@@ -83,6 +94,9 @@ type Piped struct {
 	// rows the statement changed.
 	Scan     []any
 	Affected int64
+	// IDs, when set, receives the one BIGINT column of every row the
+	// statement returns (UpdateMany's RETURNING id), instead of Affected.
+	IDs *[]int64
 }
 
 // Rebind rewrites the ? placeholders of query as the dialect writes them.
@@ -350,6 +364,21 @@ const insertSQL = `INSERT INTO matches
 // Its arguments: the phase (only with phase), the players' IDs (only with
 // ids), the columns in the order set, then the row's id and revision, the
 // channel and the id again.
+// UpdateColumns returns the columns updateSQL(phase, ids) sets from its
+// arguments, in the order of its arguments.
+func UpdateColumns(phase, ids bool) []string {
+	var cols []string
+	if phase {
+		cols = append(cols, "phase")
+	}
+	if ids {
+		cols = append(cols, "player1_id", "player2_id")
+	}
+	return append(cols, "player1_name", "player2_name", "actions", "message_id", "updated_at",
+		"theme", "ai_level", "end_reason", "deadline_at", "post_seq", "post_due", "webhook", "ended_by",
+		"rated", "rated_capped", "ratings")
+}
+
 func updateSQL(phase, ids bool) string {
 	set := ""
 	if phase {
@@ -543,7 +572,8 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		sess.EndedBy, boolInt(sess.Rated), boolInt(sess.RatedCapped), ratings, sess.ID, entry.revision, sess.ChannelID, sess.ID)
 	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
-	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args}
+	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args,
+		set: UpdateColumns(phase, ids)}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }
