@@ -20,6 +20,13 @@
 // schema is migrated at Open under an advisory lock, so replicas that
 // start together migrate once.
 //
+// A round trip to PostgreSQL costs the bot and the database more CPU than
+// the statements of a move themselves, so the store makes few: the moves
+// a process writes together go in one pipeline (one round trip, one
+// implicit transaction, those of one kind as one UPDATE), and the reads of
+// channels' newest sessions that arrive together are one statement
+// (docs/load.md, "PostgreSQL's cost").
+//
 // PostgreSQL's refusals are explained for the person running the bot in
 // this package, so that its callers need not know SQLSTATEs: Open returns
 // its failures already explained, and Store.Explain explains the failures

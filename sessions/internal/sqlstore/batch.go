@@ -184,8 +184,12 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 // order of the rows they write, and sets each swap's err; a swap whose
 // context has ended is left out. The order is that of the session IDs, so
 // that two processes' batches lock the rows they share in the same order
-// and never wait for each other in a cycle (a deadlock, which PostgreSQL
-// breaks only after deadlock_timeout, a second). When the pipeline fails
+// and do not wait for each other in a cycle (a deadlock, which PostgreSQL
+// breaks only after deadlock_timeout, a second). A multi-row UPDATE
+// (Dialect.UpdateMany) locks its rows in the order its plan joins them, in
+// practice a nested loop over the sorted arrays; and two replicas' batches
+// share a row only when two clicks of one match are in flight at once. A
+// deadlock, should one happen, fails the pipeline. When the pipeline fails
 // (a unique index refused an insert, say), nothing of it was written and
 // every swap is written alone, so that each swap's outcome is its own, as
 // if there were no batch.
