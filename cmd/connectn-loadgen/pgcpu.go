@@ -135,29 +135,45 @@ func (r pgReading) since(before pgReading) time.Duration {
 }
 
 // reportPerMove prints, for the moves phases of results, the CPU per
-// acknowledged move: the server's (all replicas), PostgreSQL's (with
-// -postgres-cpu) and their sum. A moves phase's requests include a few
-// challenges and accepts, whose CPU is counted against the moves.
+// acknowledged move: the server's (all replicas), and when PostgreSQL's
+// was read (-postgres-cpu) PostgreSQL's and their sum. A moves phase's
+// requests include a few challenges and accepts, whose CPU is counted
+// against the moves.
 func reportPerMove(w io.Writer, results []phaseResult) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tPostgreSQL CPU/move\tsum/move\t")
-	n := 0
+	var moves []phaseResult
+	pg := false
 	for _, r := range results {
-		if r.kind != "moves" {
+		if r.kind == "moves" {
+			moves = append(moves, r)
+			pg = pg || r.pgCPU >= 0
+		}
+	}
+	if len(moves) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if pg {
+		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tPostgreSQL CPU/move\tsum/move\t")
+	} else {
+		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\t")
+	}
+	for _, r := range moves {
+		if !pg {
+			fmt.Fprintf(tw, "%d\t%d\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves))
 			continue
 		}
-		n++
 		sum := time.Duration(-1)
 		if r.cpu >= 0 && r.pgCPU >= 0 {
 			sum = r.cpu + r.pgCPU
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves), cpuPer(r.pgCPU, r.rec.moves), cpuPer(sum, r.rec.moves))
 	}
-	if n == 0 {
-		return
-	}
 	tw.Flush()
-	fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is every postgres process of the machine, with -postgres-cpu)")
+	if pg {
+		fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is that of every postgres process of the machine)")
+	} else {
+		fmt.Fprintln(w, "(CPU per acknowledged move; -postgres-cpu adds PostgreSQL's)")
+	}
 }
 
 // endpoint returns the index of the replica the next request goes to. By

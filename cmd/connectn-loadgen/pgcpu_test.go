@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,6 +75,40 @@ func TestEndpointAlternate(t *testing.T) {
 			for i := range got {
 				if got[i] != tc.want[i] {
 					t.Fatalf("endpoints %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReportPerMove(t *testing.T) {
+	rec := newRecorder()
+	rec.moves = 1000
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		pgCPU time.Duration
+		want  []string
+		not   []string
+	}{
+		{"without PostgreSQL", -1, []string{"server CPU/move", "0.400ms"}, []string{"PostgreSQL CPU/move", "n/a"}},
+		{"with PostgreSQL", 300 * ms, []string{"server CPU/move", "PostgreSQL CPU/move", "0.400ms", "0.300ms", "0.700ms"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			reportPerMove(&b, []phaseResult{
+				{kind: "ping", matches: 50, rec: newRecorder(), cpu: 100 * ms, pgCPU: tc.pgCPU},
+				{kind: "moves", matches: 50, rec: rec, cpu: 400 * ms, pgCPU: tc.pgCPU},
+			})
+			got := b.String()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("report lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("report holds %q:\n%s", n, got)
 				}
 			}
 		})
