@@ -149,13 +149,17 @@ type statements struct {
 	// the phase, with or without the players' IDs.
 	update            [2][2]*sql.Stmt
 	addStats, addPair *sql.Stmt
-	pair              *sql.Stmt // selectPairSQL
-	settings          *sql.Stmt // selectSettingsSQL
-	lastChallenge     *sql.Stmt // lastChallengeSQL
+	// addStats2, addPair2 and lockRating2 write (lock) two players' rows
+	// in one statement: addStatsSQL, addPairSQL and lockRatingSQL with
+	// two rows of VALUES.
+	addStats2, addPair2, lockRating2 *sql.Stmt
+	pair                             *sql.Stmt // selectPairSQL
+	settings                         *sql.Stmt // selectSettingsSQL
+	lastChallenge                    *sql.Stmt // lastChallengeSQL
 	// The ratings (ratings.go): a rated result's statements, Rating and
 	// RatedToday.
-	lockRating, writeRating, matchRatings *sql.Stmt
-	rating, ratedToday                    *sql.Stmt
+	writeRating, matchRatings *sql.Stmt
+	rating, ratedToday        *sql.Stmt
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -181,10 +185,12 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addPair, addPairSQL},
+		{&s.st.addStats2, twoRows(addStatsSQL)},
+		{&s.st.addPair2, twoRows(addPairSQL)},
+		{&s.st.lockRating2, twoRows(lockRatingSQL)},
 		{&s.st.pair, selectPairSQL},
 		{&s.st.settings, selectSettingsSQL},
 		{&s.st.lastChallenge, lastChallengeSQL},
-		{&s.st.lockRating, lockRatingSQL},
 		{&s.st.writeRating, writeRatingSQL},
 		{&s.st.matchRatings, matchRatingsSQL},
 		{&s.st.rating, selectRatingSQL},
