@@ -48,6 +48,7 @@ const (
 type client struct {
 	endpoints []string // one per replica; requests take them in turn
 	turn      atomic.Uint64
+	alternate bool           // -route alternate: see endpoint
 	byReplica []atomic.Int64 // requests sent to each endpoint
 	key       ed25519.PrivateKey
 	http      *http.Client
@@ -115,12 +116,15 @@ type exchange struct {
 }
 
 // send signs body with the client's key, a timestamp now and POSTs it, as
-// Discord does (or hands it to via).
-func (c *client) send(ctx context.Context, body []byte) exchange {
+// Discord does, to the next replica in turn (or hands it to via).
+func (c *client) send(ctx context.Context, body []byte) exchange { return c.sendVia(ctx, nil, body) }
+
+// sendVia is send with the turn of a match's own (see endpoint).
+func (c *client) sendVia(ctx context.Context, own *uint64, body []byte) exchange {
 	if c.via != nil {
 		return c.via(ctx, body)
 	}
-	k := (c.turn.Add(1) - 1) % uint64(len(c.endpoints))
+	k := c.endpoint(own)
 	c.byReplica[k].Add(1)
 	req, err := discordtest.SignedRequest(ctx, c.endpoints[k], c.key, c.now(), body)
 	if err != nil {

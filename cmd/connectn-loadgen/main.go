@@ -25,7 +25,9 @@
 // max) by kind of request, errors by kind, and the server's CPU time per
 // request: utime+stime of the server process, read from /proc/PID/stat
 // before and after the phase (10 ms resolution; -pid, or the process it
-// started with -spawn).
+// started with -spawn). At the end it prints the CPU per acknowledged move,
+// and with -postgres-cpu that of every PostgreSQL process of the machine
+// beside it (see postgresCPU).
 //
 // With -mode gateway (and -spawn) it starts `connectn run` instead, against
 // a whole bot/discordtest fake Discord with a gateway: each interaction is
@@ -104,6 +106,8 @@ type options struct {
 	faultKinds                                   []string      // of restFaultKinds
 	faultRetryAfter                              time.Duration // Retry-After of the injected 429s
 	gw                                           gatewayOptions
+	postgresCPU                                  bool
+	route                                        string
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -159,6 +163,8 @@ Flags:
 	fs.IntVar(&o.replicas, "replicas", 1, "with -spawn: replicas of `connectn serve` to start on the same -db (more than 1 needs a PostgreSQL URL or a shared SQLite file), requests taken by each in turn")
 	fs.StringVar(&o.spawn, "spawn", "", "path of a connectn binary to start as `connectn serve` with a fresh key pair")
 	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
+	fs.StringVar(&o.route, "route", "turn", "how requests meet replicas: turn (each request to the next replica, whatever its match) or alternate (each match's requests alternate, so every click meets the replica that did not serve the match's last one)")
+	fs.BoolVar(&o.postgresCPU, "postgres-cpu", false, "also read the CPU time of every PostgreSQL process of this machine (from /proc) and report it per move beside the server's")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
 	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
@@ -203,6 +209,9 @@ Flags:
 			}
 			o.pids = append(o.pids, n)
 		}
+	}
+	if o.route != "turn" && o.route != "alternate" {
+		return nil, fmt.Errorf("-route: %q is neither turn nor alternate", o.route)
 	}
 	if o.replicas < 1 || o.replicas > 16 {
 		return nil, fmt.Errorf("-replicas: %d is not from 1 to 16", o.replicas)
@@ -316,6 +325,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	report(stdout, results, true)
+	reportPerMove(stdout, results)
 	if len(env.c.byReplica) > 1 {
 		fmt.Fprint(stdout, "requests by replica:")
 		for k := range env.c.byReplica {
@@ -357,10 +367,12 @@ type env struct {
 	logf   *os.File
 	seq    atomic.Int64 // phases run, for fresh channels
 	chBase int64
+	pgOn   bool          // -postgres-cpu
+	pgLast time.Duration // PostgreSQL's CPU in the last measure, -1 when not measured
 }
 
 func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
-	e := &env{pids: o.pids}
+	e := &env{pids: o.pids, pgOn: o.postgresCPU}
 	// Channels of this run: numbers no earlier run on the same database used.
 	e.chBase = 1300000000000000000 + (time.Now().UnixMilli()%1_000_000_000)*1000
 	hooksAddr := o.hooksAddr
@@ -383,6 +395,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 			return nil, err
 		}
 		e.c = newClient(o.urls, key, maxInt(o.matches))
+		e.c.alternate = o.route == "alternate"
 		return e, nil
 	}
 	pub, priv := generateKey()
@@ -441,6 +454,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		urls = append(urls, more.url())
 	}
 	e.c = newClient(urls, priv, maxInt(o.matches))
+	e.c.alternate = o.route == "alternate"
 	return e, nil
 }
 
@@ -480,6 +494,7 @@ type phaseResult struct {
 	rec      *recorder
 	requests int
 	cpu      time.Duration // the server's, -1 when not measured
+	pgCPU    time.Duration // PostgreSQL's (-postgres-cpu), -1 when not measured
 	selfCPU  time.Duration // this program's, -1 when not measured
 	mix      string        // the requests of a moves phase by kind
 	hooks    map[string]int
@@ -525,10 +540,12 @@ func (e *env) measure(body func()) (elapsed, cpu, self time.Duration) {
 	time.Sleep(300 * time.Millisecond)
 	before := e.cpuNow()
 	selfBefore, selfErr := cpuTime(os.Getpid())
+	pgBefore := readPostgres(e.pgOn)
 	start := time.Now()
 	body()
 	elapsed = time.Since(start)
 	after := e.cpuNow()
+	e.pgLast = readPostgres(e.pgOn).since(pgBefore)
 	selfAfter, selfErr2 := cpuTime(os.Getpid())
 	cpu, self = -1, -1
 	if before >= 0 && after >= 0 {
@@ -577,7 +594,7 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 	for _, r := range recs {
 		rec.merge(r)
 	}
-	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self}, nil
+	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self, pgCPU: e.pgLast}, nil
 }
 
 // requests counts the requests a recorder saw (follow-ups are not
@@ -671,7 +688,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 			hooks[k] = d
 		}
 	}
-	res := phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self,
+	res := phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self, pgCPU: e.pgLast,
 		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks, duplicates: dupAfter - dupBefore}
 	if o.faults > 0 {
 		for _, u := range e.c.endpoints {

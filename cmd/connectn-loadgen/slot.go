@@ -58,6 +58,7 @@ type slot struct {
 	matchesDone int
 	channelGen  int       // bumped when the channel is given up for a fresh one
 	roundEnd    time.Time // when the response that ended the last round came
+	turn        uint64    // the slot's own turn among the replicas (-route alternate)
 }
 
 // doneMatch is a finished match and its acknowledged drops.
@@ -104,6 +105,7 @@ func newSlot(n int, c *client, d *fakeDiscord, channelBase int64, s matchSetting
 		b:             player(userBase + int64(2*n+2)),
 		rng:           rand.New(rand.NewPCG(seed, uint64(n))),
 		followTimeout: 10 * time.Second,
+		turn:          uint64(n),
 	}
 	sl.setChannel(strconv.FormatInt(channelBase+int64(n), 10))
 	return sl
@@ -136,7 +138,7 @@ func (s *slot) step(ctx context.Context) error {
 // send sends body as the request r and records its latency under r.kind.
 func (s *slot) send(ctx context.Context, r *request, body []byte) (*discordgo.InteractionResponse, error) {
 	s.inflight = r
-	ex := s.c.send(ctx, body)
+	ex := s.c.sendVia(ctx, &s.turn, body)
 	if ex.errKind != "" {
 		if ex.status == 0 {
 			// No answer: inflight stays, as the request may or may not

@@ -67,3 +67,50 @@ func TestQueryPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestNewestManyPlan checks the plan of the read of many channels' newest
+// sessions at once, the batched form of every click's read: a seek in
+// matches_by_channel per channel, read in the index's order, no sort and
+// no sequential scan.
+func TestNewestManyPlan(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	st, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := postgres.OpenDB(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tx.QueryContext(t.Context(), "EXPLAIN "+strings.ReplaceAll(postgres.NewestManySQL, "$1", "'{chan-1,chan-2}'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	t.Logf("plan:\n%s", text)
+	if strings.Contains(text, "Seq Scan on matches") || strings.Contains(text, "Sort") || !strings.Contains(text, "matches_by_channel") {
+		t.Errorf("the plan reads matches otherwise than by a seek in matches_by_channel per channel:\n%s", text)
+	}
+}

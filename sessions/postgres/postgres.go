@@ -20,6 +20,13 @@
 // schema is migrated at Open under an advisory lock, so replicas that
 // start together migrate once.
 //
+// A round trip to PostgreSQL costs the bot and the database more CPU than
+// the statements of a move themselves, so the store makes few: the moves
+// a process writes together go in one pipeline (one round trip, one
+// implicit transaction, those of one kind as one UPDATE), and the reads of
+// channels' newest sessions that arrive together are one statement
+// (docs/load.md, "PostgreSQL's cost").
+//
 // PostgreSQL's refusals are explained for the person running the bot in
 // this package, so that its callers need not know SQLSTATEs: Open returns
 // its failures already explained, and Store.Explain explains the failures
@@ -70,10 +77,96 @@ var dialect = sqlstore.Dialect{
 	Numbered:          true,
 	IsUniqueViolation: isUniqueViolation,
 	SnapshotTx:        &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	Pipeline:          pipeline,
+	NewestMany:        newestManySQL,
+	UpdateMany:        updateManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
 		return err
 	},
+}
+
+// newestManySQL reads the newest session of each channel of $1, through
+// matches_by_channel (channel_id, id), as the newest of one channel is read
+// (sqlstore.Dialect.NewestMany).
+const newestManySQL = `SELECT ` + sqlstore.SessionColumns + ` FROM unnest($1::text[]) AS wanted(ch)
+	CROSS JOIN LATERAL (SELECT * FROM matches WHERE channel_id = wanted.ch ORDER BY id DESC LIMIT 1) newest`
+
+// updateManySQL writes many sessions back at once with the
+// compare-and-swap of one (sqlstore.Dialect.UpdateMany): the columns of
+// set from arrays, a row each, joined to the rows by id and revision, a
+// row changed only while it is its channel's newest.
+func updateManySQL(set, arrays []string) string {
+	var b strings.Builder
+	b.WriteString("UPDATE matches m SET ")
+	for i, c := range set {
+		fmt.Fprintf(&b, "%s = v.c%d, ", c, i)
+	}
+	b.WriteString("revision = m.revision + 1\n\tFROM unnest(")
+	for i, a := range arrays {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "$%d::%s", i+1, a)
+	}
+	b.WriteString(") AS v(")
+	for i := range set {
+		fmt.Fprintf(&b, "c%d, ", i)
+	}
+	b.WriteString("id, revision, channel_id)\n\tWHERE m.id = v.id AND m.revision = v.revision\n")
+	b.WriteString("\tAND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = v.channel_id AND newer.id > v.id)\n\tRETURNING m.id")
+	return b.String()
+}
+
+// pipeline runs batch through one connection of db as one pgx batch:
+// sent in one write, its statements run in one implicit transaction
+// (no BEGIN; the Sync at its end commits), their results read in one go.
+// It returns the first error; PostgreSQL then rolled back the whole
+// batch.
+func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("pipeline: connection of type %T, want pgx's", dc)
+		}
+		var b pgx.Batch
+		for _, p := range batch {
+			b.Queue(p.Query, p.Args...)
+		}
+		br := c.Conn().SendBatch(ctx, &b)
+		for i := range batch {
+			p := &batch[i]
+			switch {
+			case p.Scan != nil:
+				if err := br.QueryRow().Scan(p.Scan...); err != nil {
+					_ = br.Close()
+					return err
+				}
+				continue
+			case p.IDs != nil:
+				rows, _ := br.Query()
+				ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+				if err != nil {
+					_ = br.Close()
+					return err
+				}
+				*p.IDs = ids
+				continue
+			}
+			tag, err := br.Exec()
+			if err != nil {
+				_ = br.Close()
+				return err
+			}
+			p.Affected = tag.RowsAffected()
+		}
+		return br.Close()
+	})
 }
 
 // Store is the PostgreSQL session store. It implements sessions.Store;

@@ -71,6 +71,10 @@ func (d *testDB) LockWaiters(st sessions.Store, channelID string) int {
 	return postgres.LockWaiters(st.(*postgres.Store), channelID)
 }
 
+func (d *testDB) RowReads(st sessions.Store) int64 {
+	return postgres.RowReads(st.(*postgres.Store))
+}
+
 func (d *testDB) RefusePairRecords(tb testing.TB) {
 	d.Exec(tb, `CREATE FUNCTION refuse_pairs() RETURNS trigger LANGUAGE plpgsql AS
 		$$ BEGIN RAISE EXCEPTION 'pair records refused'; END $$`)

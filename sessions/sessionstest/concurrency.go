@@ -527,3 +527,59 @@ func testManyChannelsAtOnce(t *testing.T, b Backend) {
 		t.Errorf("Alice's stats: %d matches, %d wins, want %d and %d", stats.Matches, stats.Wins, channels, channels)
 	}
 }
+
+// testManyChannelsTwoStores is two processes taking turns at the moves of
+// many matches at once, each move to the process that did not write the
+// last one (as two replicas behind a load balancer may): each process's
+// memory of a match is always a move behind and its writes are many at
+// once, yet every move is stored once, in order.
+func testManyChannelsTwoStores(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	const channels, moves = 24, 12
+	line := quietLine(t, moves)
+	errStale := errors.New("stale button")
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make(chan error, channels)
+	for c := range channels {
+		ch := fmt.Sprintf("chan-%d", c)
+		mustCreate(t, stores[c%2], newSession(t, ch))
+		wg.Go(func() {
+			<-start
+			for ply, col := range line {
+				_, err := stores[(c+ply)%2].Update(t.Context(), ch, func(s *sessions.Session) error {
+					if s.Match.Plies() != ply { // the button showed this ply
+						return errStale
+					}
+					_, err := s.Match.Play(s.Match.ToMove(), col)
+					return err
+				})
+				if err != nil {
+					errs <- fmt.Errorf("%s, move %d: %w", ch, ply+1, err)
+					return
+				}
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("Update() error = %v", err)
+	}
+	for c := range channels {
+		for i, st := range stores {
+			got := mustGet(t, st, fmt.Sprintf("chan-%d", c)).Match.Actions()
+			if len(got) != moves {
+				t.Fatalf("chan-%d in store %d: %d actions, want %d", c, i, len(got), moves)
+			}
+			for k, a := range got {
+				if a.Column != line[k] {
+					t.Errorf("chan-%d in store %d: move %d in column %d, want %d", c, i, k+1, a.Column, line[k])
+					break
+				}
+			}
+		}
+	}
+}

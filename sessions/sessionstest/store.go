@@ -672,6 +672,39 @@ func testTwoStoresRefusalRechecked(t *testing.T, b Backend) {
 	}
 }
 
+// testTwoStoresTakeTurnsReadOnce is two replicas taking turns at a match's
+// clicks, each click to the one that did not serve the last: each store's
+// memory of the match is always one move behind, its fn (like the bot's,
+// which checks the button's ply) refuses that state, and the move then
+// reads the row once and writes, never reading it twice.
+func testTwoStoresTakeTurnsReadOnce(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
+	mustGet(t, stores[1], "chan-1")
+	errStale := errors.New("stale button")
+	const moves = 8
+	for ply := range moves {
+		st := stores[ply%2]
+		before := db.RowReads(st)
+		mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			if s.Match.Plies() != ply { // the button showed this ply
+				return errStale
+			}
+			_, err := s.Match.Play(s.Match.ToMove(), ply%longConfig.Columns)
+			return err
+		})
+		if got := db.RowReads(st) - before; ply > 0 && got != 1 {
+			t.Errorf("move %d in the store that did not write the last: rows read = %d, want 1", ply+1, got)
+		}
+	}
+	for i, st := range stores {
+		if got := mustGet(t, st, "chan-1").Match.Plies(); got != moves {
+			t.Errorf("store %d: Plies() = %d, want %d", i, got, moves)
+		}
+	}
+}
+
 // testTwoStoresSeeEachOther checks that a store that has a session in
 // memory still sees what another process wrote: its cache is checked
 // against the row's revision at every load.

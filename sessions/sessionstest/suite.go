@@ -61,6 +61,11 @@ type DB interface {
 	// Store does not show, for the test that proves a second Update waits.
 	// A backend reaches it from its own tests (an export_test.go).
 	LockWaiters(st sessions.Store, channelID string) int
+	// RowReads returns how many times st (a Store this DB opened) has read
+	// a channel's newest session from the database, each one statement:
+	// a hook into the backend's engine, as LockWaiters, for the test that
+	// counts the reads of a move.
+	RowReads(st sessions.Store) int64
 	// Dump returns every row of every table of the database (or schema),
 	// as another program would read them, by table name: each row as the
 	// text of its columns (NULL as ""), for the test that proves no row
@@ -91,6 +96,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresStaleClick", testTwoStoresStaleClick},
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
 		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
+		{"TwoStoresTakeTurnsReadOnce", testTwoStoresTakeTurnsReadOnce},
 		{"SecondUpdateWaits", testSecondUpdateWaits},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
@@ -99,6 +105,7 @@ func Run(t *testing.T, b Backend) {
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ChannelsIndependent", testChannelsIndependent},
 		{"ManyChannelsAtOnce", testManyChannelsAtOnce},
+		{"ManyChannelsTwoStores", testManyChannelsTwoStores},
 		{"ProcessesRaceOneClick", testProcessesRaceOneClick},
 		{"ProcessesPlayInTurn", testProcessesPlayInTurn},
 		{"DeadlineFiresOnce", testDeadlineFiresOnce},

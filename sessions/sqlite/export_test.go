@@ -20,6 +20,10 @@ func DB(s *Store) *sql.DB { return s.core.DB() }
 // of channelID (sessionstest.DB.LockWaiters).
 func LockWaiters(s *Store, channelID string) int { return s.core.LockWaiters(channelID) }
 
+// RowReads returns how many times s has read a channel's newest session
+// (sessionstest.DB.RowReads).
+func RowReads(s *Store) int64 { return s.core.RowReads() }
+
 // PlannedQueries are the engine's statements whose plans TestQueryPlans
 // checks.
 var PlannedQueries = sqlstore.PlannedQueries

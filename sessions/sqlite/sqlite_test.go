@@ -43,6 +43,10 @@ func (d *testDB) LockWaiters(st sessions.Store, channelID string) int {
 	return sqlite.LockWaiters(st.(*sqlite.Store), channelID)
 }
 
+func (d *testDB) RowReads(st sessions.Store) int64 {
+	return sqlite.RowReads(st.(*sqlite.Store))
+}
+
 func (d *testDB) RefusePairRecords(tb testing.TB) {
 	d.Exec(tb, `CREATE TRIGGER no_pairs BEFORE INSERT ON pair_records
 		BEGIN SELECT RAISE(ABORT, 'pair records refused'); END`)

@@ -1,9 +1,11 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -11,13 +13,18 @@ import (
 // whose stmt must change exactly one row (else nothing was written and the
 // result is errLost), or, with scan, Create's insert, whose stmt returns
 // one row scanned into scan. then, when set, writes more in the same
-// transaction (the stats of a finished match).
+// transaction (the stats of a finished match). query is stmt's SQL, for
+// Dialect.Pipeline, and key the session ID it writes (0 for an insert),
+// the order of a pipelined batch.
 type swap struct {
-	ctx  context.Context
-	stmt *sql.Stmt
-	args []any
-	scan []any
-	then func(ctx context.Context, tx *sql.Tx) error
+	ctx   context.Context
+	stmt  *sql.Stmt
+	query string
+	key   int64
+	args  []any
+	set   []string // with Dialect.UpdateMany: Update's columns (UpdateColumns)
+	scan  []any
+	then  func(ctx context.Context, tx *sql.Tx) error
 
 	err  error
 	done chan bool // receives true: lead the next batch; false: err is set
@@ -47,6 +54,17 @@ func (w *swap) apply(ctx context.Context, stmt *sql.Stmt) error {
 //
 // Group commit is an old idea of database logging (for example
 // PostgreSQL's commit_delay, MySQL's binlog group commit).
+//
+// PostgreSQL (Dialect.Pipeline) batches too, for another reason: there a
+// move's write is a round trip, and each round trip costs the server and
+// the database more CPU than the statement itself (network system calls
+// on both sides, a transaction and a WAL flush per statement in the
+// database). A batch is sent as one pipeline, in one implicit transaction,
+// so that a round trip and a commit carry several moves (the figures
+// are in docs/load.md, "PostgreSQL's cost"). Only
+// the writes that are one statement go in a pipeline: a swap with then
+// (a match's end, with its stats and ratings) is written on its own, in
+// parallel with the batches, as it was before batching.
 type batcher struct {
 	mu      sync.Mutex
 	pending []*swap
@@ -61,7 +79,7 @@ type batcher struct {
 // batch is written, so that a write is never applied without its caller
 // knowing.
 func (s *Store) writeSwap(w *swap) error {
-	if !s.d.SerialWrites {
+	if !s.d.SerialWrites && (s.d.Pipeline == nil || w.then != nil) {
 		return s.writeAlone(w)
 	}
 	w.done = make(chan bool, 1)
@@ -119,6 +137,10 @@ func (s *Store) writeBatch(batch []*swap) {
 	// cancel: cancelling one statement of a transaction would roll back
 	// the others' writes with it.
 	ctx := context.WithoutCancel(batch[0].ctx)
+	if s.d.Pipeline != nil {
+		s.pipeBatch(ctx, batch)
+		return
+	}
 	if s.tryBatch(ctx, batch) {
 		return
 	}
@@ -155,6 +177,148 @@ func (s *Store) tryBatch(ctx context.Context, batch []*swap) bool {
 		return false
 	}
 	return true
+}
+
+// pipeBatch writes batch, swaps that are one statement each (no then),
+// through Dialect.Pipeline in one round trip and one transaction, in the
+// order of the rows they write, and sets each swap's err; a swap whose
+// context has ended is left out. The order is that of the session IDs, so
+// that two processes' batches lock the rows they share in the same order
+// and do not wait for each other in a cycle (a deadlock, which PostgreSQL
+// breaks only after deadlock_timeout, a second). A multi-row UPDATE
+// (Dialect.UpdateMany) locks its rows in the order its plan joins them, in
+// practice a nested loop over the sorted arrays; and two replicas' batches
+// share a row only when two clicks of one match are in flight at once. A
+// deadlock, should one happen, fails the pipeline. When the pipeline fails
+// (a unique index refused an insert, say), nothing of it was written and
+// every swap is written alone, so that each swap's outcome is its own, as
+// if there were no batch.
+func (s *Store) pipeBatch(ctx context.Context, batch []*swap) {
+	live := make([]*swap, 0, len(batch))
+	for _, w := range batch {
+		switch w.err = w.ctx.Err(); {
+		case w.err != nil:
+		case w.then != nil || w.query == "":
+			w.err = s.writeAlone(w) // not one statement
+		default:
+			live = append(live, w)
+		}
+	}
+	if len(live) <= 1 {
+		for _, w := range live {
+			w.err = s.writeAlone(w)
+		}
+		return
+	}
+	slices.SortStableFunc(live, func(a, b *swap) int { return cmp.Compare(a.key, b.key) })
+	piped, of := s.pipedOf(live)
+	if err := s.d.Pipeline(ctx, s.db, piped); err != nil {
+		for _, w := range live {
+			w.err = s.writeAlone(w)
+		}
+		return
+	}
+	for i, group := range of {
+		p := &piped[i]
+		if p.IDs == nil {
+			if group[0].scan == nil && p.Affected != 1 {
+				group[0].err = errLost
+			}
+			continue
+		}
+		changed := make(map[int64]bool, len(*p.IDs))
+		for _, id := range *p.IDs {
+			changed[id] = true
+		}
+		for _, w := range group {
+			if !changed[w.key] {
+				w.err = errLost
+			}
+		}
+	}
+}
+
+// pipedOf returns the statements that write live (in order), and the
+// swaps each one writes: a swap's own statement, or with
+// Dialect.UpdateMany one statement for all the updates of one kind (the
+// same columns set) among them, its arguments given as arrays, a column
+// each.
+func (s *Store) pipedOf(live []*swap) ([]Piped, [][]*swap) {
+	var (
+		piped []Piped
+		of    [][]*swap
+		kinds = map[string]int{} // query -> its index in piped, for UpdateMany
+	)
+	for _, w := range live {
+		if s.d.UpdateMany != nil && w.set != nil {
+			if k, ok := kinds[w.query]; ok {
+				of[k] = append(of[k], w)
+				continue
+			}
+			kinds[w.query] = len(piped)
+		}
+		piped = append(piped, Piped{Query: w.query, Args: w.args, Scan: w.scan})
+		of = append(of, []*swap{w})
+	}
+	for k, group := range of {
+		if len(group) < 2 {
+			continue
+		}
+		args, arrays, ok := columns(group)
+		if !ok {
+			continue // written as the first of the group, and the others below
+		}
+		ids := []int64{}
+		piped[k] = Piped{Query: s.d.UpdateMany(group[0].set, arrays), Args: args, IDs: &ids}
+	}
+	// A group whose arguments could not be made columns: a statement each.
+	for k := 0; k < len(of); k++ {
+		if group := of[k]; len(group) > 1 && piped[k].IDs == nil {
+			for _, w := range group[1:] {
+				piped = append(piped, Piped{Query: w.query, Args: w.args})
+				of = append(of, []*swap{w})
+			}
+			of[k] = group[:1]
+		}
+	}
+	return piped, of
+}
+
+// columns returns the arguments of group's updates (all of one kind) as
+// columns, for UpdateMany: one array per column set, then the ids, the
+// revisions and the channels (updateSQL's arguments without its second
+// id), and the SQL type of each array; ok is false when an argument is
+// neither text nor an integer.
+func columns(group []*swap) (_ []any, _ []string, ok bool) {
+	n := len(group[0].args) - 1 // the last argument repeats the id
+	args := make([]any, n)
+	arrays := make([]string, n)
+	for c := range n {
+		switch group[0].args[c].(type) {
+		case int, int64:
+			col := make([]int64, len(group))
+			for r, w := range group {
+				switch v := w.args[c].(type) {
+				case int:
+					col[r] = int64(v)
+				case int64:
+					col[r] = v
+				default:
+					return nil, nil, false
+				}
+			}
+			args[c], arrays[c] = col, "bigint[]"
+		default:
+			col := make([]string, len(group))
+			for r, w := range group {
+				if col[r], ok = w.args[c].(string); !ok {
+					return nil, nil, false
+				}
+			}
+			args[c], arrays[c] = col, "text[]"
+		}
+	}
+	return args, arrays, true
 }
 
 // writeAlone writes w in a transaction of its own (or as one statement

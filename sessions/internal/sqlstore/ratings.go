@@ -21,7 +21,8 @@ import (
 // (a match of theirs finishing at the same time in another channel) then
 // waits, and reads what this one wrote, so that no result is lost; SQLite
 // writes one transaction at a time anyway. Its arguments: the server, the
-// member, then R, RD and σ of a new rating.
+// member, then R, RD and σ of a new rating. A rated result runs it with
+// two rows (twoRows), both players at once, in the order of their IDs.
 const lockRatingSQL = `INSERT INTO member_ratings (guild_id, user_id, r, rd, sigma, games, best, last_played)
 	VALUES (?, ?, ?, ?, ?, 0, 0, '')
 	ON CONFLICT (guild_id, user_id) DO UPDATE SET last_played = member_ratings.last_played
@@ -93,16 +94,40 @@ func (s *Store) recordRatings(ctx context.Context, tx *sql.Tx, sess *sessions.Se
 	if sess.Players[1].ID < sess.Players[0].ID {
 		order = [2]int{1, 0}
 	}
-	lock := tx.StmtContext(ctx, s.st.lockRating)
+	// Both players' rows are locked by one statement, a row each in the
+	// order of their IDs.
 	var cur [2]sessions.MemberRating
 	fresh := rating.New()
+	var args []any
 	for _, i := range order {
-		id := sess.Players[i].ID
-		r, err := scanRating(lock.QueryRowContext(ctx, sess.GuildID, id, fresh.R, fresh.RD, fresh.Sigma))
+		args = append(args, sess.GuildID, sess.Players[i].ID, fresh.R, fresh.RD, fresh.Sigma)
+	}
+	rows, err := tx.StmtContext(ctx, s.st.lockRating2).QueryContext(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("ratings of %s and %s: %w", sess.Players[0].ID, sess.Players[1].ID, err)
+	}
+	defer rows.Close()
+	found := 0
+	for rows.Next() {
+		r, err := scanRating(rows)
 		if err != nil {
-			return fmt.Errorf("rating of %s: %w", id, err)
+			return fmt.Errorf("ratings of %s and %s: %w", sess.Players[0].ID, sess.Players[1].ID, err)
 		}
-		cur[i] = r
+		for i, p := range sess.Players {
+			if p.ID == r.UserID {
+				cur[i] = r
+				found++
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("ratings of %s and %s: %w", sess.Players[0].ID, sess.Players[1].ID, err)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("ratings of %s and %s: %w", sess.Players[0].ID, sess.Players[1].ID, err)
+	}
+	if found != 2 {
+		return fmt.Errorf("ratings of %s and %s: %d rows locked, want 2", sess.Players[0].ID, sess.Players[1].ID, found)
 	}
 	var change sessions.RatingChange
 	for i, r := range cur {

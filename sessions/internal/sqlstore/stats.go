@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/connectn/connectn/game"
@@ -58,25 +59,46 @@ func (s *Store) recordResult(ctx context.Context, tx *sql.Tx, sess *sessions.Ses
 	} else if sess.Players[1].ID < sess.Players[0].ID {
 		players[0], players[1] = game.Player2, game.Player1
 	}
-	addStats, addPair := tx.StmtContext(ctx, s.st.addStats), tx.StmtContext(ctx, s.st.addPair)
+	// Both players' rows are written by one statement each (stats, pair
+	// records), a row per player in the order above: on PostgreSQL each
+	// statement is a round trip.
+	var stats, pairs []any
 	for _, p := range players {
 		wins, losses := 0, 1
 		if m.Winner() == p {
 			wins, losses = 1, 0
 		}
 		rec := m.Record(p)
-		if _, err := addStats.ExecContext(ctx, sess.GuildID, sess.Member(p).ID, boolInt(vsAI), wins, losses,
-			rec.Wins, rec.Losses, rec.Draws, wins, wins, formatTime(now)); err != nil {
-			return fmt.Errorf("record result of session %d: stats of %s: %w", sess.ID, sess.Member(p).ID, err)
-		}
-		if vsAI {
-			continue
-		}
-		if _, err := addPair.ExecContext(ctx, sess.GuildID, sess.Member(p).ID, sess.Member(p.Other()).ID, wins, losses); err != nil {
-			return fmt.Errorf("record result of session %d: pair record: %w", sess.ID, err)
-		}
+		stats = append(stats, sess.GuildID, sess.Member(p).ID, boolInt(vsAI), wins, losses,
+			rec.Wins, rec.Losses, rec.Draws, wins, wins, formatTime(now))
+		pairs = append(pairs, sess.GuildID, sess.Member(p).ID, sess.Member(p.Other()).ID, wins, losses)
+	}
+	addStats := s.st.addStats
+	if len(players) == 2 {
+		addStats = s.st.addStats2
+	}
+	if _, err := tx.StmtContext(ctx, addStats).ExecContext(ctx, stats...); err != nil {
+		return fmt.Errorf("record result of session %d: stats: %w", sess.ID, err)
+	}
+	if vsAI {
+		return nil
+	}
+	if _, err := tx.StmtContext(ctx, s.st.addPair2).ExecContext(ctx, pairs...); err != nil {
+		return fmt.Errorf("record result of session %d: pair records: %w", sess.ID, err)
 	}
 	return nil
+}
+
+// twoRows returns the INSERT query with its VALUES row given twice, for
+// two rows' arguments one after the other.
+func twoRows(query string) string {
+	i := strings.Index(query, "VALUES (")
+	if i < 0 {
+		panic("twoRows: no VALUES in " + query)
+	}
+	i += len("VALUES ")
+	j := i + strings.IndexByte(query[i:], ')') + 1
+	return query[:j] + ", " + query[i:j] + query[j:]
 }
 
 func boolInt(b bool) int {

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -53,9 +54,49 @@ type Dialect struct {
 	// SnapshotTx are the options of the transaction Export reads in, one
 	// that sees a single consistent state of the database.
 	SnapshotTx *sql.TxOptions
+	// Pipeline, when set, writes the moves of a process that arrive
+	// together (from different channels) in one round trip and one
+	// transaction, a group commit (see batcher): it runs batch in order,
+	// each Piped statement given as SQL text (rebound) and arguments,
+	// sets each one's Affected (or scans its row into Scan), and commits
+	// them all, or returns an error and leaves none of them written
+	// (PostgreSQL: pgx's SendBatch, an implicit transaction).
+	Pipeline func(ctx context.Context, db *sql.DB, batch []Piped) error
+	// NewestMany, when set, is a query that reads the newest session of
+	// each channel of a list given as its one argument (a []string), in
+	// the columns of SessionColumns, a row per channel that has one: the
+	// reads of a channel's newest session that arrive together (Update's,
+	// Get's, from different channels) are then made as one statement in
+	// one round trip (see reader) (PostgreSQL).
+	NewestMany string
+	// UpdateMany, when set, returns a statement that writes many sessions
+	// back at once, each with updateSQL's compare-and-swap: set are the
+	// columns the update sets from its arguments, in order (see
+	// UpdateColumns), and arrays the SQL array type of every argument of
+	// the new statement ("text[]", "bigint[]"): one per column of set,
+	// then the rows' ids, their revisions and their channels. It returns
+	// the ids of the rows it changed. A pipelined batch then writes the
+	// moves of one kind as one statement (PostgreSQL: the work of starting
+	// a statement, checking the table's constraints among it, is done
+	// once for all of them).
+	UpdateMany func(set, arrays []string) string
 	// AfterImport, when set, runs at the end of Import's transaction
 	// (PostgreSQL: moves the identity sequence past the imported IDs).
 	AfterImport func(ctx context.Context, tx *sql.Tx) error
+}
+
+// Piped is one statement of a Dialect.Pipeline batch.
+type Piped struct {
+	Query string // SQL with numbered placeholders
+	Args  []any
+	// Scan, when set, receives the one row the statement returns
+	// (INSERT ... RETURNING id); else Affected is set to the number of
+	// rows the statement changed.
+	Scan     []any
+	Affected int64
+	// IDs, when set, receives the one BIGINT column of every row the
+	// statement returns (UpdateMany's RETURNING id), instead of Affected.
+	IDs *[]int64
 }
 
 // Rebind rewrites the ? placeholders of query as the dialect writes them.
@@ -92,22 +133,33 @@ type Store struct {
 	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
 	cache   *cache
 	st      statements
+	// updateText and insertText are the SQL of st.update and st.insert,
+	// rebound, for Dialect.Pipeline.
+	updateText [2][2]string
+	insertText string
+	reads      atomic.Int64 // rows read by newest, for RowReads
+	reader     reader       // the reads of newest gathered, with d.NewestMany
 }
 
 // statements are the prepared statements of the hot paths.
 type statements struct {
 	newest, insert, abandon *sql.Stmt
+	newestMany              *sql.Stmt // Dialect.NewestMany, when set
 	// update holds updateSQL(phase, ids) at [phase][ids]: with or without
 	// the phase, with or without the players' IDs.
 	update            [2][2]*sql.Stmt
 	addStats, addPair *sql.Stmt
-	pair              *sql.Stmt // selectPairSQL
-	settings          *sql.Stmt // selectSettingsSQL
-	lastChallenge     *sql.Stmt // lastChallengeSQL
+	// addStats2, addPair2 and lockRating2 write (lock) two players' rows
+	// in one statement: addStatsSQL, addPairSQL and lockRatingSQL with
+	// two rows of VALUES.
+	addStats2, addPair2, lockRating2 *sql.Stmt
+	pair                             *sql.Stmt // selectPairSQL
+	settings                         *sql.Stmt // selectSettingsSQL
+	lastChallenge                    *sql.Stmt // lastChallengeSQL
 	// The ratings (ratings.go): a rated result's statements, Rating and
 	// RatedToday.
-	lockRating, writeRating, matchRatings *sql.Stmt
-	rating, ratedToday                    *sql.Stmt
+	writeRating, matchRatings *sql.Stmt
+	rating, ratedToday        *sql.Stmt
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -133,14 +185,28 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addPair, addPairSQL},
+		{&s.st.addStats2, twoRows(addStatsSQL)},
+		{&s.st.addPair2, twoRows(addPairSQL)},
+		{&s.st.lockRating2, twoRows(lockRatingSQL)},
 		{&s.st.pair, selectPairSQL},
 		{&s.st.settings, selectSettingsSQL},
 		{&s.st.lastChallenge, lastChallengeSQL},
-		{&s.st.lockRating, lockRatingSQL},
 		{&s.st.writeRating, writeRatingSQL},
 		{&s.st.matchRatings, matchRatingsSQL},
 		{&s.st.rating, selectRatingSQL},
 		{&s.st.ratedToday, ratedTodaySQL},
+	}
+	for phase := range 2 {
+		for ids := range 2 {
+			s.updateText[phase][ids] = d.Rebind(updateSQL(phase == 1, ids == 1))
+		}
+	}
+	s.insertText = d.Rebind(insertSQL)
+	if d.NewestMany != "" {
+		prep = append(prep, struct {
+			dst   **sql.Stmt
+			query string
+		}{&s.st.newestMany, d.NewestMany})
 	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
@@ -267,7 +333,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place),
 		c.EndedBy, boolInt(c.Rated), boolInt(c.RatedCapped), ratings}
 
-	w := &swap{ctx: ctx, stmt: s.st.insert, args: args, scan: []any{&c.ID}}
+	w := &swap{ctx: ctx, stmt: s.st.insert, query: s.insertText, args: args, scan: []any{&c.ID}}
 	if c.Phase == sessions.PhaseFinished {
 		// A match stored already over (a replay, say) counts like any other.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, c, now) }
@@ -304,6 +370,21 @@ const insertSQL = `INSERT INTO matches
 // Its arguments: the phase (only with phase), the players' IDs (only with
 // ids), the columns in the order set, then the row's id and revision, the
 // channel and the id again.
+// UpdateColumns returns the columns updateSQL(phase, ids) sets from its
+// arguments, in the order of its arguments.
+func UpdateColumns(phase, ids bool) []string {
+	var cols []string
+	if phase {
+		cols = append(cols, "phase")
+	}
+	if ids {
+		cols = append(cols, "player1_id", "player2_id")
+	}
+	return append(cols, "player1_name", "player2_name", "actions", "message_id", "updated_at",
+		"theme", "ai_level", "end_reason", "deadline_at", "post_seq", "post_due", "webhook", "ended_by",
+		"rated", "rated_capped", "ratings")
+}
+
 func updateSQL(phase, ids bool) string {
 	set := ""
 	if phase {
@@ -343,6 +424,11 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 // one that holds it: for tests that prove a call waited.
 func (s *Store) LockWaiters(channelID string) int { return s.locks.waiters(channelID) }
 
+// RowReads returns how many times this Store has read a channel's newest
+// session from the database (Get, and Update's loads and checks), each one
+// statement and one round trip: for tests that count what a move costs.
+func (s *Store) RowReads() int64 { return s.reads.Load() }
+
 // errLost means the compare-and-swap of Update found the row changed.
 var errLost = errors.New("lost the race")
 
@@ -360,19 +446,35 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	// is read to make sure the refusal is not of an old state. A channel
 	// whose cached state lost to another process (contended) reads the row
 	// first until a read finds it at the revision cached again.
+	//
+	// A refusal of the cached state that the read finds stale (another
+	// process wrote since: with two replicas taking turns at a match's
+	// clicks, every click) goes on from the state that read returned, so
+	// that the move costs one read and one write, not two reads: the read
+	// is a round trip, and on PostgreSQL the most costly part of a move
+	// for the server and the database alike (connectn-loadgen -route
+	// alternate, docs/load.md).
 	first := 0
+	var fresh *loaded // a state read already, for the next try
 	if e, contended := s.cache.newest(channelID); e != nil && !contended {
-		sess, err := s.tryUpdate(ctx, channelID, fn, e)
-		if !errors.Is(err, errLost) && !errors.Is(err, errStale) {
-			return sess, err
-		}
-		if errors.Is(err, errLost) {
+		sess, err := s.tryUpdate(ctx, channelID, fn, e, nil)
+		var stale *staleError
+		switch {
+		case errors.As(err, &stale):
+			// Another process wrote since: this channel's next Update
+			// reads first, as after a lost write.
+			s.cache.setContended(channelID, true)
+			fresh = stale.fresh
+		case errors.Is(err, errLost):
 			s.cache.setContended(channelID, true)
 			first = 1 // a lost try like any other
+		default:
+			return sess, err
 		}
 	}
 	for try := first; try < sessions.MaxAttempts; try++ {
-		sess, err := s.tryUpdate(ctx, channelID, fn, nil)
+		sess, err := s.tryUpdate(ctx, channelID, fn, nil, fresh)
+		fresh = nil
 		if !errors.Is(err, errLost) {
 			return sess, err
 		}
@@ -392,23 +494,38 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 	return nil, fmt.Errorf("update session in channel %s: %d tries lost to other writers: %w", channelID, sessions.MaxAttempts, sessions.ErrConflict)
 }
 
-// errStale means fn refused a cached state that may be older than the
-// row: Update reads the row and tries again.
-var errStale = errors.New("refused a cached state")
+// staleError means fn refused a cached state that is older than the row,
+// or that could not be checked: Update tries again from fresh, the row's
+// state read by the check, or when nil from a new read.
+type staleError struct{ fresh *loaded }
+
+func (e *staleError) Error() string { return "refused a cached state older than the row" }
+
+// loaded is a session as read from its row, and the cache entry it came
+// from.
+type loaded struct {
+	sess  *sessions.Session
+	entry *cached
+}
 
 // tryUpdate is one load, fn and compare-and-swap; it returns errLost when
 // another process wrote the session first. With from, the session starts
-// from that cache entry instead of the row, and a refusal by fn returns
-// errStale unless the row is still at the entry's revision.
-func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error, from *cached) (*sessions.Session, error) {
+// from that cache entry instead of the row, and a refusal by fn returns a
+// *staleError unless the row is still at the entry's revision. With
+// fresh (and no from), it starts from that state, read from the row
+// already, instead of reading it.
+func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessions.Session) error, from *cached, fresh *loaded) (*sessions.Session, error) {
 	var (
 		sess  *sessions.Session
 		entry = from
 		err   error
 	)
-	if from != nil {
+	switch {
+	case from != nil:
 		sess = from.sess.Clone()
-	} else {
+	case fresh != nil:
+		sess, entry = fresh.sess, fresh.entry
+	default:
 		known, contended := s.cache.newest(channelID)
 		if sess, entry, err = s.newest(ctx, channelID); err != nil {
 			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
@@ -420,8 +537,12 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	before := *sess
 	if err := fn(sess); err != nil {
 		if from != nil {
-			if _, now, lerr := s.newest(ctx, channelID); lerr != nil || now != from {
-				return nil, errStale
+			row, now, lerr := s.newest(ctx, channelID)
+			switch {
+			case lerr != nil:
+				return nil, &staleError{}
+			case now != from:
+				return nil, &staleError{fresh: &loaded{sess: row, entry: now}}
 			}
 		}
 		return nil, err
@@ -457,7 +578,8 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		sess.EndedBy, boolInt(sess.Rated), boolInt(sess.RatedCapped), ratings, sess.ID, entry.revision, sess.ChannelID, sess.ID)
 	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
-	w := &swap{ctx: ctx, stmt: update, args: args}
+	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args,
+		set: UpdateColumns(phase, ids)}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }
@@ -513,10 +635,14 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 	return id, nil
 }
 
-const selectSession = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
+// SessionColumns are the columns of a session's row as the Store reads
+// them, in order (see Dialect.NewestMany).
+const SessionColumns = `id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
 	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-	rated, rated_capped, ratings FROM matches`
+	rated, rated_capped, ratings`
+
+const selectSession = `SELECT ` + SessionColumns + ` FROM matches`
 
 // newestSQL reads the channel's newest session, through
 // matches_by_channel (channel_id, id).
@@ -526,6 +652,15 @@ const newestSQL = selectSession + ` WHERE channel_id = ? ORDER BY id DESC LIMIT 
 // decoding when the row's revision is the one cached, else the row
 // decoded (and cached).
 func (s *Store) newest(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
+	s.reads.Add(1)
+	if s.st.newestMany != nil {
+		return s.readTogether(ctx, channelID)
+	}
+	return s.newestOne(ctx, channelID)
+}
+
+// newestOne is newest as one statement of its own.
+func (s *Store) newestOne(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
 	rows, err := s.st.newest.QueryContext(ctx, channelID)
 	if err != nil {
 		return nil, nil, err

@@ -145,3 +145,11 @@ func TestCacheContended(t *testing.T) {
 
 // first returns the entry of a newest result.
 func first(e *cached, _ bool) *cached { return e }
+
+func TestTwoRows(t *testing.T) {
+	got := twoRows("INSERT INTO t (a, b, c) VALUES (?, 0, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b")
+	want := "INSERT INTO t (a, b, c) VALUES (?, 0, ?), (?, 0, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b"
+	if got != want {
+		t.Errorf("twoRows() = %q, want %q", got, want)
+	}
+}

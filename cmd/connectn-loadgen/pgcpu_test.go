@@ -1,0 +1,116 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestProcCPUCountsWaitedChildren(t *testing.T) {
+	before, err := procCPU(os.Getpid(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A child that burns CPU and is waited for moves its CPU into our
+	// cutime/cstime, as a backend's moves into the postmaster's.
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("no sh to burn CPU with: %v", err)
+	}
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	after, err := procCPU(os.Getpid(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := procCPU(os.Getpid(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after - before; got < child-20*time.Millisecond {
+		t.Errorf("CPU with children grew by %v, want at least the child's %v (less 2 ticks)", got, child)
+	}
+	if own > after {
+		t.Errorf("own CPU %v more than own and children's %v", own, after)
+	}
+}
+
+func TestPgReadingSince(t *testing.T) {
+	a := pgReading{cpu: time.Second, procs: 5, ok: true}
+	b := pgReading{cpu: 3 * time.Second, procs: 6, ok: true}
+	if got := b.since(a); got != 2*time.Second {
+		t.Errorf("since = %v, want 2s", got)
+	}
+	if got := b.since(pgReading{}); got != -1 {
+		t.Errorf("since a failed reading = %v, want -1", got)
+	}
+	if got := readPostgres(false); got.ok {
+		t.Errorf("readPostgres(false) = %+v, want not ok", got)
+	}
+}
+
+func TestEndpointAlternate(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		alternate bool
+		want      []int // endpoints of a's, b's, a's, b's, a's requests
+	}{
+		{"turn", false, []int{0, 1, 0, 1, 0}},
+		// a's own turn starts at 0, b's at 1: each match alternates on
+		// its own, whatever the other does.
+		{"alternate", true, []int{0, 1, 1, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &client{endpoints: []string{"x", "y"}, alternate: tc.alternate}
+			a, b := uint64(0), uint64(1)
+			var got []int
+			for i := range 5 {
+				own := &a
+				if i%2 == 1 {
+					own = &b
+				}
+				got = append(got, c.endpoint(own))
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("endpoints %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReportPerMove(t *testing.T) {
+	rec := newRecorder()
+	rec.moves = 1000
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		pgCPU time.Duration
+		want  []string
+		not   []string
+	}{
+		{"without PostgreSQL", -1, []string{"server CPU/move", "0.400ms"}, []string{"PostgreSQL CPU/move", "n/a"}},
+		{"with PostgreSQL", 300 * ms, []string{"server CPU/move", "PostgreSQL CPU/move", "0.400ms", "0.300ms", "0.700ms"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			reportPerMove(&b, []phaseResult{
+				{kind: "ping", matches: 50, rec: newRecorder(), cpu: 100 * ms, pgCPU: tc.pgCPU},
+				{kind: "moves", matches: 50, rec: rec, cpu: 400 * ms, pgCPU: tc.pgCPU},
+			})
+			got := b.String()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("report lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("report holds %q:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
