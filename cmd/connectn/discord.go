@@ -102,7 +102,7 @@ func (a *app) applicationID(s *discordgo.Session) (string, error) {
 	}
 	app, err := s.Application("@me")
 	if err != nil {
-		return "", fmt.Errorf("look up the application of DISCORD_TOKEN: %w", err)
+		return "", fmt.Errorf("look up the application of DISCORD_TOKEN: %w", calledURL(err, a.c.discordAPI))
 	}
 	return app.ID, nil
 }
@@ -174,6 +174,31 @@ func (a *app) runHandler(ctx context.Context, h *bot.Handler) (stop func()) {
 	}
 }
 
+// calledURL returns err with the REST URLs in its text as they were
+// really called, on the base api (CONNECTN_DISCORD_API; "" leaves err
+// as it is): discordgo builds every URL on discord.com (its EndpointAPI)
+// and names that in its errors, whatever base apiTransport sent the
+// request to. The error returned wraps err.
+func calledURL(err error, api string) error {
+	if err == nil || api == "" {
+		return err
+	}
+	text := strings.ReplaceAll(err.Error(), discordgo.EndpointAPI, strings.TrimSuffix(api, "/")+"/")
+	if text == err.Error() {
+		return err
+	}
+	return &calledError{err: err, text: text}
+}
+
+// calledError is an error with its text rewritten by calledURL.
+type calledError struct {
+	err  error
+	text string
+}
+
+func (e *calledError) Error() string { return e.text }
+func (e *calledError) Unwrap() error { return e.err }
+
 func register(ctx context.Context, a *app) error {
 	s, err := a.discordSession()
 	if err != nil {
@@ -184,7 +209,7 @@ func register(ctx context.Context, a *app) error {
 		return err
 	}
 	if err := bot.RegisterCommands(s, appID, a.c.guildID); err != nil {
-		return err
+		return calledURL(err, a.c.discordAPI)
 	}
 	where := "globally (Discord may take up to an hour to show them everywhere)"
 	if a.c.guildID != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -439,5 +440,23 @@ func TestInvite(t *testing.T) {
 	}
 	if q := u.Query(); q.Get("integration_type") != "1" || q.Get("scope") != "applications.commands" || q.Has("permissions") {
 		t.Errorf("the user install's query %v, want integration_type 1 and scope applications.commands only", q)
+	}
+}
+
+// TestRegisterErrorNamesTheURLCalled: when the configured REST base does
+// not answer, register's error names the URL really called there, not
+// discord.com, where discordgo builds its URLs.
+func TestRegisterErrorNamesTheURLCalled(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nobody answers there now
+	base := "http://" + addr + "/api/v10"
+	r := runWith(t, context.Background(), []string{"register"},
+		map[string]string{"DISCORD_TOKEN": fakeToken, "CONNECTN_DISCORD_API": base}, deps{newSession: realSession})
+	if r.code != 1 || !strings.Contains(r.stderr, base+"/oauth2/applications/@me") || strings.Contains(r.stderr, "discord.com") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 naming %s/oauth2/applications/@me and not discord.com", r.code, r.stderr, base)
 	}
 }
