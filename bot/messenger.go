@@ -207,14 +207,15 @@ func (d *DiscordMessenger) RecentChannelMessages(ctx context.Context, channelID 
 // delete in one bucket for the whole bot (WebhookMessage, WebhookMessageEdit
 // and WebhookMessageDelete use EndpointWebhookToken("", "")): those calls
 // went one at a time, and one stalled call held all the others for its
-// try's 2.5 s (with a fifth of the REST calls failing, a sixth of the reads
+// try's time (with a fifth of the REST calls failing, a sixth of the reads
 // of a new message's ID gave up). Its follow-ups and callbacks get a
 // bucket per interaction token, which is never dropped (about 300 bytes per
 // interaction answered, for as long as the bot runs). A bucket per hash of
-// the token, modulo webhookBuckets, bounds both: Discord's per-webhook
-// limits are far above what one board needs, and a 429 is retried by
-// deliver in any case.
-const webhookBuckets = 64
+// the token, modulo webhookBuckets, bounds both (300 KiB at most): a
+// stalled call still holds the calls that share its bucket, so there are
+// many; Discord's per-webhook limits are far above what one board needs,
+// and a 429 is retried by deliver in any case.
+const webhookBuckets = 1024
 
 // webhookBucket returns the bucket of a call through the webhook of token:
 // "webhook#<n>", n from 0 to webhookBuckets-1 (FNV-1a of the token).
