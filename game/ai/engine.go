@@ -267,6 +267,13 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 	w := newWide(rows, columns, connect)
 	h := newHsearch(w, moves, nil)
 	quick := h.quickMove()
+	// A book move is a lookup, not a search: it needs no worker, and does
+	// not wait behind the searches of other matches for one.
+	if level == Perfect {
+		if c, ok := e.bookMove(rows, columns, connect, moves); ok {
+			return c
+		}
+	}
 	if !e.acquire(deadline) {
 		return quick
 	}
@@ -285,9 +292,6 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 	s := e.solver(rows, columns, connect)
 	empty := rows*columns - len(moves)
 	if s != nil && level == Perfect {
-		if c, ok := e.bookMove(rows, columns, connect, moves); ok {
-			return c
-		}
 		// A quick heuristic search first, so that a position the solver
 		// cannot settle in time still gets a searched move, then the
 		// solver with the rest of the time.

@@ -219,6 +219,45 @@ func TestPoolBoundsWorkers(t *testing.T) {
 	}
 }
 
+// TestBookMoveNeedsNoWorker holds the only worker of an engine, as a
+// search of another match would, and checks that perfect still answers an
+// opening position of 7x6 from the book at once, instead of waiting for
+// the worker until its deadline and falling back to a move without search.
+func TestBookMoveNeedsNoWorker(t *testing.T) {
+	e := NewEngine(Options{TableMB: 4, Workers: 1, MoveTime: 500 * time.Millisecond})
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	// A position whose book move is not the move played without a
+	// search, so that the two cannot be confused.
+	var moves []int
+	want := -1
+	for a := 0; a < 7 && want < 0; a++ {
+		for b := 0; b < 7 && want < 0; b++ {
+			c, ok := e.bookMove(6, 7, 4, []int{a, b})
+			quick := newHsearch(newWide(6, 7, 4), []int{a, b}, nil).quickMove()
+			if ok && c != quick {
+				moves, want = []int{a, b}, c
+			}
+		}
+	}
+	if want < 0 {
+		t.Fatal("no two-disc position whose book move differs from the quick move")
+	}
+	if !e.acquire(time.Now().Add(time.Second)) {
+		t.Fatal("could not take the engine's worker")
+	}
+	defer e.release()
+	m := playMoves(t, cfg, moves)
+	start := time.Now()
+	got, err := e.Move(context.Background(), m, Perfect)
+	took := time.Since(start)
+	if err != nil || got != want {
+		t.Errorf("Move after %v with the worker taken = %d, %v; want the book's %d", moves, got, err, want)
+	}
+	if took > 250*time.Millisecond {
+		t.Errorf("Move with the worker taken took %v: it waited for the worker", took)
+	}
+}
+
 // TestMoveDeterministic checks that the same seed and position give the
 // same move at the levels that use randomness.
 func TestMoveDeterministic(t *testing.T) {
