@@ -81,7 +81,11 @@ type Options struct {
 	// Workers bounds the goroutines searching at once over all the
 	// matches the engine serves: a bounded pool, so concurrent AI games
 	// share the processor instead of oversubscribing it. 0 means
-	// runtime.GOMAXPROCS(0). A lone search may use two workers.
+	// runtime.GOMAXPROCS(0). A lone search may use two workers. A server
+	// that answers requests beside the searches should keep at least one
+	// processor out of the pool; searches also yield the processor every
+	// few tens of microseconds, so that a goroutine waiting for it runs
+	// without waiting for the scheduler's 10 ms time slice.
 	Workers int
 	// Seed seeds the randomness of the easy and medium levels (and the
 	// choice among equal moves): the same seed and the same position give

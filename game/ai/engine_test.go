@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -255,6 +257,63 @@ func TestBookMoveNeedsNoWorker(t *testing.T) {
 	}
 	if took > 250*time.Millisecond {
 		t.Errorf("Move with the worker taken took %v: it waited for the worker", took)
+	}
+}
+
+// TestSearchesYield runs each kind of search on a single processor and
+// checks that a goroutine waking meanwhile (as an interaction handler
+// does) runs within a few milliseconds: the search yields the processor
+// often, instead of holding it for the scheduler's 10 ms time slice.
+func TestSearchesYield(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("measures scheduling delays: not under the race detector or -short")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	solver, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(Options{TableMB: 4, Workers: 1})
+	searches := []struct {
+		name   string
+		search func(ctx context.Context)
+	}{
+		{name: "solver, empty 7x6", search: func(ctx context.Context) {
+			pos, _ := solver.Play(nil)
+			solver.Solve(ctx, pos, true)
+		}},
+		{name: "heuristic, perfect on 12x12", search: func(ctx context.Context) {
+			m, _ := game.NewMatch(game.Config{Rows: 12, Columns: 12, Connect: 4, Wins: 1})
+			e.Move(ctx, m, Perfect)
+		}},
+	}
+	for _, tt := range searches {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tt.search(ctx)
+			}()
+			var late []time.Duration
+		wakes:
+			for len(late) < 25 {
+				start := time.Now()
+				time.Sleep(time.Millisecond)
+				late = append(late, time.Since(start)-time.Millisecond)
+				select {
+				case <-done:
+					break wakes
+				default:
+				}
+			}
+			<-done
+			slices.Sort(late)
+			if median := late[len(late)/2]; median > 4*time.Millisecond {
+				t.Errorf("a goroutine waking during the search ran %v late (median of %d), want under 4ms", median, len(late))
+			}
+		})
 	}
 }
 
