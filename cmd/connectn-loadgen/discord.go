@@ -33,6 +33,9 @@ type fakeDiscord struct {
 	// post and the ply): more than one is a duplicate a player would see.
 	boards     map[string]int
 	duplicates int
+	// edits holds the edits of messages by webhook, by channel, for the
+	// channels that asked for them (subscribeEdits).
+	edits map[string]chan *discordgo.Message
 }
 
 // listenDiscord serves the fake webhooks on addr ("127.0.0.1:0" picks a
@@ -42,7 +45,7 @@ func listenDiscord(addr string, faults *faultChooser) (*fakeDiscord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen for the webhook routes on %s: %w", addr, err)
 	}
-	d := &fakeDiscord{slots: map[string]chan *discordgo.Message{}, boards: map[string]int{}}
+	d := &fakeDiscord{slots: map[string]chan *discordgo.Message{}, boards: map[string]int{}, edits: map[string]chan *discordgo.Message{}}
 	opts := []discordtest.Option{discordtest.WithListener(ln), discordtest.WithApplicationID(appID), discordtest.WithToken(botToken),
 		discordtest.WithResolver(resolve), discordtest.WithOnMessage(d.posted)}
 	if faults != nil {
@@ -81,8 +84,32 @@ func (d *fakeDiscord) subscribe(channel string) chan *discordgo.Message {
 	return ch
 }
 
-// posted hands a follow-up to the slot of its channel.
+// subscribeEdits returns the channel on which the slot playing in channel
+// receives the edits of messages there by webhook.
+func (d *fakeDiscord) subscribeEdits(channel string) chan *discordgo.Message {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ch := d.edits[channel]
+	if ch == nil {
+		ch = make(chan *discordgo.Message, 16)
+		d.edits[channel] = ch
+	}
+	return ch
+}
+
+// posted hands a follow-up to the slot of its channel, and an edit by
+// webhook to the slot that subscribed to the edits of its channel.
 func (d *fakeDiscord) posted(m discordtest.Message) {
+	if m.Kind == discordtest.WebhookMessageEdit {
+		d.mu.Lock()
+		ch := d.edits[m.Message.ChannelID]
+		d.mu.Unlock()
+		select {
+		case ch <- m.Message:
+		default: // nobody subscribed, or nobody reads
+		}
+		return
+	}
 	if m.Kind != discordtest.FollowupMessageCreate {
 		return
 	}

@@ -42,6 +42,13 @@
 // in turn, and prints its resident memory (VmRSS) and goroutines once
 // they are all active.
 //
+// With -ai-matches N, each moves phase is run a second time with N matches
+// against the bot (-ai-boards, e.g. 7x6:perfect,12x12:hard, taken in turn)
+// played beside the human ones, and the report adds the bot's answers
+// (click to the board with its disc, inline or by a deferred edit of
+// @original), how many were deferred or later than Discord's 3 s, and the
+// human moves' latency with the AI against without (see aimatch.go).
+//
 // Usage:
 //
 //	connectn-loadgen -genkey                       print a key pair and exit
@@ -51,6 +58,7 @@
 //	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
 //	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
 //	connectn-loadgen -spawn ./connectn -mode both -rss 10,1000,10000   serve and run side by side, then run's memory
+//	connectn-loadgen -spawn ./connectn -matches 50 -ai-matches 20      50 human matches, then the same beside 20 against the bot
 package main
 
 import (
@@ -108,6 +116,7 @@ type options struct {
 	gw                                           gatewayOptions
 	postgresCPU                                  bool
 	route                                        string
+	ai                                           aiOptions // matches against the bot beside the human ones
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -149,6 +158,9 @@ the server's CPU time per request, beside a signed-PING baseline.
     (connectn serve and connectn run side by side, run's interactions dispatched over
      a fake gateway and answered on the fake REST API; then the resident memory of a
      fresh connectn run with 10, 1,000 and 10,000 matches active)
+  connectn-loadgen -spawn ./connectn -matches 50 -ai-matches 20 -ai-boards 7x6:perfect,12x12:hard
+    (50 human matches, then the same 50 beside 20 matches against the bot: the human
+     moves' latency with and without the AI, and the bot's answers against the 3 s window)
 
 Flags:
 `)
@@ -186,6 +198,7 @@ Flags:
 	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
 	checkGateway := gatewayFlags(fs, o)
+	checkAI := aiFlags(fs, o)
 	err := fs.Parse(args)
 	if err != nil {
 		return nil, err
@@ -239,6 +252,9 @@ Flags:
 		return nil, errors.New("-crash and -stop need -spawn: the test starts, kills and restarts the server itself")
 	}
 	if err := checkGateway(); err != nil {
+		return nil, err
+	}
+	if err := checkAI(); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -319,6 +335,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		results = append(results, r)
 		report(stdout, []phaseResult{r}, false)
+		if o.ai.matches > 0 && ctx.Err() == nil {
+			with, a, err := env.aiMovePhase(ctx, m, o)
+			if err != nil {
+				fmt.Fprintln(stderr, "connectn-loadgen:", err)
+				return 1
+			}
+			results = append(results, with)
+			report(stdout, []phaseResult{with}, false)
+			reportAI(stdout, r, with, a, o.ai.boards)
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -715,7 +741,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 			}
 			p50, p90, p99, mx := percentiles(r.rec.lat[kind])
 			movesPerSec := "-"
-			if r.kind == "moves" {
+			if r.kind != "ping" {
 				movesPerSec = fmt.Sprintf("%.0f", float64(r.rec.moves)/r.elapsed.Seconds())
 			}
 			errs := 0
@@ -732,7 +758,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 	}
 	for _, r := range results {
 		fmt.Fprintf(w, "== %d %s: %d requests in %.1fs (%.0f/s)", r.matches, r.kind, r.requests, r.elapsed.Seconds(), float64(r.requests)/r.elapsed.Seconds())
-		if r.kind == "moves" {
+		if r.kind != "ping" {
 			fmt.Fprintf(w, ", %d moves acknowledged (%.0f moves/s)", r.rec.moves, float64(r.rec.moves)/r.elapsed.Seconds())
 		}
 		fmt.Fprintf(w, ", server CPU %s/request (load generator %s/request)\n", cpuPer(r.cpu, r.requests), cpuPer(r.selfCPU, r.requests))
@@ -742,7 +768,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		if len(r.hooks) > 0 {
 			fmt.Fprintf(w, "   webhook calls from the server: %s\n", formatCounts(r.hooks))
 		}
-		if r.kind == "moves" {
+		if r.kind != "ping" {
 			fmt.Fprintf(w, "   boards posted twice: %d\n", r.duplicates)
 		}
 		for _, l := range r.restMetrics {

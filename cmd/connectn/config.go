@@ -249,7 +249,7 @@ var settings = []setting{
 		}},
 	{env: "CONNECTN_AI_MEMORY", flag: "ai-memory", arg: "MB", def: "64", usage: fmt.Sprintf("AI transposition table size in MB, %d to %d", minAIMemoryMB, maxAIMemoryMB),
 		set: func(c *config, v string) string { return parseInt(v, minAIMemoryMB, maxAIMemoryMB, &c.aiMemoryMB) }},
-	{env: "CONNECTN_AI_WORKERS", flag: "ai-workers", arg: "N", def: "2", usage: fmt.Sprintf("AI searches allowed to run at once, %d to %d", minAIWorkers, maxAIWorkers),
+	{env: "CONNECTN_AI_WORKERS", flag: "ai-workers", arg: "N", def: "2", usage: fmt.Sprintf("AI searches allowed to run at once, %d to %d, at most one fewer than the processors", minAIWorkers, maxAIWorkers),
 		set: func(c *config, v string) string { return parseInt(v, minAIWorkers, maxAIWorkers, &c.aiWorkers) }},
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -145,12 +146,28 @@ const schedulerInterval = time.Second
 // with the bot token, or without one in serve mode), with the configured
 // deadlines and an AI with the configured memory and workers.
 func (a *app) handler(store bot.Store, rest *discordgo.Session) *bot.Handler {
-	engine := ai.NewEngine(ai.Options{TableMB: a.c.aiMemoryMB, Workers: a.c.aiWorkers})
+	procs := runtime.GOMAXPROCS(0)
+	workers := aiWorkers(a.c.aiWorkers, procs)
+	if workers < a.c.aiWorkers {
+		a.log.Info("AI searches at once capped to leave the interaction handlers a processor",
+			"configured", a.c.aiWorkers, "workers", workers, "gomaxprocs", procs)
+	}
+	engine := ai.NewEngine(ai.Options{TableMB: a.c.aiMemoryMB, Workers: workers})
 	return bot.NewHandler(store, a.log, bot.WithMetrics(a.metrics),
 		bot.WithMessenger(bot.NewDiscordMessenger(rest)),
 		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout),
 		bot.WithThreads(a.c.threads),
 		bot.WithAI(engine))
+}
+
+// aiWorkers returns the size of the AI's worker pool for configured
+// workers (CONNECTN_AI_WORKERS) on procs processors (GOMAXPROCS): at most
+// procs-1, so that searches never hold every processor and the interaction
+// handlers always keep one (with 20 matches against the bot on 2
+// processors, a pool of 2 doubled the human moves' p99; see docs/load.md),
+// and at least 1.
+func aiWorkers(configured, procs int) int {
+	return max(1, min(configured, procs-1))
 }
 
 // runHandler runs h's deadline scheduler until ctx ends, and returns the

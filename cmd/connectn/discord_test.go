@@ -460,3 +460,28 @@ func TestRegisterErrorNamesTheURLCalled(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 naming %s/oauth2/applications/@me and not discord.com", r.code, r.stderr, base)
 	}
 }
+
+// TestAIWorkers checks the bound of the AI's worker pool: the searches
+// never hold every processor, whatever CONNECTN_AI_WORKERS says, so that
+// the interaction handlers keep one.
+func TestAIWorkers(t *testing.T) {
+	tests := []struct {
+		name              string
+		configured, procs int
+		want              int
+	}{
+		{name: "default on 2 processors", configured: 2, procs: 2, want: 1},
+		{name: "default on 8 processors", configured: 2, procs: 8, want: 2},
+		{name: "more than the processors", configured: 16, procs: 4, want: 3},
+		{name: "as many as the processors", configured: 4, procs: 4, want: 3},
+		{name: "one processor", configured: 2, procs: 1, want: 1},
+		{name: "one worker", configured: 1, procs: 2, want: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := aiWorkers(tt.configured, tt.procs); got != tt.want {
+				t.Errorf("aiWorkers(%d, %d) = %d, want %d", tt.configured, tt.procs, got, tt.want)
+			}
+		})
+	}
+}

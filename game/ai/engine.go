@@ -81,7 +81,11 @@ type Options struct {
 	// Workers bounds the goroutines searching at once over all the
 	// matches the engine serves: a bounded pool, so concurrent AI games
 	// share the processor instead of oversubscribing it. 0 means
-	// runtime.GOMAXPROCS(0). A lone search may use two workers.
+	// runtime.GOMAXPROCS(0). A lone search may use two workers. A server
+	// that answers requests beside the searches should keep at least one
+	// processor out of the pool; searches also yield the processor every
+	// few tens of microseconds, so that a goroutine waiting for it runs
+	// without waiting for the scheduler's 10 ms time slice.
 	Workers int
 	// Seed seeds the randomness of the easy and medium levels (and the
 	// choice among equal moves): the same seed and the same position give
@@ -267,6 +271,13 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 	w := newWide(rows, columns, connect)
 	h := newHsearch(w, moves, nil)
 	quick := h.quickMove()
+	// A book move is a lookup, not a search: it needs no worker, and does
+	// not wait behind the searches of other matches for one.
+	if level == Perfect {
+		if c, ok := e.bookMove(rows, columns, connect, moves); ok {
+			return c
+		}
+	}
 	if !e.acquire(deadline) {
 		return quick
 	}
@@ -285,9 +296,6 @@ func (e *Engine) move(ctx context.Context, rows, columns, connect int, moves []i
 	s := e.solver(rows, columns, connect)
 	empty := rows*columns - len(moves)
 	if s != nil && level == Perfect {
-		if c, ok := e.bookMove(rows, columns, connect, moves); ok {
-			return c
-		}
 		// A quick heuristic search first, so that a position the solver
 		// cannot settle in time still gets a searched move, then the
 		// solver with the rest of the time.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -216,6 +218,102 @@ func TestPoolBoundsWorkers(t *testing.T) {
 	wg.Wait()
 	if p := e.peak.Load(); p != 1 {
 		t.Errorf("peak of workers searching at once = %d, want 1", p)
+	}
+}
+
+// TestBookMoveNeedsNoWorker holds the only worker of an engine, as a
+// search of another match would, and checks that perfect still answers an
+// opening position of 7x6 from the book at once, instead of waiting for
+// the worker until its deadline and falling back to a move without search.
+func TestBookMoveNeedsNoWorker(t *testing.T) {
+	e := NewEngine(Options{TableMB: 4, Workers: 1, MoveTime: 500 * time.Millisecond})
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	// A position whose book move is not the move played without a
+	// search, so that the two cannot be confused.
+	var moves []int
+	want := -1
+	for a := 0; a < 7 && want < 0; a++ {
+		for b := 0; b < 7 && want < 0; b++ {
+			c, ok := e.bookMove(6, 7, 4, []int{a, b})
+			quick := newHsearch(newWide(6, 7, 4), []int{a, b}, nil).quickMove()
+			if ok && c != quick {
+				moves, want = []int{a, b}, c
+			}
+		}
+	}
+	if want < 0 {
+		t.Fatal("no two-disc position whose book move differs from the quick move")
+	}
+	if !e.acquire(time.Now().Add(time.Second)) {
+		t.Fatal("could not take the engine's worker")
+	}
+	defer e.release()
+	m := playMoves(t, cfg, moves)
+	start := time.Now()
+	got, err := e.Move(context.Background(), m, Perfect)
+	took := time.Since(start)
+	if err != nil || got != want {
+		t.Errorf("Move after %v with the worker taken = %d, %v; want the book's %d", moves, got, err, want)
+	}
+	if took > 250*time.Millisecond {
+		t.Errorf("Move with the worker taken took %v: it waited for the worker", took)
+	}
+}
+
+// TestSearchesYield runs each kind of search on a single processor and
+// checks that a goroutine waking meanwhile (as an interaction handler
+// does) runs within a few milliseconds: the search yields the processor
+// often, instead of holding it for the scheduler's 10 ms time slice.
+func TestSearchesYield(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("measures scheduling delays: not under the race detector or -short")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	solver, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(Options{TableMB: 4, Workers: 1})
+	searches := []struct {
+		name   string
+		search func(ctx context.Context)
+	}{
+		{name: "solver, empty 7x6", search: func(ctx context.Context) {
+			pos, _ := solver.Play(nil)
+			solver.Solve(ctx, pos, true)
+		}},
+		{name: "heuristic, perfect on 12x12", search: func(ctx context.Context) {
+			m, _ := game.NewMatch(game.Config{Rows: 12, Columns: 12, Connect: 4, Wins: 1})
+			e.Move(ctx, m, Perfect)
+		}},
+	}
+	for _, tt := range searches {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tt.search(ctx)
+			}()
+			var late []time.Duration
+		wakes:
+			for len(late) < 25 {
+				start := time.Now()
+				time.Sleep(time.Millisecond)
+				late = append(late, time.Since(start)-time.Millisecond)
+				select {
+				case <-done:
+					break wakes
+				default:
+				}
+			}
+			<-done
+			slices.Sort(late)
+			if median := late[len(late)/2]; median > 4*time.Millisecond {
+				t.Errorf("a goroutine waking during the search ran %v late (median of %d), want under 4ms", median, len(late))
+			}
+		})
 	}
 }
 

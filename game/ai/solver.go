@@ -3,6 +3,7 @@ package ai
 import (
 	"errors"
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 )
 
@@ -63,6 +64,11 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		if s.extra != nil {
 			s.extra()
 		}
+		// Let the goroutines waiting for this processor run first (the
+		// bot's interaction handlers): a search yields every checkEvery
+		// nodes (tens of microseconds) instead of holding it for the
+		// scheduler's 10 ms time slice.
+		runtime.Gosched()
 	}
 	g := s.g
 	possible := g.nonLosing(&p)
