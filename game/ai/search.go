@@ -3,7 +3,6 @@ package ai
 import (
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -142,7 +141,7 @@ func (h *hsearch) negamax(depth, alpha, beta, ply int) int {
 	h.nodes++
 	if h.nodes&h.checkMask == 0 {
 		h.checkStop()
-		runtime.Gosched() // as the solver does: the handlers first
+		yield() // as the solver does: the handlers first
 	}
 	if h.aborted {
 		return 0

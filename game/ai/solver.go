@@ -20,6 +20,11 @@ var etcMinEmpty = 0
 // end of the game, and their entries are short-lived.
 var nearEmpty = 18
 
+// yield hands the processor to the goroutines waiting for it (the bot's
+// interaction handlers), as searches do every few thousand nodes;
+// a variable for tests to count the yields.
+var yield = runtime.Gosched
+
 // checkEvery is how many nodes a search explores between two looks at its
 // stop flag; a power of two.
 const checkEvery = 1 << 10
@@ -68,7 +73,7 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		// bot's interaction handlers): a search yields every checkEvery
 		// nodes (tens of microseconds) instead of holding it for the
 		// scheduler's 10 ms time slice.
-		runtime.Gosched()
+		yield()
 	}
 	g := s.g
 	possible := g.nonLosing(&p)
