@@ -137,8 +137,9 @@ func (r *runner) every(ctx context.Context, interval time.Duration, tick func(co
 }
 
 // close waits for the background work to finish, or for ctx to end; then
-// it cancels what is left, returning ctx's error if the work did not
-// finish in time.
+// it cancels what is left and waits up to cancelWait for it to stop (work
+// that honours its context returns at once: a REST call, deliver's
+// tries), returning ctx's error if the work did not finish in time.
 func (r *runner) close(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
@@ -152,8 +153,19 @@ func (r *runner) close(ctx context.Context) error {
 		err = fmt.Errorf("close handler: background work still running: %w", ctx.Err())
 	}
 	r.stopOnce.Do(r.stop)
+	if err != nil {
+		t := time.NewTimer(cancelWait)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		}
+	}
 	return err
 }
+
+// cancelWait bounds the wait in close for the background work it cancelled.
+const cancelWait = 2 * time.Second
 
 // waitIdle waits until no work waits for a delivery and none runs, or
 // until ctx ends (returning its error).

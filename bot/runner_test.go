@@ -112,3 +112,27 @@ func TestLive(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWaitsForCancelledWork: work still running when close's context
+// ends is cancelled, and close returns only once it has stopped, so that
+// nothing it does (a log line) comes after the handler is closed.
+func TestCloseWaitsForCancelledWork(t *testing.T) {
+	r := newRunner(time.Now, slog.New(slog.DiscardHandler))
+	var stopped atomic.Bool
+	started := make(chan struct{})
+	r.spawn(func(ctx context.Context) {
+		close(started)
+		<-ctx.Done()
+		time.Sleep(20 * time.Millisecond) // the work's last step, after the cancel
+		stopped.Store(true)
+	})
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := r.close(ctx); err == nil {
+		t.Error("close = nil, want the error of work still running")
+	}
+	if !stopped.Load() {
+		t.Error("close returned before the cancelled work stopped")
+	}
+}
