@@ -262,7 +262,8 @@ func TestBookMoveNeedsNoWorker(t *testing.T) {
 // TestSearchesYield: each kind of search hands its processor to the
 // goroutines waiting for it (as an interaction handler does) every few
 // thousand nodes, through yield, instead of holding it for the scheduler's
-// 10 ms time slice. It counts the yields of a search of 100 ms; without
+// 10 ms time slice. It counts the yields of a search of 200 ms (a few
+// under the race detector on a busy machine, hundreds otherwise); without
 // them it counts none.
 func TestSearchesYield(t *testing.T) {
 	var yields atomic.Int64
@@ -289,11 +290,11 @@ func TestSearchesYield(t *testing.T) {
 	for _, tt := range searches {
 		t.Run(tt.name, func(t *testing.T) {
 			yields.Store(0)
-			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			tt.search(ctx)
-			if n := yields.Load(); n < 10 {
-				t.Errorf("%d yields in a search of 100 ms, want at least 10", n)
+			if n := yields.Load(); n < 2 {
+				t.Errorf("%d yields in a search of 200 ms, want at least 2", n)
 			}
 		})
 	}
