@@ -104,6 +104,7 @@ type options struct {
 	faultKinds                                   []string      // of restFaultKinds
 	faultRetryAfter                              time.Duration // Retry-After of the injected 429s
 	gw                                           gatewayOptions
+	soak                                         soakOptions
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -180,6 +181,7 @@ Flags:
 	fs.IntVar(&o.crashAfter, "crash-after", 400, "with -crash or -stop: acknowledged moves before the kill or SIGTERM")
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
 	checkGateway := gatewayFlags(fs, o)
+	checkSoak := soakFlags(fs, o)
 	err := fs.Parse(args)
 	if err != nil {
 		return nil, err
@@ -232,6 +234,9 @@ Flags:
 	if err := checkGateway(); err != nil {
 		return nil, err
 	}
+	if err := checkSoak(); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -279,6 +284,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.gw.mode != modeHTTP {
 		return runGatewayMode(ctx, o, stdout, stderr)
+	}
+	if o.soak.duration > 0 {
+		return runSoak(ctx, o, stdout, stderr)
 	}
 	env, err := setup(ctx, o, stderr)
 	if err != nil {
