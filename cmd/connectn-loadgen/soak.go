@@ -198,7 +198,8 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, soakHeader)
 	samples := []soakSample{take(0)}
 	fmt.Fprintln(stdout, samples[0])
-	phaseCtx, cancel := context.WithTimeout(ctx, o.soak.duration)
+	// The phase ends with its last sample, taken at o.soak.duration.
+	phaseCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -222,15 +223,16 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		})
 	}
 	tick := time.NewTicker(o.soak.every)
-	for phaseCtx.Err() == nil {
+	for k := int64(1); k <= int64(o.soak.duration/o.soak.every) && ctx.Err() == nil; k++ {
 		select {
 		case <-tick.C:
 			s := take(time.Since(start))
 			samples = append(samples, s)
 			fmt.Fprintln(stdout, s)
-		case <-phaseCtx.Done():
+		case <-ctx.Done():
 		}
 	}
+	cancel()
 	tick.Stop()
 	wg.Wait()
 	elapsed := time.Since(start)
