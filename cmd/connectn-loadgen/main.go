@@ -379,7 +379,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	if o.faults > 0 {
 		faults = newFaultChooser(o.faults, o.faultKinds, o.faultRetryAfter, o.seed)
 	}
-	d, err := listenDiscord(hooksAddr, faults)
+	d, err := listenDiscord(hooksAddr, faults, o.soak.duration > 0)
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,7 @@ func soakFlags(fs *flag.FlagSet, o *options) (check func() error) {
 type soakSample struct {
 	at                  time.Duration // since the phase started
 	rss, heap           int64         // VmRSS; go_memstats_heap_inuse_bytes
+	live                int64         // the heap live at the last collection: its goal over 1 + GOGC/100
 	goroutines          int64         // go_goroutines
 	dbFile, walFile     int64         // sizes of the database file and its -wal
 	logical             int64         // page_count × page_size: the database as a reader sees it
@@ -184,6 +185,9 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		s.selfRSS, _ = procStatus(os.Getpid(), "VmRSS:")
 		if v, err := scrape(ctx, metrics); err == nil {
 			s.goroutines, s.heap, s.deadlines = int64(v["go_goroutines"]), int64(v["go_memstats_heap_inuse_bytes"]), int64(v["connectn_deadlines_fired_total"])
+			if gogc, ok := v["go_gc_gogc_percent"]; ok && gogc > 0 {
+				s.live = int64(v["go_memstats_next_gc_bytes"] / (1 + gogc/100))
+			}
 		}
 		if fi, err := os.Stat(dbPath); err == nil {
 			s.dbFile = fi.Size()
@@ -274,11 +278,11 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 }
 
 // soakHeader names the columns of a sample's line.
-const soakHeader = "   time     RSS    heap  gorout.  db file     wal  logical  kept  active  finished  abandoned    moves  deadlines  loadgen RSS"
+const soakHeader = "   time     RSS    heap    live  gorout.  db file     wal  logical  kept  active  finished  abandoned    moves  deadlines  loadgen RSS"
 
 func (s soakSample) String() string {
-	return fmt.Sprintf("%7s %7s %7s %8d %8s %7s %8s %5d %7d %9d %10d %8d %10d %12s",
-		clock(s.at), mb(s.rss), mb(s.heap), s.goroutines, mb(s.dbFile), mb(s.walFile), mb(s.logical),
+	return fmt.Sprintf("%7s %7s %7s %7s %8d %8s %7s %8s %5d %7d %9d %10d %8d %10d %12s",
+		clock(s.at), mb(s.rss), mb(s.heap), mb(s.live), s.goroutines, mb(s.dbFile), mb(s.walFile), mb(s.logical),
 		s.kept, s.active, s.finished, s.abandoned, s.moves, s.deadlines, mb(s.selfRSS))
 }
 
@@ -430,6 +434,7 @@ func soakVerdict(w io.Writer, o *options, samples []soakSample, last soakSample,
 	rss := func(s soakSample) int64 { return s.rss }
 	gor := func(s soakSample) int64 { return s.goroutines }
 	heap := func(s soakSample) int64 { return s.heap }
+	live := func(s soakSample) int64 { return s.live }
 	wal := func(s soakSample) int64 { return s.walFile }
 	r1, r2 := median(first, rss), median(lastW, rss)
 	rssBound := max(int64(float64(r1)*soakRSSGrowth), soakRSSSlack)
@@ -446,6 +451,8 @@ func soakVerdict(w io.Writer, o *options, samples []soakSample, last soakSample,
 	}
 	h1, h2 := median(first, heap), median(lastW, heap)
 	fmt.Fprintf(w, "  heap in use      %s -> %s (%+.1f %%; not judged)\n", mib(h1), mib(h2), pct(h1, h2))
+	l1, l2 := median(first, live), median(lastW, live)
+	fmt.Fprintf(w, "  live heap        %s -> %s (%+.1f %%; not judged: the heap goal over 1 + GOGC/100)\n", mib(l1), mib(l2), pct(l1, l2))
 	w1, w2 := median(first, wal), median(lastW, wal)
 	ok = w2 <= 2*w1+soakWALSlack
 	fmt.Fprintf(w, "  WAL file         %s -> %s (bound: twice the first + %s) %s\n", mib(w1), mib(w2), mib(soakWALSlack), okText(ok))
