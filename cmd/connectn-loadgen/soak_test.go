@@ -53,7 +53,7 @@ func TestSoakVerdict(t *testing.T) {
 		want   string // in the FAIL line; "" for PASS
 	}{
 		{name: "flat", change: func(int, *soakSample) {}},
-		{name: "noise", change: func(i int, s *soakSample) { s.rss += int64(i%3) << 20; s.goroutines += int64(i % 4) }},
+		{name: "noise", change: func(i int, s *soakSample) { s.rss += int64(i%3) << 20; s.goroutines += int64(i%4) * 15 }},
 		{name: "rss grows", change: func(i int, s *soakSample) { s.rss += int64(i) << 20 }, want: "resident memory grew"},
 		{name: "goroutines grow", change: func(i int, s *soakSample) { s.goroutines += int64(i) }, want: "goroutines grew"},
 		{name: "database grows faster", change: func(i int, s *soakSample) { s.logical += int64(i*i) * 100_000 }, want: "faster than the matches"},
