@@ -259,6 +259,16 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		time.Sleep(250 * time.Millisecond)
 	}
 	settled := time.Since(settleStart)
+	// At rest, with the load generator's connections closed, the server's
+	// goroutines are those it started with, whatever it served: the
+	// lowest count over 3 seconds.
+	e.c.http.CloseIdleConnections()
+	rest := int64(-1)
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(250 * time.Millisecond) {
+		if v, err := scrape(ctx, metrics); err == nil && (rest < 0 || int64(v["go_goroutines"]) < rest) {
+			rest = int64(v["go_goroutines"])
+		}
+	}
 	fmt.Fprintf(stdout, "after the phase (%v): players forfeited the %d matches in play; %d matches open %v later\n", elapsed.Round(time.Second), m, last.active, settled.Round(100*time.Millisecond))
 	fmt.Fprintln(stdout, last)
 	deadlineLines, _ := scrapeLines(ctx, metrics, "connectn_deadlines_fired_total")
@@ -274,7 +284,7 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	}
 	errMu.Lock()
 	defer errMu.Unlock()
-	return soakVerdict(stdout, o, samples, last, deadlineLines, errKinds, logLines)
+	return soakVerdict(stdout, o, samples, last, rest, deadlineLines, errKinds, logLines)
 }
 
 // soakHeader names the columns of a sample's line.
@@ -427,10 +437,11 @@ func perMatch(w []soakSample) float64 {
 
 // soakVerdict prints the comparison of the first window of samples (the
 // second to the eleventh, or fewer in a short soak) with the last one
-// (medians, and for the goroutines the lowest count), the
+// (medians, and for the goroutines the lowest count), the goroutines at
+// rest after the phase (rest) against those at the start, the
 // database's bytes per match kept, the deadlines that fired and the log's
 // warnings, then PASS or FAIL, and returns the exit status.
-func soakVerdict(w io.Writer, o *options, samples []soakSample, last soakSample, deadlineLines []string, errs *recorder, logLines []string) int {
+func soakVerdict(w io.Writer, o *options, samples []soakSample, last soakSample, rest int64, deadlineLines []string, errs *recorder, logLines []string) int {
 	var fails []string
 	nn := len(samples) - 1 // samples after the start
 	k := min(10, (nn-1)/2)
@@ -462,6 +473,11 @@ func soakVerdict(w io.Writer, o *options, samples []soakSample, last soakSample,
 		median(first, gor), median(lastW, gor))
 	if !ok {
 		fails = append(fails, "goroutines grew")
+	}
+	ok = rest >= 0 && rest <= samples[0].goroutines+soakGoroutineGrowth
+	fmt.Fprintf(w, "  goroutines at rest after the phase, connections closed: %d (%d at the start; bound +%d) %s\n", rest, samples[0].goroutines, soakGoroutineGrowth, okText(ok))
+	if !ok {
+		fails = append(fails, "goroutines left at rest")
 	}
 	h1, h2 := median(first, heap), median(lastW, heap)
 	fmt.Fprintf(w, "  heap in use      %s -> %s (%+.1f %%; not judged)\n", mib(h1), mib(h2), pct(h1, h2))

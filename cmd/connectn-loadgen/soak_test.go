@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,6 +51,7 @@ func TestSoakVerdict(t *testing.T) {
 		name   string
 		change func(i int, s *soakSample)
 		log    []string
+		rest   int64  // goroutines at rest; 30 (as at the start) when 0
 		want   string // in the FAIL line; "" for PASS
 	}{
 		{name: "flat", change: func(int, *soakSample) {}},
@@ -58,6 +60,7 @@ func TestSoakVerdict(t *testing.T) {
 		{name: "goroutines grow", change: func(i int, s *soakSample) { s.goroutines += int64(i) }, want: "goroutines grew"},
 		{name: "database grows faster", change: func(i int, s *soakSample) { s.logical += int64(i*i) * 100_000 }, want: "faster than the matches"},
 		{name: "wal grows", change: func(i int, s *soakSample) { s.walFile += int64(i) << 20 }, want: "WAL file grew"},
+		{name: "goroutines left", change: func(int, *soakSample) {}, rest: 40, want: "goroutines left at rest"},
 		{name: "warning", change: func(int, *soakSample) {}, log: []string{`time=x level=WARN msg="editing the board message" match=1`}, want: "warnings in the server's log"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,7 +71,7 @@ func TestSoakVerdict(t *testing.T) {
 				samples = append(samples, s)
 			}
 			var out bytes.Buffer
-			code := soakVerdict(&out, &options{soak: soakOptions{abandon: 0.1}}, samples, samples[30], nil, newRecorder(), tc.log)
+			code := soakVerdict(&out, &options{soak: soakOptions{abandon: 0.1}}, samples, samples[30], cmp.Or(tc.rest, 30), nil, newRecorder(), tc.log)
 			got := out.String()
 			switch {
 			case tc.want == "" && (code != 0 || !strings.HasSuffix(got, "PASS\n")):
@@ -86,7 +89,7 @@ func TestSoakVerdict(t *testing.T) {
 		last := samples[30]
 		last.active = 2
 		var out bytes.Buffer
-		if code := soakVerdict(&out, &options{}, samples, last, nil, newRecorder(), nil); code != 1 || !strings.Contains(out.String(), "2 matches still open") {
+		if code := soakVerdict(&out, &options{}, samples, last, 30, nil, newRecorder(), nil); code != 1 || !strings.Contains(out.String(), "2 matches still open") {
 			t.Errorf("exit %d, want FAIL for 2 open matches:\n%s", code, out.String())
 		}
 	})
