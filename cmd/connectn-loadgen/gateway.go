@@ -107,7 +107,7 @@ type gatewayDiscord struct {
 
 // listenGateway starts the fake Discord of gateway mode on a loopback port.
 func listenGateway() *gatewayDiscord {
-	g := &gatewayDiscord{fakeDiscord: &fakeDiscord{slots: map[string]chan *discordgo.Message{}},
+	g := &gatewayDiscord{fakeDiscord: &fakeDiscord{slots: map[string]chan *discordgo.Message{}, boards: map[string]int{}},
 		waiting: map[string]chan discordtest.Response{}, counts: map[string]int{}}
 	g.Server = discordtest.New(discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID), discordtest.WithoutLogs(),
 		discordtest.WithOnMessage(g.posted), discordtest.WithOnResponse(g.answered))
