@@ -32,6 +32,9 @@ func TestSoak(t *testing.T) {
 	if n := number(t, out, `(\d+) matches open [\d.]+m?s later`); n != 0 {
 		t.Errorf("%d matches still open after the deadlines", n)
 	}
+	if !regexp.MustCompile(`at rest after the phase, connections closed: \d+ \(\d+ at the start; bound \+5\) ok`).MatchString(out) {
+		t.Errorf("goroutines left at rest, or not reported:\n%s", out)
+	}
 	for _, want := range []string{"goroutines", "resident memory", "bytes per match kept", "server log at WARN or above: nothing"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in the report:\n%s", want, out)
