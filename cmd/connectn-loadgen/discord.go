@@ -39,8 +39,10 @@ type fakeDiscord struct {
 }
 
 // listenDiscord serves the fake webhooks on addr ("127.0.0.1:0" picks a
-// port), failing the calls faults chooses (nil: none).
-func listenDiscord(addr string, faults *faultChooser) (*fakeDiscord, error) {
+// port), failing the calls faults chooses (nil: none). With noLogs it
+// keeps no log of the server's requests (count then counts nothing), for a
+// run long enough to fill memory with them.
+func listenDiscord(addr string, faults *faultChooser, noLogs bool) (*fakeDiscord, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen for the webhook routes on %s: %w", addr, err)
@@ -50,6 +52,9 @@ func listenDiscord(addr string, faults *faultChooser) (*fakeDiscord, error) {
 		discordtest.WithResolver(resolve), discordtest.WithOnMessage(d.posted)}
 	if faults != nil {
 		opts = append(opts, discordtest.WithFaults(faults.choose))
+	}
+	if noLogs {
+		opts = append(opts, discordtest.WithoutLogs())
 	}
 	d.Server = discordtest.New(opts...)
 	return d, nil

@@ -130,7 +130,7 @@ func testDatabaseFault(t *testing.T, bin string, f dbFault) {
 	path := filepath.Join(dir, "connectn.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d, err := listenDiscord("127.0.0.1:0", nil)
+	d, err := listenDiscord("127.0.0.1:0", nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

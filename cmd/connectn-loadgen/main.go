@@ -117,6 +117,7 @@ type options struct {
 	postgresCPU                                  bool
 	route                                        string
 	ai                                           aiOptions // matches against the bot beside the human ones
+	soak                                         soakOptions
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -199,6 +200,7 @@ Flags:
 	fs.BoolVar(&o.stop, "stop", false, "graceful stop test (needs -spawn): SIGTERM mid-run; requests in flight finish, nothing acknowledged is lost, exit 0 within 5s")
 	checkGateway := gatewayFlags(fs, o)
 	checkAI := aiFlags(fs, o)
+	checkSoak := soakFlags(fs, o)
 	err := fs.Parse(args)
 	if err != nil {
 		return nil, err
@@ -257,6 +259,9 @@ Flags:
 	if err := checkAI(); err != nil {
 		return nil, err
 	}
+	if err := checkSoak(); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -304,6 +309,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.gw.mode != modeHTTP {
 		return runGatewayMode(ctx, o, stdout, stderr)
+	}
+	if o.soak.duration > 0 {
+		return runSoak(ctx, o, stdout, stderr)
 	}
 	env, err := setup(ctx, o, stderr)
 	if err != nil {
@@ -409,7 +417,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	if o.faults > 0 {
 		faults = newFaultChooser(o.faults, o.faultKinds, o.faultRetryAfter, o.seed)
 	}
-	d, err := listenDiscord(hooksAddr, faults)
+	d, err := listenDiscord(hooksAddr, faults, o.soak.duration > 0)
 	if err != nil {
 		return nil, err
 	}
