@@ -528,28 +528,15 @@ func (ge *gatewayEnv) sample(ctx context.Context, active int) memSample {
 	pid := ge.pids[0]
 	s.rss, _ = procStatus(pid, "VmRSS:")
 	s.hwm, _ = procStatus(pid, "VmHWM:")
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ge.srv.addr+"/metrics", nil)
-	res, err := http.DefaultClient.Do(req)
+	m, err := scrape(ctx, "http://"+ge.srv.addr+"/metrics")
 	if err != nil {
 		return s
 	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	if err != nil {
-		return s
+	if v, ok := m["go_goroutines"]; ok {
+		s.goroutines = v
 	}
-	for _, line := range strings.Split(string(body), "\n") {
-		name, v, ok := strings.Cut(line, " ")
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil {
-			continue
-		}
-		switch name {
-		case "go_goroutines":
-			s.goroutines = f
-		case "connectn_active_matches":
-			s.gauge = f
-		}
+	if v, ok := m["connectn_active_matches"]; ok {
+		s.gauge = v
 	}
 	return s
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -86,42 +84,16 @@ func (f *faultChooser) choose(discordtest.Request) discordtest.Injection {
 	return discordtest.Injection{Fault: discordtest.FaultLostReset}
 }
 
-// metricsURL returns the /metrics address beside an interactions
-// endpoint (serve answers both on one listener).
-func metricsURL(endpoint string) string {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return ""
-	}
-	u.Path, u.RawQuery = "/metrics", ""
-	return u.String()
-}
-
 // restMetrics reads the server's counters of REST retries and give-ups
 // (connectn_discord_retries_total and connectn_discord_give_ups_total, by
 // cause) from its /metrics, as "name{labels} value" lines.
 func restMetrics(ctx context.Context, endpoint string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, metricsURL(endpoint), nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", req.URL, res.Status)
-	}
+	lines, err := scrapeLines(ctx, metricsURL(endpoint), "connectn_discord_")
 	var out []string
-	sc := bufio.NewScanner(res.Body)
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range lines {
 		if strings.HasPrefix(line, "connectn_discord_retries_total") || strings.HasPrefix(line, "connectn_discord_give_ups_total") {
 			out = append(out, line)
 		}
 	}
-	return out, sc.Err()
+	return out, err
 }

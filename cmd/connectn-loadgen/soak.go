@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -325,53 +323,6 @@ func dbFigures(ctx context.Context, db *sql.DB) (logical, kept, active int64, er
 	}
 	err = db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(phase IN ('challenge', 'playing')), 0) FROM matches").Scan(&kept, &active)
 	return pages * size, kept, active, err
-}
-
-// scrape reads the server's /metrics: each metric's value, summed over
-// its labels.
-func scrape(ctx context.Context, url string) (map[string]float64, error) {
-	lines, err := scrapeLines(ctx, url, "")
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]float64{}
-	for _, line := range lines {
-		name, v, ok := strings.Cut(line, " ")
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil {
-			continue
-		}
-		name, _, _ = strings.Cut(name, "{")
-		out[name] += f
-	}
-	return out, nil
-}
-
-// scrapeLines returns the lines of the server's /metrics that start with
-// prefix, comments left out.
-func scrapeLines(ctx context.Context, url, prefix string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", url, res.Status)
-	}
-	var out []string
-	sc := bufio.NewScanner(res.Body)
-	for sc.Scan() {
-		if line := sc.Text(); !strings.HasPrefix(line, "#") && strings.HasPrefix(line, prefix) {
-			out = append(out, line)
-		}
-	}
-	return out, sc.Err()
 }
 
 // scanLog returns the lines of the server's log at WARN or above (slog's
