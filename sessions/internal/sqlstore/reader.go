@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/connectn/connectn/sessions"
@@ -18,11 +16,7 @@ import (
 // reading many channels in one statement costs the server and the
 // database one round trip, one transaction and one executor start for all
 // of them. A read alone is made as before, with its own statement.
-type reader struct {
-	mu      sync.Mutex
-	pending []*readReq
-	leading bool
-}
+type reader struct{ gatherer[*readReq] }
 
 // readReq is one read waiting in reader.
 type readReq struct {
@@ -34,6 +28,9 @@ type readReq struct {
 	done    chan bool // receives true: lead the next batch; false: the result is set
 }
 
+// turn implements gatherer's constraint.
+func (r *readReq) turn() chan bool { return r.done }
+
 // readBatchTimeout bounds a gathered read, which runs under no single
 // caller's context.
 const readBatchTimeout = 10 * time.Second
@@ -41,39 +38,7 @@ const readBatchTimeout = 10 * time.Second
 // readTogether is newest through the reader.
 func (s *Store) readTogether(ctx context.Context, channelID string) (*sessions.Session, *cached, error) {
 	r := &readReq{ctx: ctx, channel: channelID, done: make(chan bool, 1)}
-	b := &s.reader
-	b.mu.Lock()
-	b.pending = append(b.pending, r)
-	lead := !b.leading
-	b.leading = true
-	b.mu.Unlock()
-	if !lead {
-		if lead = <-r.done; !lead {
-			return r.sess, r.entry, r.err
-		}
-	}
-	// Let the requests running now reach the queue before the batch
-	// closes, as batcher does: one yield, no waiting.
-	runtime.Gosched()
-	b.mu.Lock()
-	batch := b.pending
-	b.pending = nil
-	b.mu.Unlock()
-
-	s.readBatch(batch)
-
-	b.mu.Lock()
-	if len(b.pending) > 0 {
-		b.pending[0].done <- true // the next leader
-	} else {
-		b.leading = false
-	}
-	b.mu.Unlock()
-	for _, o := range batch {
-		if o != r {
-			o.done <- false
-		}
-	}
+	s.reader.join(r, s.readBatch)
 	return r.sess, r.entry, r.err
 }
 
