@@ -27,6 +27,7 @@ type config struct {
 	guildID          string            // DISCORD_GUILD_ID, -guild
 	addr             string            // CONNECTN_ADDR, -addr: listen address of serve
 	metricsAddr      string            // CONNECTN_METRICS_ADDR, -metrics-addr: gateway mode's metrics and health address; "" is off
+	pprofAddr        string            // CONNECTN_PPROF_ADDR, -pprof-addr: Go's profiles (net/http/pprof) on a loopback address; "" is off
 	db               string            // CONNECTN_DB, -db: SQLite file path (a "sqlite:" prefix removed); "" with pgURL
 	pgURL            string            // CONNECTN_DB, -db: a postgres:// URL (secret: holds the password); "" for SQLite
 	shardID          int               // CONNECTN_SHARD_ID, -shard-id: this gateway connection's shard, 0..shardCount-1
@@ -159,6 +160,21 @@ var settings = []setting{
 				return p + ", or off"
 			}
 			c.metricsAddr = v
+			return ""
+		}},
+	{env: "CONNECTN_PPROF_ADDR", flag: "pprof-addr", arg: "ADDR", def: "off", usage: "loopback listen address of Go's profiles, /debug/pprof/ (for `go tool pprof`); off: none",
+		set: func(c *config, v string) string {
+			if v == "off" {
+				c.pprofAddr = ""
+				return ""
+			}
+			if p := checkListenAddr(v); p != "" {
+				return p + ", or off"
+			}
+			if host, _, _ := net.SplitHostPort(v); !isLoopback(host) {
+				return "profiles show the bot's memory and must stay on this host: want a loopback address such as 127.0.0.1:6060, or off"
+			}
+			c.pprofAddr = v
 			return ""
 		}},
 	{env: "CONNECTN_DB", flag: "db", arg: "DB", def: "data/connectn.db", mask: maskDB,
@@ -515,6 +531,17 @@ func checkListenAddr(v string) string {
 		return fmt.Sprintf("the host %q is not an IP address or host name; want host:port or :port, such as :8080", host)
 	}
 	return ""
+}
+
+// isLoopback reports whether host (of a listen address) names this host
+// only: localhost, or an IPv4 or IPv6 loopback address. An empty host
+// listens on every interface and is not.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // validPort reports whether p is a port number from 1 to 65535.

@@ -272,6 +272,11 @@ func runGateway(ctx context.Context, a *app) error {
 		return err
 	}
 	defer store.Close()
+	stopProfiles, err := a.listenProfiles()
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	s, err := a.discordSession()
 	if err != nil {
 		return err
@@ -309,6 +314,11 @@ func serve(ctx context.Context, a *app) error {
 		return err
 	}
 	defer store.Close()
+	stopProfiles, err := a.listenProfiles()
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	if a.c.token != "" {
 		// Registration is a convenience here: the endpoint works without it,
 		// so a failure is reported and serving goes on.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"time"
 
@@ -46,6 +47,34 @@ func opsMux(m *metrics.Metrics, ready func(ctx context.Context) error) *http.Ser
 	return mux
 }
 
+// listenProfiles serves Go's profiles (net/http/pprof's /debug/pprof/)
+// on CONNECTN_PPROF_ADDR, a loopback address (the setting refuses any
+// other), when it is set; stop stops it and is never nil. A CPU profile
+// takes as long as its seconds parameter asks (30 s by default), so its
+// responses have no write timeout. Use: go tool pprof
+// http://127.0.0.1:6060/debug/pprof/profile?seconds=20
+func (a *app) listenProfiles() (stop func(), err error) {
+	if a.c.pprofAddr == "" {
+		return func() {}, nil
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	l, err := a.listenWith(a.c.pprofAddr, mux, "Go's profiles, /debug/pprof/", 0)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := <-l.done; err != nil {
+			a.log.Error("the profiles' listener stopped", "addr", l.addr, "err", err)
+		}
+	}()
+	return func() { l.Stop() }, nil
+}
+
 // serverTimeouts bound what one client may take of a server started by
 // listenOps, so that slow or stalled clients cannot hold connections open:
 // readHeader for the request line and headers, read for the whole request
@@ -68,6 +97,12 @@ type listener struct {
 // listenOps serves h on addr in the background; what names it in the logs.
 // It returns once the address is bound.
 func (a *app) listenOps(addr string, h http.Handler, what string) (*listener, error) {
+	return a.listenWith(addr, h, what, serverTimeouts.write)
+}
+
+// listenWith is listenOps with a response's time bounded by write (0: not
+// bounded).
+func (a *app) listenWith(addr string, h http.Handler, what string, write time.Duration) (*listener, error) {
 	ln, err := a.d.listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s for the %s: %w", addr, what, err)
@@ -77,7 +112,7 @@ func (a *app) listenOps(addr string, h http.Handler, what string) (*listener, er
 			Handler:           h,
 			ReadHeaderTimeout: serverTimeouts.readHeader,
 			ReadTimeout:       serverTimeouts.read,
-			WriteTimeout:      serverTimeouts.write,
+			WriteTimeout:      write,
 			ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 		},
 		addr: ln.Addr().String(),

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +125,51 @@ func TestServeWorksWithoutToken(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("serve did not stop within 15s")
+	}
+}
+
+// TestServeProfiles: with CONNECTN_PPROF_ADDR set, serve serves Go's
+// profiles there, and only there: the interactions endpoint's address has
+// none.
+func TestServeProfiles(t *testing.T) {
+	listen, addrs := listenSpy()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		done <- runWith(t, ctx, []string{"serve", "-addr", "127.0.0.1:0", "-pprof-addr", "127.0.0.1:0", "-db", t.TempDir() + "/c.db"},
+			map[string]string{"DISCORD_PUBLIC_KEY": testPublic}, deps{listen: listen})
+	}()
+	var got []string
+	for len(got) < 2 {
+		select {
+		case a := <-addrs:
+			got = append(got, a)
+		case r := <-done:
+			t.Fatalf("serve ended early: exit %d\n%s", r.code, r.stderr)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("serve listened on %d addresses within 10s, want 2", len(got))
+		}
+	}
+	profiles, endpoint := got[0], got[1]
+	get := func(url string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("http://" + profiles + "/debug/pprof/goroutine?debug=1"); code != 200 || !strings.Contains(body, "goroutine profile:") {
+		t.Errorf("profiles' address: %d %.200q, want 200 and a goroutine profile", code, body)
+	}
+	if code, _ := get("http://" + endpoint + "/debug/pprof/goroutine?debug=1"); code != 404 {
+		t.Errorf("the endpoint's address answered the profiles with %d, want 404", code)
+	}
+	cancel()
+	if r := <-done; r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 }
