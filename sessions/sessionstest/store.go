@@ -761,3 +761,62 @@ func testConflictAfterMaxAttempts(t *testing.T, b Backend) {
 		t.Errorf("MessageID = %q, want the other store's last write", got)
 	}
 }
+
+// testUpdateWritesEachChange changes one field of a session at a time,
+// and back, and reads it each time through another Store (as another
+// process, with nothing cached): an Update writes only the columns that
+// changed, so a field whose change it failed to notice would read back as
+// it was.
+func testUpdateWritesEachChange(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	clock := newClock()
+	st := db.Open(t, clock.Now)
+	mustCreate(t, st, newSession(t, "chan-1"))
+	steps := []struct {
+		name   string
+		change func(s *sessions.Session)
+	}{
+		{"phase", func(s *sessions.Session) { s.Phase = sessions.PhasePlaying }},
+		{"a move", func(s *sessions.Session) { mustPlay(t, s.Match, 3) }},
+		{"the players' names", func(s *sessions.Session) { s.Players[0].Name, s.Players[1].Name = "Alicia", "Bobby" }},
+		{"one player's name", func(s *sessions.Session) { s.Players[1].Name = "Robert" }},
+		{"one player", func(s *sessions.Session) { s.Players[1] = sessions.Member{ID: "100000000000000003", Name: "Carol"} }},
+		{"the message", func(s *sessions.Session) { s.MessageID = "msg-7" }},
+		{"the theme", func(s *sessions.Session) { s.Theme = "hearts" }},
+		{"the AI's level", func(s *sessions.Session) { s.AI = "hard" }},
+		{"the deadline", func(s *sessions.Session) { s.Deadline = t0.Add(5 * time.Minute) }},
+		{"the deadline again", func(s *sessions.Session) { s.Deadline = t0.Add(7 * time.Minute) }},
+		{"the post sequence", func(s *sessions.Session) { s.PostSeq = 2 }},
+		{"a post due", func(s *sessions.Session) { s.PostDue = t0.Add(30 * time.Second) }},
+		{"no post due", func(s *sessions.Session) { s.PostDue = time.Time{} }},
+		{"the webhook", func(s *sessions.Session) {
+			s.Webhook = sessions.Webhook{AppID: "app-1", Token: "token-1", Message: "@original", At: t0.Add(time.Second)}
+		}},
+		{"the webhook's token", func(s *sessions.Session) { s.Webhook.Token = "token-2" }},
+		{"the webhook's message", func(s *sessions.Session) { s.Webhook.Message = "msg-8" }},
+		{"the webhook's time", func(s *sessions.Session) { s.Webhook.At = t0.Add(2 * time.Second) }},
+		{"the webhook's application", func(s *sessions.Session) { s.Webhook.AppID = "app-2" }},
+		{"rated", func(s *sessions.Session) { s.Rated = true }},
+		{"rated, capped", func(s *sessions.Session) { s.RatedCapped = true }},
+		{"the message again", func(s *sessions.Session) { s.MessageID = "" }},
+		{"no deadline", func(s *sessions.Session) { s.Deadline = time.Time{} }},
+		{"the end", func(s *sessions.Session) {
+			s.Phase, s.End, s.EndedBy = sessions.PhaseCancelled, sessions.EndEnded, "100000000000000009"
+		}},
+	}
+	for _, step := range steps {
+		clock.Advance(time.Second)
+		updated := mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			step.change(s)
+			return nil
+		})
+		other := db.Open(t, clock.Now)
+		got := mustGet(t, other, "chan-1")
+		t.Logf("after %s", step.name)
+		assertSameSession(t, got, updated)
+		if t.Failed() {
+			t.Fatalf("after the change of %s, another process read the session otherwise", step.name)
+		}
+		other.Close()
+	}
+}
