@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -483,5 +484,59 @@ func TestAIWorkers(t *testing.T) {
 				t.Errorf("aiWorkers(%d, %d) = %d, want %d", tt.configured, tt.procs, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRESTConnectionsReused: the bot's REST calls come in bursts to one
+// host; a second burst reuses the connections of the first instead of
+// opening new ones (http.DefaultTransport keeps only two idle per host:
+// with it, this test sees the second burst open eight).
+func TestRESTConnectionsReused(t *testing.T) {
+	const burst = 10
+	var opened atomic.Int64
+	release := make(chan struct{})
+	var arrived sync.WaitGroup
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Done()
+		<-release // the whole burst in flight at once
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"1","url":"wss://gateway.example"}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	a := &app{c: config{discordAPI: srv.URL + "/api/v9"}, d: deps{newSession: realSession}, log: slog.New(slog.DiscardHandler)}
+	s, err := a.discordSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		before := opened.Load()
+		arrived.Add(burst)
+		release = make(chan struct{})
+		var done sync.WaitGroup
+		for range burst {
+			done.Go(func() {
+				// The session's client, as discordgo and the bot's own
+				// webhook calls use it (its buckets would queue the burst).
+				resp, err := s.Client.Get(discordgo.EndpointGateway)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			})
+		}
+		arrived.Wait()
+		close(release)
+		done.Wait()
+		if n := opened.Load() - before; round == 1 && n != 0 {
+			t.Errorf("the second burst of %d calls opened %d connections, want none: the first's kept", burst, n)
+		}
 	}
 }
