@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/wire"
 )
 
 // Messenger reaches Discord beside or after an interaction response: the
@@ -226,8 +228,9 @@ func webhookBucket(token string) string {
 }
 
 // webhookRequest sends data (JSON, or multipart with files) to uri in the
-// bucket of token, and decodes the answer into out unless out is nil.
-func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, token string, data any, files []*discordgo.File, out any) error {
+// bucket of token and, unless out is nil, sets *out to the ID of the
+// message Discord answers with (wire.MessageID).
+func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, token string, data any, files []*discordgo.File, out *string) error {
 	var (
 		body []byte
 		err  error
@@ -244,7 +247,7 @@ func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, toke
 	if err != nil || out == nil {
 		return err
 	}
-	if err := json.Unmarshal(body, out); err != nil {
+	if *out, err = wire.MessageID(body); err != nil {
 		return fmt.Errorf("%s %s: %w", method, redactURL(uri), err)
 	}
 	return nil
@@ -253,15 +256,15 @@ func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, toke
 // FollowUp implements Messenger: Create Followup Message, with wait=true
 // for the message it makes.
 func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, msg *message) (string, error) {
-	var m discordgo.Message
+	var id string
 	err := d.webhookRequest(ctx, http.MethodPost, discordgo.EndpointWebhookToken(appID, token)+"?wait=true", token, &discordgo.WebhookParams{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components),
 		AllowedMentions: msg.AllowedMentions, Flags: msg.Flags,
-	}, nil, &m)
+	}, nil, &id)
 	if err != nil {
 		return "", err
 	}
-	return m.ID, nil
+	return id, nil
 }
 
 // EditWebhookMessage implements Messenger.
@@ -275,11 +278,11 @@ func (d *DiscordMessenger) EditWebhookMessage(ctx context.Context, appID, token,
 
 // OriginalMessageID implements Messenger.
 func (d *DiscordMessenger) OriginalMessageID(ctx context.Context, appID, token string) (string, error) {
-	var m discordgo.Message
-	if err := d.webhookRequest(ctx, http.MethodGet, discordgo.EndpointWebhookMessage(appID, token, "@original"), token, nil, nil, &m); err != nil {
+	var id string
+	if err := d.webhookRequest(ctx, http.MethodGet, discordgo.EndpointWebhookMessage(appID, token, "@original"), token, nil, nil, &id); err != nil {
 		return "", err
 	}
-	return m.ID, nil
+	return id, nil
 }
 
 // HasBotToken implements Messenger.

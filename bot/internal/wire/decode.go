@@ -233,3 +233,19 @@ func unmarshal(b []byte, v any) error {
 	}
 	return err
 }
+
+// MessageID returns the "id" of the message object body, as Discord
+// answers a follow-up (wait=true) or a read of a message: the one field the
+// bot reads of it. The rest (the board's embeds and buttons, which
+// discordgo's Message decodes through their own methods) is passed over,
+// not decoded. It returns an error for a body that is not a JSON object,
+// or whose id is not a string.
+func MessageID(body []byte) (string, error) {
+	var m struct {
+		ID string `json:"id"`
+	}
+	if err := fastjson.Unmarshal(body, &m); err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}

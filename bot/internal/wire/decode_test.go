@@ -189,3 +189,19 @@ func BenchmarkDecodeInteraction(b *testing.B) {
 		}
 	})
 }
+
+// TestMessageID reads the ID of a message as Discord answers a follow-up,
+// embeds and buttons included, and refuses what is not a message object.
+func TestMessageID(t *testing.T) {
+	body := `{"type":0,"content":"","mentions":[],"embeds":[{"title":"Round 2","description":"⚫⚫\n🔴🟡","color":3447003,"fields":[{"name":"a","value":"b"}]}],` +
+		`"components":[{"type":1,"components":[{"type":2,"style":2,"label":"1","custom_id":"cn:drop:5:2:0:0"}]}],` +
+		`"id":"1300000000000000042","channel_id":"1200000000000000001","author":{"id":"9","username":"ConnectN","bot":true},"flags":0}`
+	if id, err := MessageID([]byte(body)); err != nil || id != "1300000000000000042" {
+		t.Errorf("MessageID = %q, %v; want 1300000000000000042", id, err)
+	}
+	for _, bad := range []string{``, `[]`, `{"id":5}`, `{"id":"1"`, `not json`} {
+		if id, err := MessageID([]byte(bad)); err == nil {
+			t.Errorf("MessageID(%s) = %q, want an error", bad, id)
+		}
+	}
+}
