@@ -256,13 +256,23 @@ func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, toke
 // FollowUp implements Messenger: Create Followup Message, with wait=true
 // for the message it makes.
 func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, msg *message) (string, error) {
-	var id string
-	err := d.webhookRequest(ctx, http.MethodPost, discordgo.EndpointWebhookToken(appID, token)+"?wait=true", token, &discordgo.WebhookParams{
+	// Encoded by wire, as the endpoint's responses are: discordgo would
+	// encode every button through its own MarshalJSON.
+	body, err := wire.AppendMessage(nil, &discordgo.InteractionResponseData{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components),
 		AllowedMentions: msg.AllowedMentions, Flags: msg.Flags,
-	}, nil, &id)
+	})
 	if err != nil {
 		return "", err
+	}
+	uri := discordgo.EndpointWebhookToken(appID, token) + "?wait=true"
+	answer, err := d.Session.RequestRaw(http.MethodPost, uri, "application/json", body, webhookBucket(token), 0, d.opts(ctx)...)
+	if err != nil {
+		return "", err
+	}
+	id, err := wire.MessageID(answer)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", http.MethodPost, redactURL(uri), err)
 	}
 	return id, nil
 }

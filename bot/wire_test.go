@@ -16,7 +16,8 @@ import (
 // every message the bot renders (boards of several sizes and themes, in
 // every phase, challenge, round record, match over, analysis, help, stats,
 // leaderboard, private answers), the bytes encoding/json writes through
-// discordgo's MarshalJSON methods.
+// discordgo's MarshalJSON methods; and wire.AppendMessage, for their data
+// posted as a follow-up, to the same.
 func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 	var responses []*discordgo.InteractionResponse
 	for _, cfg := range []game.Config{
@@ -73,6 +74,18 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 		}
 		if resp.Data != nil {
 			rows += len(resp.Data.Components)
+			// A follow-up's body: the response's data alone.
+			got, err := wire.AppendMessage(nil, resp.Data)
+			if err != nil {
+				t.Fatalf("response %d: AppendMessage error = %v", k, err)
+			}
+			want, err := json.Marshal(resp.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("response %d's data:\nAppendMessage = %s\nencoding/json = %s", k, got, want)
+			}
 		}
 	}
 	if len(responses) < 100 || rows < 100 {

@@ -69,6 +69,19 @@ func AppendResponse(b []byte, resp *discordgo.InteractionResponse) ([]byte, erro
 	return fastjson.Append(b, w, fastjson.EscapeHTML|fastjson.SortMapKeys)
 }
 
+// AppendMessage appends d as JSON to b: the body of a message that a
+// webhook posts (Discord's Execute Webhook takes the fields of a
+// response's data), as encoding/json writes d through discordgo's methods;
+// components other than rows of buttons are encoded by encoding/json.
+func AppendMessage(b []byte, d *discordgo.InteractionResponseData) ([]byte, error) {
+	w, ok := toWire(&discordgo.InteractionResponse{Data: d})
+	if !ok {
+		out, err := json.Marshal(d)
+		return append(b, out...), err
+	}
+	return fastjson.Append(b, w.Data, fastjson.EscapeHTML|fastjson.SortMapKeys)
+}
+
 // toWire converts resp, reporting false when a component is not a row of
 // buttons.
 func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
