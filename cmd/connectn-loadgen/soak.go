@@ -257,10 +257,13 @@ func runSoak(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		time.Sleep(250 * time.Millisecond)
 	}
 	settled := time.Since(settleStart)
-	// At rest, with the load generator's connections closed, the server's
-	// goroutines are those it started with, whatever it served: the
-	// lowest count over 3 seconds.
+	// At rest, with the load generator's connections closed (its own to
+	// the server, and the server's idle ones to the fake REST API, which
+	// the server keeps for its next calls), the server's goroutines are
+	// those it started with, whatever it served: the lowest count over 3
+	// seconds.
 	e.c.http.CloseIdleConnections()
+	e.d.CloseIdleConnections()
 	rest := int64(-1)
 	for end := time.Now().Add(3 * time.Second); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(250 * time.Millisecond) {
 		if v, err := scrape(ctx, metrics); err == nil && (rest < 0 || int64(v["go_goroutines"]) < rest) {
