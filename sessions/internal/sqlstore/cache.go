@@ -87,6 +87,17 @@ func (c *cache) get(id, revision int64) *cached {
 	return nil
 }
 
+// any returns the entry of session id at whatever revision it holds, or
+// nil.
+func (c *cache) any(id int64) *cached {
+	if c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[id]
+}
+
 // put stores e as session id's entry.
 func (c *cache) put(id int64, e *cached) {
 	if c.max <= 0 {

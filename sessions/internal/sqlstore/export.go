@@ -382,7 +382,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			if string(m.Ratings) == "null" {
 				m.Ratings = nil
 			}
-			if _, err := decode(rw); err != nil {
+			if _, err := decode(rw, nil); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			if _, err := parseOptionalTime(m.RatedAt); err != nil {

@@ -707,7 +707,7 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	if e := s.cache.get(r.id, r.revision); e != nil {
 		return e.sess.Clone(), e, nil
 	}
-	sess, err := decode(&r)
+	sess, err := decode(&r, s.cache.any(r.id))
 	if err != nil {
 		s.cache.drop(r.id) // no Update starts from an older state of it
 		return nil, nil, err
@@ -718,7 +718,14 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 }
 
 // decode rebuilds the session of r, replaying its match.
-func decode(r *row) (*sessions.Session, error) {
+//
+// With older, the cache's entry of the same session at an earlier
+// revision, a match whose stored actions extend older's (another process
+// played on since: with two replicas taking turns, every click) is rebuilt
+// from a copy of older's match and the new actions alone, instead of
+// replaying every move from the first (the figures are in docs/load.md,
+// "PostgreSQL's cost"); any other row is replayed whole.
+func decode(r *row, older *cached) (*sessions.Session, error) {
 	sess := &sessions.Session{
 		ID: r.id, ChannelID: string(r.channel), GuildID: string(r.guild), MessageID: string(r.message),
 		Players: [2]sessions.Member{{ID: string(r.p1ID), Name: string(r.p1Name)}, {ID: string(r.p2ID), Name: string(r.p2Name)}},
@@ -761,17 +768,49 @@ func decode(r *row) (*sessions.Session, error) {
 	if err := fastjson.Unmarshal(r.config, &sess.Config); err != nil {
 		return nil, corrupt("config", err)
 	}
-	var list []game.Action
-	if err := fastjson.Unmarshal(r.actions, &list); err != nil {
-		return nil, corrupt("actions", err)
-	}
-	if sess.Match, err = game.Replay(sess.Config, list); err != nil {
-		return nil, corrupt("replay", err)
+	if m, ok := replayTail(sess.Config, r.actions, older); ok {
+		sess.Match = m
+	} else {
+		var list []game.Action
+		if err := fastjson.Unmarshal(r.actions, &list); err != nil {
+			return nil, corrupt("actions", err)
+		}
+		if sess.Match, err = game.Replay(sess.Config, list); err != nil {
+			return nil, corrupt("replay", err)
+		}
 	}
 	if !sess.Phase.Active() && sess.End == sessions.EndNone {
 		sess.Settle() // a row written before sessions knew how they ended
 	}
 	return sess, nil
+}
+
+// replayTail returns the match whose actions column is actions, rebuilt
+// from older's match when actions is older's list with more actions after
+// it (as encodeActions appends them): a copy of older's match with only
+// the new actions applied. It reports false when it cannot (no older
+// entry, another configuration, a list that does not extend older's, or
+// new actions that do not decode or apply), for the caller to replay the
+// whole list.
+func replayTail(cfg game.Config, actions []byte, older *cached) (*game.Match, bool) {
+	if older == nil || older.sess.Config != cfg || older.actions == "" {
+		return nil, false
+	}
+	head, ok := strings.CutSuffix(older.actions, "]")
+	if !ok || len(head) < 2 || len(actions) <= len(head) || string(actions[:len(head)]) != head || actions[len(head)] != ',' {
+		return nil, false // older's list is empty, or not a prefix of actions
+	}
+	var tail []game.Action
+	if err := fastjson.Unmarshal(append([]byte("["), actions[len(head)+1:]...), &tail); err != nil {
+		return nil, false
+	}
+	m := older.sess.Match.Clone()
+	for _, a := range tail {
+		if m.Apply(a) != nil {
+			return nil, false
+		}
+	}
+	return m, true
 }
 
 // encodeActions returns the actions of m as the JSON list stored in the

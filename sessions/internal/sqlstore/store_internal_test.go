@@ -153,3 +153,65 @@ func TestTwoRows(t *testing.T) {
 		t.Errorf("twoRows() = %q, want %q", got, want)
 	}
 }
+
+// TestReplayTail: a row whose actions extend those of the cached entry is
+// rebuilt from a copy of the entry's match and the new actions alone, to
+// the match a whole replay gives; anything else is left to the whole
+// replay.
+func TestReplayTail(t *testing.T) {
+	cfg := game.DefaultConfig()
+	play := func(columns ...int) *game.Match {
+		m, err := game.NewMatch(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range columns {
+			if _, err := m.Play(m.ToMove(), c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	entry := func(m *game.Match) *cached {
+		actions, err := encodeActions(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &cached{revision: 3, sess: &sessions.Session{Config: cfg, Match: m}, actions: actions}
+	}
+	older := entry(play(3, 3, 4))
+	newer := play(3, 3, 4, 2, 5)
+	text, err := encodeActions(older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := replayTail(cfg, []byte(text), older)
+	if !ok {
+		t.Fatalf("replayTail(%s) after %s: not rebuilt from the entry", text, older.actions)
+	}
+	if fmt.Sprint(m.Actions()) != fmt.Sprint(newer.Actions()) || m.Round().Board().String() != newer.Round().Board().String() {
+		t.Errorf("rebuilt %v\n%s\nwant %v\n%s", m.Actions(), m.Round().Board(), newer.Actions(), newer.Round().Board())
+	}
+	if older.sess.Match.Plies() != 3 {
+		t.Errorf("the entry's match was changed: %d plies", older.sess.Match.Plies())
+	}
+	other := cfg
+	other.Columns = 8
+	for name, tc := range map[string]struct {
+		actions string
+		older   *cached
+		cfg     game.Config
+	}{
+		"no entry":             {text, nil, cfg},
+		"another config":       {text, older, other},
+		"an empty entry":       {text, entry(play()), cfg},
+		"not an extension":     {`[{"kind":"drop","player":1,"column":3},{"kind":"drop","player":2,"column":2}]`, older, cfg},
+		"the same actions":     {older.actions, older, cfg},
+		"a tail that is wrong": {older.actions[:len(older.actions)-1] + `,{"kind":"drop","player":1,"column":99}]`, older, cfg},
+		"a tail not JSON":      {older.actions[:len(older.actions)-1] + `,{]`, older, cfg},
+	} {
+		if _, ok := replayTail(tc.cfg, []byte(tc.actions), tc.older); ok {
+			t.Errorf("%s: rebuilt from the entry, want a whole replay", name)
+		}
+	}
+}
