@@ -313,7 +313,11 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 			if !canLook {
 				return errAmbiguous
 			}
-			found, err := b.findPosted(ctx, s.ChannelID, msg)
+			// The look has half the try: a look that stalls leaves the
+			// post the other half, or ends the try sooner.
+			lookCtx, cancel := context.WithTimeout(ctx, b.retry.attempt/2)
+			found, err := b.findPosted(lookCtx, s.ChannelID, msg)
+			cancel()
 			if err != nil {
 				return err
 			}

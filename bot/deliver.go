@@ -34,15 +34,17 @@ type retryPolicy struct {
 // A try is cut off after 2 s: Discord answers a webhook call in well
 // under a second, and a stall or a lost answer costs the board that much,
 // not more. The waits between tries grow from 250 ms to 1 s, not more (a
-// 429's Retry-After still rules): six tries fit in the budget. A try cut
+// 429's Retry-After still rules), and stay at 250 ms after a try cut off
+// (it has waited already): six tries or more fit in the budget. A try cut
 // off that Discord carried out all the same is found before the next
-// (see boards.post); that look and the post share the try. With a fifth
-// of the REST calls stalling (connectn-loadgen -faults 0.2 -fault-kinds
-// stall, docs/load.md), tries of 2.5 s and waits up to 4 s gave up 7
-// boards of 1,556 for the moment (the scheduler posted them after 15 s);
-// these tries, 1 of 1,712. The p99 stayed near 10 s: a look and a post
-// share a try, so a try fails a third of the time, and four in a row
-// take that long.
+// (see boards.post); that look has half the try, the post the rest. With
+// a fifth of the REST calls stalling (connectn-loadgen -faults 0.2
+// -fault-kinds stall, docs/load.md), tries of 2.5 s and waits up to 4 s
+// gave up 7 boards of 1,556 for the moment (the scheduler posted them
+// after 15 s); tries of 2 s and waits up to 1 s, 2 of 1,929, with a p99
+// of 10.8 s after the round's end (a look and a post sharing a try, a try
+// failed a third of the time); with the look's half and the short wait
+// after a timeout, none of 2,197, p99 6.0 s.
 var defaultRetry = retryPolicy{budget: 15 * time.Second, attempt: 2 * time.Second, base: 250 * time.Millisecond, max: time.Second}
 
 // The causes of a retry, as passed to Metrics.RESTRetry and
@@ -100,7 +102,13 @@ func ambiguous(err error) bool {
 }
 
 // retryWait returns how long to wait after try n (0 first) failed with err.
+// After a try cut off for want of an answer it is base, not more: that try
+// has waited its attempt already, and another wait that grows would only
+// add to the time the players wait for the board.
 func (p retryPolicy) retryWait(n int, err error) time.Duration {
+	if cause(err) == CauseTimeout {
+		return p.base
+	}
 	d := p.base << min(n, 16)
 	if d > p.max || d <= 0 {
 		d = p.max

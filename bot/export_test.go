@@ -7,3 +7,14 @@ import "time"
 func WithRetry(budget, attempt, base time.Duration) Option {
 	return func(h *Handler) { h.retry = retryPolicy{budget: budget, attempt: attempt, base: base, max: 4 * base} }
 }
+
+// RetryPolicy exposes a retry policy for the tests of its waits.
+type RetryPolicyForTest = retryPolicy
+
+// RetryPolicy returns the policy with the given bounds.
+func RetryPolicy(budget, attempt, base, max time.Duration) RetryPolicyForTest {
+	return retryPolicy{budget: budget, attempt: attempt, base: base, max: max}
+}
+
+// Wait is retryWait.
+func (p retryPolicy) Wait(n int, err error) time.Duration { return p.retryWait(n, err) }

@@ -2,7 +2,10 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -170,4 +173,66 @@ func shortCtx(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// lookRecorder is the bot's messenger, recording how much time each look
+// in the channel was given.
+type lookRecorder struct {
+	*bot.DiscordMessenger
+	mu    sync.Mutex
+	given []time.Duration
+}
+
+func (l *lookRecorder) RecentChannelMessages(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error) {
+	if dl, ok := ctx.Deadline(); ok {
+		l.mu.Lock()
+		l.given = append(l.given, time.Until(dl))
+		l.mu.Unlock()
+	}
+	return l.DiscordMessenger.RecentChannelMessages(ctx, channelID, limit)
+}
+
+// TestLookHasHalfTheTry: the look for a post whose answer was lost has
+// half of a try's time, so that a look that stalls ends its try sooner
+// (or leaves the post the other half) instead of taking the whole try.
+// Without the look's own deadline it is given the whole try.
+func TestLookHasHalfTheTry(t *testing.T) {
+	const attempt = 2 * time.Second
+	rec := &lookRecorder{}
+	e := newEnv(t, bot.WithRetry(10*time.Second, attempt, 5*time.Millisecond), bot.WithMessenger(rec))
+	rec.DiscordMessenger = bot.NewDiscordMessenger(e.rest)
+	e.withBotToken(true)
+	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+	e.fake.Inject(postsFollowUp, discordtest.FaultLostReset, 0)
+	e.play(alice, bob, "1", "2", "1", "2", "1")
+	if n := len(e.public()); n != 2 {
+		t.Fatalf("%d messages, want the round 2 board once", n)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.given) == 0 {
+		t.Fatal("the bot did not look for the post whose answer was lost")
+	}
+	for _, d := range rec.given {
+		if d <= 0 || d > attempt/2 {
+			t.Errorf("a look was given %v, want at most half the try's %v", d, attempt)
+		}
+	}
+}
+
+// TestWaitAfterATimeout: after a try cut off for want of an answer the
+// next follows after the base wait, which does not grow; after a server
+// error the wait grows to its maximum.
+func TestWaitAfterATimeout(t *testing.T) {
+	p := bot.RetryPolicy(15*time.Second, 2*time.Second, 250*time.Millisecond, time.Second)
+	timeout := fmt.Errorf("post: %w", context.DeadlineExceeded)
+	for n := range 5 {
+		if got := p.Wait(n, timeout); got != 250*time.Millisecond {
+			t.Errorf("wait after timeout %d = %v, want 250ms", n, got)
+		}
+	}
+	server := &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
+	if got := p.Wait(4, server); got != time.Second {
+		t.Errorf("wait after the fifth server error = %v, want 1s", got)
+	}
 }
