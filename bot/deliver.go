@@ -23,8 +23,9 @@ import (
 // would wait 20 s). Between tries the wait doubles from base up to max,
 // or is the Retry-After of a 429 when that is longer, as Discord asks
 // (https://discord.com/developers/docs/topics/rate-limits: "wait for the
-// retry_after period before retrying"); a Retry-After that does not fit
-// in what is left of the budget ends the tries at once.
+// retry_after period before retrying"); a wait (a Retry-After among them)
+// after which a whole try does not fit in what is left of the budget ends
+// the tries at once, so that no try is cut off by the budget.
 type retryPolicy struct {
 	budget, attempt, base, max time.Duration
 }
@@ -137,8 +138,13 @@ func (b *boards) deliver(ctx context.Context, fn func(ctx context.Context) error
 		if err == nil || c == "" {
 			return err
 		}
+		// The next try starts only if it can run its whole time after the
+		// wait: a try cut off by the end of the budget would have no
+		// answer, which makes a post one that may have been made (where
+		// the bot cannot look, one given up rather than risk a copy),
+		// when all Discord did was answer 500.
 		wait := p.retryWait(n, err)
-		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait) {
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait+p.attempt) {
 			b.metrics.RESTGiveUp(c)
 			return err
 		}

@@ -1,6 +1,9 @@
 package bot
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // WithRetry shortens the tries of REST calls after a response for tests:
 // budget in all, attempt per try, waits doubling from base.
@@ -18,3 +21,9 @@ func RetryPolicy(budget, attempt, base, max time.Duration) RetryPolicyForTest {
 
 // Wait is retryWait.
 func (p retryPolicy) Wait(n int, err error) time.Duration { return p.retryWait(n, err) }
+
+// Deliver runs fn through the tries of p, as boards.deliver does.
+func Deliver(ctx context.Context, p RetryPolicyForTest, fn func(ctx context.Context) error) error {
+	b := &boards{retry: p, metrics: noMetrics{}}
+	return b.deliver(ctx, fn)
+}
