@@ -229,19 +229,24 @@ func webhookBucket(token string) string {
 
 // webhookRequest sends data (JSON, or multipart with files) to uri in the
 // bucket of token and, unless out is nil, sets *out to the ID of the
-// message Discord answers with (wire.MessageID).
+// message Discord answers with (wire.MessageID). data that is a
+// json.RawMessage is sent as it is; anything else is encoded by discordgo.
 func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, token string, data any, files []*discordgo.File, out *string) error {
 	var (
 		body []byte
 		err  error
 	)
-	if len(files) > 0 {
+	raw, isRaw := data.(json.RawMessage)
+	switch {
+	case len(files) > 0:
 		contentType, multipart, encErr := discordgo.MultipartBodyWithJSON(data, files)
 		if encErr != nil {
 			return encErr
 		}
 		body, err = d.Session.RequestRaw(method, uri, contentType, multipart, webhookBucket(token), 0, d.opts(ctx)...)
-	} else {
+	case isRaw:
+		body, err = d.Session.RequestRaw(method, uri, "application/json", raw, webhookBucket(token), 0, d.opts(ctx)...)
+	default:
 		body, err = d.Session.RequestWithBucketID(method, uri, data, webhookBucket(token), d.opts(ctx)...)
 	}
 	if err != nil || out == nil {
@@ -265,16 +270,9 @@ func (d *DiscordMessenger) FollowUp(ctx context.Context, appID, token string, ms
 	if err != nil {
 		return "", err
 	}
-	uri := discordgo.EndpointWebhookToken(appID, token) + "?wait=true"
-	answer, err := d.Session.RequestRaw(http.MethodPost, uri, "application/json", body, webhookBucket(token), 0, d.opts(ctx)...)
-	if err != nil {
-		return "", err
-	}
-	id, err := wire.MessageID(answer)
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %w", http.MethodPost, redactURL(uri), err)
-	}
-	return id, nil
+	var id string
+	err = d.webhookRequest(ctx, http.MethodPost, discordgo.EndpointWebhookToken(appID, token)+"?wait=true", token, json.RawMessage(body), nil, &id)
+	return id, err
 }
 
 // EditWebhookMessage implements Messenger.

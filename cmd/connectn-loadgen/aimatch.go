@@ -241,28 +241,16 @@ func (s *aiSlot) awaitEdit(ctx context.Context) (*discordgo.Message, error) {
 
 // awaitNext waits for the next round's board, posted as a follow-up.
 func (s *aiSlot) awaitNext(ctx context.Context) error {
-	timer := time.NewTimer(15 * time.Second)
-	defer timer.Stop()
-	for {
-		select {
-		case f := <-s.follow:
-			d := drops(f)
-			if len(d) == 0 {
-				continue
-			}
-			r := parseCustomID(d[0].CustomID)
-			if r.Match != s.match || r.Post <= s.post {
-				continue
-			}
-			s.msg, s.msgID, s.post = f, f.ID, r.Post
-			return nil
-		case <-timer.C:
-			s.rec.fail("ai follow-up", "next board not posted within 15s")
-			return errors.New("the next round's board did not come")
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	f, post, err := nextBoard(ctx, s.follow, s.match, s.post, 15*time.Second)
+	switch {
+	case errors.Is(err, errNoNextBoard):
+		s.rec.fail("ai follow-up", "next board not posted within 15s")
+		return err
+	case err != nil:
+		return err
 	}
+	s.msg, s.msgID, s.post = f, f.ID, post
+	return nil
 }
 
 // abandon forfeits the slot's match, if any, so that nothing stays

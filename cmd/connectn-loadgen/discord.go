@@ -79,25 +79,24 @@ func (d *fakeDiscord) apiBase() string { return d.URL() + "/api/v10" }
 // subscribe returns the channel on which the slot playing in channel
 // receives the messages posted there as follow-ups.
 func (d *fakeDiscord) subscribe(channel string) chan *discordgo.Message {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	ch := d.slots[channel]
-	if ch == nil {
-		ch = make(chan *discordgo.Message, 16)
-		d.slots[channel] = ch
-	}
-	return ch
+	return d.subscribeIn(d.slots, channel)
 }
 
 // subscribeEdits returns the channel on which the slot playing in channel
 // receives the edits of messages there by webhook.
 func (d *fakeDiscord) subscribeEdits(channel string) chan *discordgo.Message {
+	return d.subscribeIn(d.edits, channel)
+}
+
+// subscribeIn returns the channel of channel in m (slots or edits), made
+// when there is none yet.
+func (d *fakeDiscord) subscribeIn(m map[string]chan *discordgo.Message, channel string) chan *discordgo.Message {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ch := d.edits[channel]
+	ch := m[channel]
 	if ch == nil {
 		ch = make(chan *discordgo.Message, 16)
-		d.edits[channel] = ch
+		m[channel] = ch
 	}
 	return ch
 }

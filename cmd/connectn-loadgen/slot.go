@@ -268,29 +268,47 @@ func pings(board *discordgo.Message, id string) bool {
 
 // awaitNext waits for the next round's board, posted as a follow-up.
 func (s *slot) awaitNext(ctx context.Context) error {
-	timer := time.NewTimer(s.followTimeout)
+	f, post, err := nextBoard(ctx, s.follow, s.match, s.post, s.followTimeout)
+	switch {
+	case errors.Is(err, errNoNextBoard):
+		s.rec.fail("follow-up", "next board not posted within "+s.followTimeout.String())
+		return err
+	case err != nil:
+		return err
+	}
+	// From the round's end as the players saw it to the next board.
+	s.rec.ok("follow-up", time.Since(s.roundEnd))
+	s.board, s.boardID, s.phase, s.post = f, f.ID, phasePlaying, post
+	return nil
+}
+
+// errNoNextBoard is nextBoard's error when no board came in time.
+var errNoNextBoard = errors.New("the next round's board did not come in time")
+
+// nextBoard waits on follow for the next board of match after post
+// sequence post, for at most timeout, and returns it with its post
+// sequence. Follow-ups of anything else (another match, a late or repeated
+// post of an earlier board) are passed over. It returns errNoNextBoard
+// when none came in time, or ctx's error.
+func nextBoard(ctx context.Context, follow <-chan *discordgo.Message, match int64, post int, timeout time.Duration) (*discordgo.Message, int, error) {
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		select {
-		case f := <-s.follow:
+		case f := <-follow:
 			d := drops(f)
 			if len(d) == 0 {
 				continue // an edit or board of something else
 			}
 			r := parseCustomID(d[0].CustomID)
-			if r.Match != s.match || r.Post <= s.post {
+			if r.Match != match || r.Post <= post {
 				continue // a late or repeated post of an earlier board
 			}
-			// From the round's end as the players saw it to the next
-			// board.
-			s.rec.ok("follow-up", time.Since(s.roundEnd))
-			s.board, s.boardID, s.phase, s.post = f, f.ID, phasePlaying, r.Post
-			return nil
+			return f, r.Post, nil
 		case <-timer.C:
-			s.rec.fail("follow-up", "next board not posted within "+s.followTimeout.String())
-			return fmt.Errorf("the next round's board did not come within %v", s.followTimeout)
+			return nil, 0, fmt.Errorf("%w (%v)", errNoNextBoard, timeout)
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, 0, ctx.Err()
 		}
 	}
 }

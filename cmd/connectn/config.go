@@ -151,32 +151,9 @@ var settings = []setting{
 			return ""
 		}},
 	{env: "CONNECTN_METRICS_ADDR", flag: "metrics-addr", arg: "ADDR", def: "127.0.0.1:9464", usage: "listen address of /metrics, /healthz, /readyz in gateway mode; off: none",
-		set: func(c *config, v string) string {
-			if v == "off" {
-				c.metricsAddr = ""
-				return ""
-			}
-			if p := checkListenAddr(v); p != "" {
-				return p + ", or off"
-			}
-			c.metricsAddr = v
-			return ""
-		}},
+		set: func(c *config, v string) string { return setAddrOrOff(&c.metricsAddr, v, false) }},
 	{env: "CONNECTN_PPROF_ADDR", flag: "pprof-addr", arg: "ADDR", def: "off", usage: "loopback listen address of Go's profiles, /debug/pprof/ (for `go tool pprof`); off: none",
-		set: func(c *config, v string) string {
-			if v == "off" {
-				c.pprofAddr = ""
-				return ""
-			}
-			if p := checkListenAddr(v); p != "" {
-				return p + ", or off"
-			}
-			if host, _, _ := net.SplitHostPort(v); !isLoopback(host) {
-				return "profiles show the bot's memory and must stay on this host: want a loopback address such as 127.0.0.1:6060, or off"
-			}
-			c.pprofAddr = v
-			return ""
-		}},
+		set: func(c *config, v string) string { return setAddrOrOff(&c.pprofAddr, v, true) }},
 	{env: "CONNECTN_DB", flag: "db", arg: "DB", def: "data/connectn.db", mask: maskDB,
 		usage: "SQLite database file (or sqlite:PATH; its folder is created if missing), or a postgres://USER:PASSWORD@HOST:5432/DB URL for PostgreSQL (several processes on one database)",
 		set: func(c *config, v string) string {
@@ -530,6 +507,25 @@ func checkListenAddr(v string) string {
 	if host != "" && net.ParseIP(host) == nil && !hostnameShaped(host) {
 		return fmt.Sprintf("the host %q is not an IP address or host name; want host:port or :port, such as :8080", host)
 	}
+	return ""
+}
+
+// setAddrOrOff sets *dst to the listen address v, or to "" for "off",
+// and returns what is wrong with v ("" when nothing is). With loopback,
+// only an address of this host is taken (Go's profiles show the bot's
+// memory).
+func setAddrOrOff(dst *string, v string, loopback bool) string {
+	if v == "off" {
+		*dst = ""
+		return ""
+	}
+	if p := checkListenAddr(v); p != "" {
+		return p + ", or off"
+	}
+	if host, _, _ := net.SplitHostPort(v); loopback && !isLoopback(host) {
+		return "profiles show the bot's memory and must stay on this host: want a loopback address such as 127.0.0.1:6060, or off"
+	}
+	*dst = v
 	return ""
 }
 

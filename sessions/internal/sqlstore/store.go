@@ -134,8 +134,10 @@ type Store struct {
 	cache   *cache
 	st      statements
 	// updateText and insertText are the SQL of st.update and st.insert,
-	// rebound, for Dialect.Pipeline.
+	// rebound, for Dialect.Pipeline; updateSet the columns each update
+	// sets (UpdateColumns), for Dialect.UpdateMany, at [phase][ids].
 	updateText [2][2]string
+	updateSet  [2][2][]string
 	insertText string
 	reads      atomic.Int64 // rows read by newest, for RowReads
 	reader     reader       // the reads of newest gathered, with d.NewestMany
@@ -147,8 +149,8 @@ type statements struct {
 	newestMany              *sql.Stmt // Dialect.NewestMany, when set
 	// update holds updateSQL(phase, ids) at [phase][ids]: with or without
 	// the phase, with or without the players' IDs.
-	update            [2][2]*sql.Stmt
-	addStats, addPair *sql.Stmt
+	update   [2][2]*sql.Stmt
+	addStats *sql.Stmt // addStatsSQL: the one row of a match against the bot
 	// addStats2, addPair2 and lockRating2 write (lock) two players' rows
 	// in one statement: addStatsSQL, addPairSQL and lockRatingSQL with
 	// two rows of VALUES.
@@ -184,7 +186,6 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.update[1][1], updateSQL(true, true)},
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
-		{&s.st.addPair, addPairSQL},
 		{&s.st.addStats2, twoRows(addStatsSQL)},
 		{&s.st.addPair2, twoRows(addPairSQL)},
 		{&s.st.lockRating2, twoRows(lockRatingSQL)},
@@ -199,6 +200,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 	for phase := range 2 {
 		for ids := range 2 {
 			s.updateText[phase][ids] = d.Rebind(updateSQL(phase == 1, ids == 1))
+			s.updateSet[phase][ids] = UpdateColumns(phase == 1, ids == 1)
 		}
 	}
 	s.insertText = d.Rebind(insertSQL)
@@ -579,7 +581,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	update := s.st.update[boolInt(phase)][boolInt(ids)]
 
 	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args,
-		set: UpdateColumns(phase, ids)}
+		set: s.updateSet[boolInt(phase)][boolInt(ids)]}
 	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
 		// The result and the stats it changes are written together.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }
