@@ -8,13 +8,16 @@ import (
 	"github.com/connectn/connectn/game"
 )
 
-// TestFindInMatch plays a match of two rounds: in the second, opened by
+// TestFindInMatch plays a match of three rounds: in the second, opened by
 // Player2, the player to move reaches a starter puzzle's position, has a
 // forced win, and plays a move that gives it away; then both play best to
-// the end. FindInMatch must find the puzzle there, with its attribution.
+// the end. FindInMatch must find the puzzle there, with its attribution. In
+// the third, another puzzle's position is met and its solution played:
+// the win kept, no puzzle is found there.
 func TestFindInMatch(t *testing.T) {
 	p := starterWhere(t, func(p Puzzle) bool { return p.Kind == WinIn && p.N <= 3 && p.Config == std })
-	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2, Openers: game.Alternate}
+	kept := starterWhere(t, func(q Puzzle) bool { return q.Kind == WinIn && q.N <= 3 && q.Config == std && q.ID != p.ID })
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 3, Openers: game.Alternate}
 	m, err := game.NewMatch(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -48,17 +51,28 @@ func TestFindInMatch(t *testing.T) {
 		t.Fatalf("puzzle %s: no move gives the win away", p.ID)
 	}
 	play(blunder)
-	round := m.Round()
-	for !round.Over() {
-		best, err := bestMove(context.Background(), testEngine, std, round.Moves())
-		if err != nil {
-			t.Fatal(err)
+	playBest := func() {
+		t.Helper()
+		for round := m.Round(); !round.Over(); {
+			best, err := bestMove(context.Background(), testEngine, std, round.Moves())
+			if err != nil {
+				t.Fatal(err)
+			}
+			play(best.Column)
 		}
-		play(best.Column)
 	}
+	playBest()
+	if m.Over() || m.Round().Number() != 3 {
+		t.Fatalf("after round 2: over %v, round %d", m.Over(), m.Round().Number())
+	}
+	for _, c := range position(t, kept) {
+		play(c)
+	}
+	play(kept.Solution)
+	playBest()
 	info := MatchInfo{Guild: "g1", Match: 77, Players: [2]string{"Alice", "Bob"}}
 	// Only the positions from the puzzle's on: the earlier ones take long.
-	opts := FindOptions{MaxEmpty: std.Rows*std.Columns - len(moves)}
+	opts := FindOptions{MaxEmpty: std.Rows*std.Columns - min(len(moves), len(kept.Moves))}
 	found, complete, err := FindInMatch(context.Background(), testEngine, m, info, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +87,19 @@ func TestFindInMatch(t *testing.T) {
 		if found[i].ID == p.ID {
 			got = &found[i]
 		}
-		if err := Verify(context.Background(), testEngine, found[i]); err != nil {
-			t.Errorf("found %s, which fails: %v", found[i].Format(), err)
+		f := found[i]
+		if err := Verify(context.Background(), testEngine, f); err != nil {
+			t.Errorf("found %s, which fails: %v", f.Format(), err)
+		}
+		// The move played there was not the solution: it gave the win away.
+		played := m.Rounds()[f.Source.Round-1].Moves()[f.Source.Move-1]
+		if played == f.Solution || f.Moves != game.MovesCode(m.Rounds()[f.Source.Round-1].Moves()[:f.Source.Move-1]) {
+			t.Errorf("found %s at round %d move %d, where column %d was played", f.Format(), f.Source.Round, f.Source.Move, played+1)
+		}
+	}
+	for _, f := range found {
+		if f.ID == kept.ID {
+			t.Errorf("found %s, where the win was kept", f.Format())
 		}
 	}
 	if got == nil {

@@ -243,23 +243,31 @@ func randomGames(cfg game.Config, count int, seed uint64) [][]int {
 
 // TestOnlyMoveTestAgainstReference runs the only-move test, through an
 // engine (Test) and through a Prover (the generator's weak-first path), on
-// every position of random games on small boards, and holds every verdict
-// to the brute-force reference's: the same task, N and solution, or the
-// same reason to fail.
+// every position of random games on small boards (40 a board; 10 under the
+// race detector or -short, with a smaller board for the largest), and holds every verdict to the brute-force
+// reference's: the same task, N and solution, or the same reason to fail.
 func TestOnlyMoveTestAgainstReference(t *testing.T) {
 	engine := ai.NewEngine(ai.Options{TableMB: 4})
 	pv := NewProver(4)
 	allKinds, allReasons := map[Kind]int{}, map[Reason]int{}
-	for _, cfg := range []game.Config{
+	games := 40
+	boards := []game.Config{
 		{Rows: 4, Columns: 5, Connect: 3},
 		{Rows: 5, Columns: 4, Connect: 4},
 		{Rows: 4, Columns: 4, Connect: 3},
-	} {
+	}
+	if raceEnabled || testing.Short() {
+		games = 10
+		// The reference alone takes 10 s on 5x4 under the race detector.
+		boards[1] = game.Config{Rows: 4, Columns: 4, Connect: 4}
+		t.Log("under the race detector or -short: 10 games a board, 4x4 connect 4 for 5x4")
+	}
+	for _, cfg := range boards {
 		r := newRef(cfg)
 		start := time.Now()
 		kinds := map[Kind]int{}
 		reasons := map[Reason]int{}
-		for _, played := range randomGames(cfg, 40, uint64(cfg.Columns)) {
+		for _, played := range randomGames(cfg, games, uint64(cfg.Columns)) {
 			for i := 0; i < len(played); i++ {
 				moves := played[:i]
 				want := r.test(moves)
@@ -305,6 +313,36 @@ func TestOnlyMoveTestAgainstReference(t *testing.T) {
 	for r := ReasonWinInOne; r <= ReasonManyDefences; r++ {
 		if allReasons[r] == 0 {
 			t.Errorf("no position fails for %s in the sample", r)
+		}
+	}
+}
+
+// TestWinTooLong holds that a position whose only winning move wins in
+// more than MaxWinIn discs is no puzzle. The position (17 discs on 6x7) was
+// found by the generator, which rejected it; the engine's values say why.
+func TestWinTooLong(t *testing.T) {
+	moves, err := parseMoves("54554525544421222", std.Columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := evaluate(t, std, moves)
+	var wins []int
+	for _, v := range vals {
+		if v.Legal && v.Score > 0 {
+			wins = append(wins, v.Column)
+		}
+	}
+	if len(wins) != 1 || vals[wins[0]].In <= MaxWinIn {
+		t.Fatalf("the position's wins: %v, want one of more than %d discs (values %+v)", wins, MaxWinIn, vals)
+	}
+	for name, run := range map[string]func() (Puzzle, error){
+		"Test":        func() (Puzzle, error) { return Test(context.Background(), testEngine, std, moves) },
+		"Prover.Test": func() (Puzzle, error) { return NewProver(16).Test(context.Background(), std, moves) },
+	} {
+		p, err := run()
+		var npe *NotPuzzleError
+		if !errors.As(err, &npe) || npe.Reason != ReasonOutOfRange {
+			t.Errorf("%s: %+v, %v; want %v", name, p, err, ReasonOutOfRange)
 		}
 	}
 }

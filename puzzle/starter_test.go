@@ -86,10 +86,13 @@ func firstLine(s string) string {
 // as the solver values every column: the solution is the only move that
 // keeps the result (the only win, the only draw, or the longest defence),
 // N is exact, and the task is not trivial. By default it checks 30
-// puzzles of each board, spread over the file; CONNECTN_PUZZLES_ALL=1
-// checks every one (minutes).
+// puzzles of each board, spread over the file (3 under the race detector or
+// -short); CONNECTN_PUZZLES_ALL=1 checks every one (about a minute).
 func TestStarterSetResolved(t *testing.T) {
 	all := os.Getenv("CONNECTN_PUZZLES_ALL") == "1"
+	if (testing.Short() || raceEnabled) && !all {
+		t.Log("under the race detector or -short: 3 puzzles a board")
+	}
 	byBoard := map[[2]int][]Puzzle{}
 	for _, p := range Starter() {
 		k := [2]int{p.Config.Rows, p.Config.Columns}
@@ -101,8 +104,8 @@ func TestStarterSetResolved(t *testing.T) {
 		if all {
 			step = 1
 		}
-		if testing.Short() {
-			step = max(1, len(ps)/5)
+		if (testing.Short() || raceEnabled) && !all {
+			step = max(1, len(ps)/3)
 		}
 		for i := 0; i < len(ps); i += step {
 			checkTask(t, ps[i])
