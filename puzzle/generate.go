@@ -175,11 +175,7 @@ func Generate(ctx context.Context, opts GenerateOptions, emit func(Puzzle) error
 			}
 			st.Positions++
 			pctx, cancel := context.WithTimeout(ctx, budget)
-			p, err := test(pctx, cfg, moves[:i], &want, func(b *game.Board) prober {
-				s, _ := pv.solver(cfg)
-				return &solverProber{s: s, cfg: cfg, moves: moves[:i], b: b,
-					weak: map[int]ai.ColumnValue{}, exact: map[int]ai.ColumnValue{}}
-			})
+			p, err := test(pctx, cfg, moves[:i], &want, pv.prober(cfg, moves[:i]))
 			cancel()
 			var npe *NotPuzzleError
 			switch {

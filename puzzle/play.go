@@ -27,10 +27,7 @@ var verdictNames = [...]string{Correct: "correct", Solved: "solved", Wrong: "wro
 
 // String returns "correct", "solved" or "wrong".
 func (v Verdict) String() string {
-	if v >= Correct && v <= Wrong {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", uint8(v))
+	return enumName(verdictNames[:], v, "Verdict")
 }
 
 // MaxLine is the most plies of a refutation line (Step.Refutation).
@@ -235,8 +232,12 @@ func HintAt(ctx context.Context, e Evaluator, p Puzzle, attempt []int) (Hint, er
 	}
 	start, _ := p.MoveList()
 	moves := append(append(make([]int, 0, len(start)+len(attempt)), start...), attempt...)
-	if _, over, err := replay(p.Config, moves); err != nil || over {
-		return Hint{}, fmt.Errorf("attempt: the game is over or a move cannot be played (%v): %w", err, ErrIllegalMove)
+	_, over, err := replay(p.Config, moves)
+	switch {
+	case err != nil:
+		return Hint{}, fmt.Errorf("attempt: %v: %w", err, ErrIllegalMove)
+	case over:
+		return Hint{}, fmt.Errorf("attempt: the game is over: %w", ErrAttemptOver)
 	}
 	best, err := bestMove(ctx, e, p.Config, moves)
 	if err != nil {

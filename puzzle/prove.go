@@ -53,10 +53,7 @@ var reasonNames = [...]string{ReasonWinInOne: "win in 1", ReasonForced: "forced 
 
 // String says the reason in a few words, for logs and summaries.
 func (r Reason) String() string {
-	if r >= ReasonWinInOne && r < reasons {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", uint8(r))
+	return enumName(reasonNames[:], r, "Reason")
 }
 
 // NotPuzzleError is the error of a position that fails the only-move test;
@@ -449,9 +446,15 @@ func (pv *Prover) Test(ctx context.Context, cfg game.Config, moves []int) (Puzzl
 			return Puzzle{}, err
 		}
 	}
-	return test(ctx, cfg, moves, nil, func(b *game.Board) prober {
+	return test(ctx, cfg, moves, nil, pv.prober(cfg, moves))
+}
+
+// prober returns the maker of a prober of the position moves reach on cfg
+// (normalised, valid, solvable) with pv's solver.
+func (pv *Prover) prober(cfg game.Config, moves []int) func(*game.Board) prober {
+	return func(b *game.Board) prober {
 		s, _ := pv.solver(cfg)
 		return &solverProber{s: s, cfg: cfg, moves: moves, b: b,
 			weak: map[int]ai.ColumnValue{}, exact: map[int]ai.ColumnValue{}}
-	})
+	}
 }

@@ -59,10 +59,15 @@ var kindNames = [...]string{WinIn: "win", OnlyMove: "only", Defence: "defence"}
 
 // String returns "win", "only" or "defence", the names Parse reads.
 func (k Kind) String() string {
-	if k >= WinIn && int(k) < len(kindNames) {
-		return kindNames[k]
+	return enumName(kindNames[:], k, "Kind")
+}
+
+// enumName returns names[v], or "typ(v)" for a value without a name.
+func enumName[T ~uint8](names []string, v T, typ string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
+	return fmt.Sprintf("%s(%d)", typ, uint8(v))
 }
 
 // Valid reports whether k is WinIn, OnlyMove or Defence.
@@ -233,10 +238,7 @@ var areaNames = [...]string{Left: "left", Centre: "centre", Right: "right"}
 
 // String returns "left", "centre" or "right".
 func (a Area) String() string {
-	if a >= Left && a <= Right {
-		return areaNames[a]
-	}
-	return fmt.Sprintf("Area(%d)", uint8(a))
+	return enumName(areaNames[:], a, "Area")
 }
 
 // Hint is the area of the solution's column, as data for the catalog to

@@ -192,3 +192,26 @@ func TestToMoveAndLength(t *testing.T) {
 		t.Errorf("ToMove %v, Length %d; want player 1 and 1", p.ToMove(), p.Length())
 	}
 }
+
+func TestNames(t *testing.T) {
+	tests := []struct {
+		name      string
+		got, want string
+	}{
+		{name: "kind", got: Defence.String(), want: "defence"},
+		{name: "unknown kind", got: Kind(0).String(), want: "Kind(0)"},
+		{name: "area", got: Centre.String(), want: "centre"},
+		{name: "unknown area", got: Area(4).String(), want: "Area(4)"},
+		{name: "verdict", got: Wrong.String(), want: "wrong"},
+		{name: "unknown verdict", got: Verdict(9).String(), want: "Verdict(9)"},
+		{name: "reason", got: ReasonForced.String(), want: "forced move"},
+		{name: "unknown reason", got: Reason(0).String(), want: "Reason(0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
