@@ -22,12 +22,12 @@ func puzzlesRun(t *testing.T, args ...string) (code int, stdout, stderr string) 
 // records the command, each other line is a puzzle, and the summary on
 // standard error says how many per minute.
 func TestPuzzlesGenerate(t *testing.T) {
-	code, out, errOut := puzzlesRun(t, "generate", "-rows", "5", "-columns", "6", "-n", "3", "-seed", "2", "-table", "4")
+	code, out, errOut := puzzlesRun(t, "generate", "-rows", "5", "-columns", "6", "-n", "3", "-seed", "2", "-table", "4", "-max-empty", "16")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if want := "# connectn puzzles generate -rows 5 -columns 6 -connect 4 -n 3 -seed 2"; lines[0] != want {
+	if want := "# connectn puzzles generate -rows 5 -columns 6 -connect 4 -n 3 -seed 2 -max-empty 16"; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
 	ps, err := puzzle.Read(strings.NewReader(out))
@@ -49,7 +49,7 @@ func TestPuzzlesGenerate(t *testing.T) {
 func TestPuzzlesGenerateOut(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.txt")
-	code, stdout, errOut := puzzlesRun(t, "generate", "-rows", "5", "-columns", "6", "-n", "2", "-table", "4", "-out", out)
+	code, stdout, errOut := puzzlesRun(t, "generate", "-rows", "5", "-columns", "6", "-n", "2", "-table", "4", "-max-empty", "16", "-out", out)
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
@@ -78,6 +78,7 @@ func TestPuzzlesRefuses(t *testing.T) {
 		{name: "bad connect", args: []string{"generate", "-connect", "9"}, want: "connect"},
 		{name: "no puzzle", args: []string{"generate", "-n", "0"}, want: "-n 0"},
 		{name: "small table", args: []string{"generate", "-table", "1"}, want: "-table 1"},
+		{name: "no empty cell", args: []string{"generate", "-max-empty", "0"}, want: "-max-empty 0"},
 		{name: "no budget", args: []string{"generate", "-budget", "0s"}, want: "-budget"},
 		{name: "an argument", args: []string{"generate", "x"}, want: `unexpected argument "x"`},
 		{name: "unknown flag", args: []string{"generate", "-x"}, want: "flag provided but not defined"},
