@@ -423,15 +423,18 @@ func (c EvalChart) lines() []plot.Plotter {
 }
 
 // points draws each settled ply's point: a disc in its mover's colour and
-// mark, outlined in ink.
+// mark, outlined in ink, of radius pointRadius or, where the plies are
+// closer than 2.5 radii apart, 40% of the step from one ply to the next
+// (at least 3 pixels), so that the points of a long round stay apart.
 type points struct{ c EvalChart }
 
 // Plot draws the points on the data canvas dc of plot p.
 func (s *points) Plot(dc draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&dc)
+	r := min(pointRadius, max(3, 0.4*(tx(2)-tx(1))))
 	for i, v := range s.c.Plies {
 		if v.Settled {
-			drawDisc(&dc, vg.Point{X: tx(float64(i + 1)), Y: ty(s.c.Value(v))}, pointRadius, s.c.Sides[s.c.mover(i)])
+			drawDisc(&dc, vg.Point{X: tx(float64(i + 1)), Y: ty(s.c.Value(v))}, r, s.c.Sides[s.c.mover(i)])
 		}
 	}
 }
