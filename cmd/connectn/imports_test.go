@@ -50,6 +50,9 @@ var forbidden = map[string][]string{
 	"github.com/bwmarrin/discordgo":  {"bot", "bot/internal/wire", "bot/discordtest", "cmd/connectn", "cmd/connectn-loadgen"},
 	"github.com/prometheus/":         {"metrics"},
 	"github.com/nicksnyder/go-i18n/": {"locale"},
+	// The plotting library and its fonts (about 7 MB of the binary) stay
+	// behind picture's API.
+	"gonum.org/v1/plot": {"picture"},
 }
 
 // TestImportsPointDown checks every package's imports (not its tests')
