@@ -170,3 +170,54 @@ func TestStandingsBeforeAnyResult(t *testing.T) {
 		{player: "a"},
 	})
 }
+
+// TestCrosstable checks the crosstable of a round robin of four (the first
+// of TestDirectEncounterByHand, X's win over Y by forfeit): rows and columns
+// in the standings' order, each cell the row player's points against the
+// column player, marked when won or lost by forfeit and when they opened.
+func TestCrosstable(t *testing.T) {
+	players := []tournament.Player{{ID: "W", Rating: 1500}, {ID: "X", Rating: 1600}, {ID: "Y", Rating: 1700}, {ID: "Z", Rating: 1500}}
+	s := state(t, tournament.RoundRobin, players, [][]tournament.Pairing{
+		{played("W", "X", tournament.OpenerWins), played("Y", "Z", tournament.OpenerWins)},
+		{played("W", "Y", tournament.Draw), played("X", "Z", tournament.Draw)},
+		{played("Z", "W", tournament.Draw), played("X", "Y", tournament.OpenerWinsByForfeit)},
+	})
+	ct, err := tournament.CrosstableOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rows follow the standings (which the tests above check).
+	st, _ := tournament.Standings(s)
+	for i, x := range st {
+		if ct.Players[i] != x.Player {
+			t.Fatalf("crosstable order %v, standings %v", ct.Players, st)
+		}
+	}
+	at := map[string]int{}
+	for i, id := range ct.Players {
+		at[id] = i
+	}
+	cell := func(a, b string) string {
+		out := ""
+		for _, c := range ct.Cells[at[a]][at[b]] {
+			out += map[float64]string{0: "0", 0.5: "½", 1: "1"}[c.Points]
+			if c.Forfeit {
+				out += "F"
+			}
+			if c.Opened {
+				out += "o"
+			}
+		}
+		return out
+	}
+	want := map[[2]string]string{
+		{"W", "X"}: "1o", {"X", "W"}: "0", {"W", "Y"}: "½o", {"Y", "W"}: "½", {"W", "Z"}: "½", {"Z", "W"}: "½o",
+		{"X", "Y"}: "1Fo", {"Y", "X"}: "0F", {"X", "Z"}: "½o", {"Z", "X"}: "½", {"Y", "Z"}: "1o", {"Z", "Y"}: "0",
+		{"W", "W"}: "", {"X", "X"}: "",
+	}
+	for k, w := range want {
+		if got := cell(k[0], k[1]); got != w {
+			t.Errorf("%s against %s: %q, want %q", k[0], k[1], got, w)
+		}
+	}
+}
