@@ -37,6 +37,11 @@ var layers = map[string][]string{
 	"bot":                        {"bot/internal/wire", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
 	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "game/ai", "game", "locale"},
 	"cmd/connectn-loadgen":       {"bot/discordtest", "sessions", "sessions/sqlite", "game"},
+
+	// Tournaments: the rules on rating and game only; the matching below
+	// them on nothing.
+	"tournament":                   {"tournament/internal/matching", "rating", "game"},
+	"tournament/internal/matching": {},
 }
 
 // forbidden are outside packages (by path prefix) and who alone may import
