@@ -58,9 +58,16 @@ const (
 // an AI.
 var reasonNoAI = sessions.NewReason("no_ai")
 
-// bot returns how the bot takes its turns: the engine at the session's
+// engine is the bot as a player: its AI (nil: the bot does not play) and
+// where the time of its moves is reported.
+type engine struct {
+	ai      AI
+	metrics Metrics
+}
+
+// turns returns how the bot takes its turns: the engine at the session's
 // level, each move within budget, its time measured.
-func (h *Handler) bot(budget time.Duration) sessions.Bot {
+func (h engine) turns(budget time.Duration) sessions.Bot {
 	if h.ai == nil {
 		return sessions.Bot{}
 	}
@@ -79,19 +86,19 @@ func (h *Handler) bot(budget time.Duration) sessions.Bot {
 // analysis answers Analysis under the channel's last finished match:
 // privately, move by move, whether each move of the deciding round kept the
 // position's value or gave it away, after a deferred response.
-func (h *Handler) analysis(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.current(ctx, c)
+func (h *solver) analysis(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := current(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.messenger == nil || !h.analysisOffered(s) {
+	if s.Phase != sessions.PhaseFinished || h.messenger == nil || !h.engine.offersAnalysis(s) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(ctx context.Context) *message {
 		actx, cancel := context.WithTimeout(ctx, analysisBudget)
 		defer cancel()
 		r := s.Match.Round()
-		a, err := h.ai.Analyze(actx, s.Config, r)
+		a, err := h.engine.ai.Analyze(actx, s.Config, r)
 		msg := &message{AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}
 		if err != nil {
 			h.log.Error("analysing a round", "match", s.ID, "err", err)
@@ -146,8 +153,8 @@ func addChart(l *locale.Localizer, msg *message, s *sessions.Session, r *game.Ro
 	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
 }
 
-// analysisOffered reports whether finished matches of s's settings get an
+// offersAnalysis reports whether finished matches of s's settings get an
 // Analysis button: the bot has an AI and the solver settles such boards.
-func (h *Handler) analysisOffered(s *sessions.Session) bool {
+func (h engine) offersAnalysis(s *sessions.Session) bool {
 	return h.ai != nil && ai.Solvable(s.Config)
 }

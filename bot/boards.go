@@ -24,7 +24,7 @@ import (
 // players' record from the store. All of it runs in the runner's
 // background work or the scheduler, never inside a response.
 type boards struct {
-	store     Store
+	store     boardStore
 	messenger Messenger // nil: nothing is posted or edited
 	log       *slog.Logger
 	metrics   Metrics
@@ -43,6 +43,13 @@ type boards struct {
 	// a restart, or on another replica, the next claim posts without
 	// looking.
 	unsure unsurePosts
+}
+
+// boardStore is what boards read and write.
+type boardStore interface {
+	getter
+	updater
+	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
 }
 
 // unsurePosts is a set of board posts (match, post sequence), safe for

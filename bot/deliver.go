@@ -179,7 +179,7 @@ func customIDs(components []discordgo.MessageComponent) []string {
 // findPosted looks among the latest messages of channelID for the one
 // that posts msg, and returns its ID, or "" when there is none. A board is
 // known by its column buttons' custom_ids up to the post sequence
-// (cn:drop:<match>:<post>:, see buttonID): the players may have played on
+// (cn:drop:<match>:<post>:, see customid): the players may have played on
 // it since it was made, which edits its buttons' plies and columns (a lost
 // post is visible in the channel, and clicked, while the bot still does
 // not know of it). Any other message (a rematch invitation) is known by

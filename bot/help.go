@@ -10,10 +10,17 @@ import (
 	"github.com/connectn/connectn/locale"
 )
 
+// help is the feature of /connectn help.
+type help struct {
+	turn time.Duration // the bot's time for a turn
+}
+
+func (h *help) routes() []route { return []route{command("help", h.help, helpLine("help_help"))} }
+
 // help handles /connectn help: how to play and every command, privately,
 // with this server's turn time.
-func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	return renderHelp(c.reader, h.policy.TurnTimeout), nil
+func (h *help) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	return renderHelp(c.reader, h.turn), nil
 }
 
 // renderHelp draws the private help message in l's language: the rules,

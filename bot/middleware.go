@@ -116,92 +116,6 @@ func refusalArgs(c *call, args []any) []any {
 	return out
 }
 
-// subcommand returns the name of the subcommand data was sent for ("end";
-// "settings show" in a group) and the options given to it; ok is false
-// when data (ok: it is command data) names no subcommand in the shape
-// Discord sends: one subcommand, or one group holding one.
-func subcommand(data discordgo.ApplicationCommandInteractionData, ok bool) (name string, opts []*discordgo.ApplicationCommandInteractionDataOption, _ bool) {
-	if !ok || len(data.Options) != 1 || data.Options[0] == nil {
-		return "", nil, false
-	}
-	o := data.Options[0]
-	switch o.Type {
-	case discordgo.ApplicationCommandOptionSubCommand:
-		return o.Name, o.Options, true
-	case discordgo.ApplicationCommandOptionSubCommandGroup:
-		if len(o.Options) != 1 || o.Options[0] == nil || o.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-			return "", nil, false
-		}
-		return o.Name + " " + o.Options[0].Name, o.Options[0].Options, true
-	}
-	return "", nil, false
-}
-
-// dispatch routes a call: PING and autocomplete are answered here, a
-// command by its subcommand's name, a click by its custom_id's action.
-func (rt *router) dispatch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	r, err := rt.resolve(c)
-	switch {
-	case err != nil:
-		return nil, err
-	case r != nil:
-		return r.serve(ctx, c)
-	case c.i.Type == discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
-	}
-	// No option autocompletes; an empty list is the only valid answer.
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
-	}, nil
-}
-
-// resolve names the kind of c and finds its route (nil for a PING or an
-// autocomplete request, answered without one), and its custom_id for a
-// click. It refuses an unknown command, a custom_id the route table does
-// not make, and any other kind of interaction.
-func (rt *router) resolve(c *call) (*routed, error) {
-	i := c.i
-	switch i.Type {
-	case discordgo.InteractionPing:
-		c.kind = "ping"
-		return nil, nil
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		c.kind = "autocomplete"
-		return nil, nil
-	case discordgo.InteractionApplicationCommand:
-		c.kind = "command/unknown"
-		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-		name, _, ok := subcommand(data, ok)
-		r := rt.commands[data.Name+" "+name]
-		if !ok || r == nil {
-			return nil, sessions.Refuse(reasonUnknownCommand)
-		}
-		c.kind = "command/" + strings.ReplaceAll(name, " ", "/")
-		if r.parent != commandName {
-			c.kind = "command/" + r.parent + "/" + strings.ReplaceAll(name, " ", "/")
-		}
-		return r, nil
-	case discordgo.InteractionMessageComponent:
-		c.kind = "button/unknown"
-		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
-		if !ok {
-			return nil, malformed("component data")
-		}
-		id, r, err := rt.parse(data.CustomID)
-		if err != nil {
-			return nil, err
-		}
-		c.kind, c.id = "button/"+r.name, id
-		return r, nil
-	case discordgo.InteractionModalSubmit:
-		c.kind = "modal"
-	default:
-		c.kind = "other"
-	}
-	return nil, malformed("interaction type %d", i.Type)
-}
-
 // where refuses any call without a channel or a sender (every place has
 // both: a server's channel or thread, the bot's DM, a group DM), and a
 // subcommand that needs a permission outside a server or from a member
@@ -262,7 +176,7 @@ func deferred(t discordgo.InteractionResponseType) bool {
 // (sessions.ErrOver: its message missed the edit, or a client still shows
 // old buttons) by updating the message to show how it ended, or privately
 // as stale when the channel has moved on to another session.
-func settled(store Store, b *boards) routeMiddleware {
+func settled(store getter, b *boards) routeMiddleware {
 	return func(r *route, next handleFunc) handleFunc {
 		if r.command {
 			return next
@@ -273,7 +187,7 @@ func settled(store Store, b *boards) routeMiddleware {
 				return resp, err
 			}
 			s, gerr := store.Get(ctx, c.i.ChannelID)
-			if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
+			if gerr != nil || s.ID != c.match() || s.Phase.Active() {
 				return nil, sessions.Refuse(sessions.ReasonStale)
 			}
 			return updateMessage(b.settled(ctx, c.public(s), s)), nil

@@ -419,7 +419,7 @@ func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
 		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 	}
-	for _, r := range routes {
+	for _, r := range table(features{}) {
 		if !r.command {
 			continue
 		}

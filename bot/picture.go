@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,13 +16,25 @@ import (
 // pictureScale is how large the board picture is drawn: 50 pixels a cell.
 const pictureScale = 2
 
+// pictures is the feature of the Picture button under a finished match.
+type pictures struct {
+	store     getter
+	log       *slog.Logger
+	messenger Messenger // nil: no picture (it is sent through the messenger)
+}
+
+func (h *pictures) routes() []route {
+	return []route{button("picture", matchParts, h.picture,
+		mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource))}
+}
+
 // picture answers Picture under the channel's last finished match:
 // privately, the deciding round's final board drawn as an image in the
 // match's theme (the classroom canvas of seed 002). Drawing and uploading
 // happen after a deferred response, through the interaction's webhook.
 // Once the channel has moved on to another session, the button is stale.
-func (h *Handler) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.current(ctx, c)
+func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := current(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,29 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/sessions"
 )
+
+// rematches is the feature of the Rematch button under a finished match.
+type rematches struct {
+	store  rematchStore
+	boards *boards
+	log    *slog.Logger
+	policy sessions.Policy
+	engine engine
+}
+
+// rematchStore is what rematches read and write.
+type rematchStore interface {
+	getter
+	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
+}
+
+func (h *rematches) routes() []route { return []route{button("rematch", matchParts, h.rematch)} }
 
 // rematch answers Rematch under a finished match, clicked by one of its
 // players: between members it invites the other player to a new match
@@ -20,7 +38,7 @@ import (
 // invitation waits, or two clicks at once, make one invitation: the second
 // is told privately. Anyone else, or a click after the channel moved on,
 // is answered privately.
-func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	old, err := h.store.Get(ctx, c.i.ChannelID)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
@@ -28,18 +46,18 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 	if err != nil {
 		return nil, err
 	}
-	fresh, err := sessions.Rematch(old, c.id.Match, c.user, c.name, c.webhook(""), c.now, h.policy)
+	fresh, err := sessions.Rematch(old, c.match(), c.user, c.name, c.webhook(""), c.now, h.policy)
 	if err != nil {
 		return nil, err
 	}
-	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
 		h.log.Warn("the bot could not open the rematch in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)
 	if errors.Is(err, sessions.ErrActiveSession) {
 		// Another click won the race: say what it made.
 		if now, gerr := h.store.Get(ctx, c.i.ChannelID); gerr == nil {
-			_, err = sessions.Rematch(now, c.id.Match, c.user, c.name, c.webhook(""), c.now, h.policy)
+			_, err = sessions.Rematch(now, c.match(), c.user, c.name, c.webhook(""), c.now, h.policy)
 		}
 		if !sessions.IsRefusal(err, sessions.ReasonRematchAsked) && !sessions.IsRefusal(err, sessions.ReasonRematchPending) {
 			err = sessions.Refuse(sessions.ReasonBusy)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/customid"
+
 	"github.com/connectn/connectn/bot/internal/limits"
 
 	"github.com/connectn/connectn/game"
@@ -327,8 +329,8 @@ func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
 			Color:       themeNamed(s.Theme).color(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: buttonID{Action: "accept", Match: s.ID}.String()},
-			discordgo.Button{Label: decline, Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
+			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: customid.New("accept", s.ID).String()},
+			discordgo.Button{Label: decline, Style: discordgo.DangerButton, CustomID: customid.New("decline", s.ID).String()},
 		}}},
 	}
 }
@@ -529,13 +531,13 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 	}
 	row := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
-			CustomID: buttonID{Action: "rematch", Match: s.ID}.String()},
+			CustomID: customid.New("rematch", s.ID).String()},
 		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
-			CustomID: buttonID{Action: "picture", Match: s.ID}.String()},
+			CustomID: customid.New("picture", s.ID).String()},
 	}
 	if analysis {
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
-			CustomID: buttonID{Action: "analysis", Match: s.ID}.String()})
+			CustomID: customid.New("analysis", s.ID).String()})
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	// Each round's moves, copyable into /connectn analyze or connectn solve.
@@ -599,10 +601,10 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	ids := make([]byte, 0, 32*(columns+1))
 	off := make([]int, 1, columns+2)
 	for c := range columns {
-		ids = buttonID{Action: "drop", Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
+		ids = customid.New("drop", s.ID, int64(s.PostSeq), int64(m.Plies()), int64(c+1)).Append(ids)
 		off = append(off, len(ids))
 	}
-	ids = buttonID{Action: "forfeit", Match: s.ID}.append(ids)
+	ids = customid.New("forfeit", s.ID).Append(ids)
 	off = append(off, len(ids))
 	all := string(ids)
 	// Pointers into one slice of buttons and one of rows: a value in an
@@ -646,8 +648,8 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 func forfeitPrompt(l *locale.Localizer, s *sessions.Session, p game.Player) *discordgo.InteractionResponse {
 	resp := ephemeral(l.T("forfeit_prompt", "Winner", name(l, s, p.Other())))
 	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("button_forfeit"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "forfeit!", Match: s.ID}.String()},
-		discordgo.Button{Label: l.T("button_keep_playing"), Style: discordgo.SecondaryButton, CustomID: buttonID{Action: "keep", Match: s.ID}.String()},
+		discordgo.Button{Label: l.T("button_forfeit"), Style: discordgo.DangerButton, CustomID: customid.New("forfeit!", s.ID).String()},
+		discordgo.Button{Label: l.T("button_keep_playing"), Style: discordgo.SecondaryButton, CustomID: customid.New("keep", s.ID).String()},
 	}}}
 	return resp
 }

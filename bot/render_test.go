@@ -35,7 +35,7 @@ var UpdateGolden = update
 var en = locale.English()
 
 // testRouter parses custom_ids by the route table.
-var testRouter = newRouter(nil, routes, nil, nil)
+var testRouter = newRouter(table(features{}), nil, nil)
 
 // length counts s both ways Discord might: in code points and in UTF-16
 // code units; the larger is what a limit is held against.

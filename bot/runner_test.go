@@ -83,7 +83,7 @@ func TestRunDueSweeps(t *testing.T) {
 }
 
 // emptyStore is a store with no session: only Due is called on it.
-type emptyStore struct{ Store }
+type emptyStore struct{ sessions.Store }
 
 func (emptyStore) Due(context.Context, time.Time, int) ([]string, error) { return nil, nil }
 

@@ -3,20 +3,35 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"time"
 
 	"github.com/connectn/connectn/sessions"
 )
 
-// RunDue settles every session that has work due at the handler's clock:
-// a challenge nobody answered in time is cancelled and a match whose turn
-// ran out is forfeited by the player to move (their message edited to say
-// so, through the messenger), the bot's turn that is due is played, and a
-// board that still has to be posted is posted. Work queued for a response
-// that was never delivered is dropped after a minute. It returns how many
-// sessions it settled, and the store's error if it could not list them; a
-// failure on one session is logged and does not stop the others. Threads
-// the bot opened are archived threadArchiveDelay after their match.
-func (h *Handler) RunDue(ctx context.Context) (int, error) {
+// scheduler settles the sessions that have work due at its clock: a
+// deadline that passed, the bot's turn, a board still to post (the
+// store's Due lists them); it also plays the bot's turn after a deferred
+// response.
+type scheduler struct {
+	store  dueStore
+	boards *boards
+	log    *slog.Logger
+	now    func() time.Time
+	policy sessions.Policy
+	engine engine
+	run    *runner
+}
+
+// dueStore is what the scheduler reads and writes.
+type dueStore interface {
+	boardStore
+	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	Abandon(ctx context.Context, channelID string) (int64, error)
+}
+
+// runDue is Handler.RunDue.
+func (h *scheduler) runDue(ctx context.Context) (int, error) {
 	h.run.sweep()
 	h.boards.archiveDue(ctx)
 	channels, err := h.store.Due(ctx, h.now(), dueBatch)
@@ -41,7 +56,7 @@ func (h *Handler) RunDue(ctx context.Context) (int, error) {
 
 // settle does what is due in the channel's session: an expired deadline
 // first, else the bot's turn, else a board post.
-func (h *Handler) settle(ctx context.Context, channelID string) (bool, error) {
+func (h *scheduler) settle(ctx context.Context, channelID string) (bool, error) {
 	now := h.now()
 	var (
 		duty   sessions.Duty
@@ -82,39 +97,11 @@ func (h *Handler) settle(ctx context.Context, channelID string) (bool, error) {
 	return true, nil
 }
 
-// settleForNew makes room for a new session in the channel of c: it ends
-// the active session if its deadline has passed (editing its message to
-// say so, once the response to c is out), or abandons it if its stored row
-// can no longer be read. It reports whether the channel is free now.
-func (h *Handler) settleForNew(ctx context.Context, c *call) bool {
-	expiry := sessions.ExpiryNone
-	s, err := h.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error {
-		if expiry = s.Expire(c.now, h.policy); expiry == sessions.ExpiryNone {
-			return sessions.ErrNothingDue
-		}
-		return nil
-	})
-	switch {
-	case err == nil:
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expiry) })
-		return true
-	case errors.Is(err, sessions.ErrCorrupt):
-		id, err := h.store.Abandon(ctx, c.i.ChannelID)
-		if err != nil {
-			h.log.Error("abandon an unreadable session", "channel", c.i.ChannelID, "err", err)
-			return false
-		}
-		h.log.Warn("abandoned an unreadable session", "match", id, "channel", c.i.ChannelID)
-		return true
-	}
-	return false
-}
-
 // botSettle plays the bot's turn that is due in session match (from the
 // scheduler, or after a deferred response), edits the board message that
 // its webhook and message ID name, and posts the next board when a round
 // ended.
-func (h *Handler) botSettle(ctx context.Context, channelID string, match int64) {
+func (h *scheduler) botSettle(ctx context.Context, channelID string, match int64) {
 	now := h.now()
 	var (
 		played sessions.Played
@@ -124,7 +111,7 @@ func (h *Handler) botSettle(ctx context.Context, channelID string, match int64) 
 	s, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
 		hook, msgID = s.Webhook, s.MessageID
 		var err error
-		played, err = s.BotTurn(ctx, match, h.bot(aiBackgroundBudget), now, h.policy)
+		played, err = s.BotTurn(ctx, match, h.engine.turns(aiBackgroundBudget), now, h.policy)
 		return err
 	})
 	if err != nil {

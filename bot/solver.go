@@ -3,12 +3,14 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -33,6 +35,33 @@ var (
 	reasonNoReplay      = sessions.NewReason("no_replay")
 	reasonReplayUnknown = sessions.NewReason("replay_unknown")
 )
+
+// solver is the feature of the exact solver on demand: /connectn analyze,
+// /connectn replay and its buttons, and the Analysis button under a
+// finished match (ai.go).
+type solver struct {
+	store     historyStore
+	boards    *boards
+	log       *slog.Logger
+	engine    engine
+	messenger Messenger // nil: no Analysis (it is sent through the messenger)
+}
+
+// historyStore is what solver reads.
+type historyStore interface {
+	getter
+	History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error)
+}
+
+func (h *solver) routes() []route {
+	return []route{
+		command("analyze", h.analyze, helpLine("help_analyze"),
+			mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+		command("replay", h.replay, helpLine("help_analyze")),
+		button("analysis", matchParts, h.analysis, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+		button("replay", replayParts, h.replayButton),
+	}
+}
 
 // parseMoves reads a moves string for a board of cfg (spaces ignored;
 // letters in either case; game's moves notation), playing the moves by the game's rules. It
@@ -103,8 +132,8 @@ func (o *analyzeOptions) declare(s *optionSet) {
 // public, and after the response values every column with the exact
 // solver for analyzeBudget, then shows the position and each column's
 // value: win or loss in n discs, draw, or not settled in time.
-func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
-	if h.ai == nil {
+func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
+	if h.engine.ai == nil {
 		return nil, sessions.Refuse(reasonNoAI)
 	}
 	cfg := game.Config{Rows: o.Rows.or(nil, defaultRows), Columns: o.Columns.or(nil, defaultColumns),
@@ -121,7 +150,7 @@ func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*dis
 	c.afterResponse(func(ctx context.Context) {
 		actx, cancel := context.WithTimeout(ctx, analyzeBudget)
 		defer cancel()
-		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
 			h.log.Error("analysing a position", "err", err)
 			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: noMentions()})
@@ -207,11 +236,11 @@ func (o *replayOptions) declare(s *optionSet) {
 // still have custom_ids of their own, as Discord wants) and the step it
 // shows (from 0 before the first disc of the first round, over every
 // round).
-var replayParts = []part{partMatch, partPost, partPly}
+var replayParts = []customid.Part{partMatch, partPost, partPly}
 
 // replay handles /connectn replay: the channel's last finished match (or
 // the one numbered match, in this channel), privately, at its first step.
-func (h *Handler) replay(ctx context.Context, c *call, o *replayOptions) (*discordgo.InteractionResponse, error) {
+func (h *solver) replay(ctx context.Context, c *call, o *replayOptions) (*discordgo.InteractionResponse, error) {
 	s, err := h.replayed(ctx, c.i.ChannelID, int64(o.Match.v), o.Match.set)
 	if err != nil {
 		return nil, err
@@ -220,18 +249,18 @@ func (h *Handler) replay(ctx context.Context, c *call, o *replayOptions) (*disco
 }
 
 // replayButton answers a replay's ⏮ ◀ ▶ ⏭ buttons: the step the button
-// names (c.id.Ply), in place of the private message.
-func (h *Handler) replayButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.replayed(ctx, c.i.ChannelID, c.id.Match, true)
+// names (int(c.id.Part(2))), in place of the private message.
+func (h *solver) replayButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := h.replayed(ctx, c.i.ChannelID, c.match(), true)
 	if err != nil {
 		return nil, err
 	}
-	return h.replayStep(ctx, c, s, c.id.Ply, true), nil
+	return h.replayStep(ctx, c, s, int(c.id.Part(2)), true), nil
 }
 
 // replayed returns the finished match of channel numbered match (any
 // when !numbered: the newest), from the channel's history.
-func (h *Handler) replayed(ctx context.Context, channelID string, match int64, numbered bool) (*sessions.Session, error) {
+func (h *solver) replayed(ctx context.Context, channelID string, match int64, numbered bool) (*sessions.Session, error) {
 	list, err := h.store.History(ctx, channelID, 50)
 	if err != nil {
 		return nil, err
@@ -271,7 +300,7 @@ func steps(m *game.Match) []step {
 // within replayBudget, and the buttons to the first, previous, next and
 // last steps: a new private message, or (update) in place of the one
 // clicked.
-func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
+func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
 	l := c.reader
 	all := steps(s.Match)
 	k = max(0, min(k, len(all)-1))
@@ -287,10 +316,10 @@ func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, 
 		lines[0] = l.T("replay_step", "Step", st.ply, "Steps", len(played.Moves()), "Disc", t.Disc[r.At(last.Row, last.Column)],
 			"Column", columnLabel(last.Column, cfg.Columns))
 	}
-	if !r.Over() && h.ai != nil {
+	if !r.Over() && h.engine.ai != nil {
 		// The position's value is the best column's.
 		actx, cancel := context.WithTimeout(ctx, replayBudget)
-		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		cancel()
 		v := ai.ColumnValue{Legal: true}
 		if err == nil {
@@ -302,7 +331,7 @@ func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, 
 	}
 	nav := func(which int, label string, to int) discordgo.Button {
 		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: to == k || to < 0 || to >= len(all),
-			CustomID: buttonID{Action: "replay", Match: s.ID, Post: which, Ply: max(0, min(to, len(all)-1))}.String()}
+			CustomID: customid.New("replay", s.ID, int64(which), int64(max(0, min(to, len(all)-1)))).String()}
 	}
 	msg := &message{
 		Flags:           discordgo.MessageFlagsEphemeral,

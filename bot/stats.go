@@ -14,6 +14,27 @@ import (
 // leaderboardTop is how many members the leaderboard shows.
 const leaderboardTop = 10
 
+// stats is the feature of /connectn stats and /connectn leaderboard.
+type stats struct {
+	store statsStore
+}
+
+// statsStore is what stats reads.
+type statsStore interface {
+	Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error)
+	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
+	Rating(ctx context.Context, guildID, userID string) (sessions.MemberRating, error)
+	Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error)
+	RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]sessions.MemberRating, error)
+}
+
+func (h *stats) routes() []route {
+	return []route{
+		command("stats", h.stats, helpLine("help_stats")),
+		command("leaderboard", h.leaderboard, helpLine("help_leaderboard")),
+	}
+}
+
 // statsOptions are the options of /connectn stats.
 type statsOptions struct {
 	User member
@@ -25,7 +46,7 @@ func (o *statsOptions) declare(s *optionSet) { s.user("user", &o.User) }
 // server, each figure beside its word, with their record against the member
 // asking and against the bot, both as "Bob vs Alice: 0–2" (the reply is
 // public: nobody reads it as "you").
-func (h *Handler) stats(ctx context.Context, c *call, o *statsOptions) (*discordgo.InteractionResponse, error) {
+func (h *stats) stats(ctx context.Context, c *call, o *statsOptions) (*discordgo.InteractionResponse, error) {
 	who, whoName := c.user, c.name
 	if o.User.set {
 		who, whoName = o.User.ID, o.User.Name
@@ -138,7 +159,7 @@ func (o *leaderboardOptions) declare(s *optionSet) {
 // by rating (Glicko-2, members with sessions.MinRatedGames rated matches
 // or more) where members have one, else, or with by:wins, by match wins
 // between members; the ranking rule, short, under it.
-func (h *Handler) leaderboard(ctx context.Context, c *call, o *leaderboardOptions) (*discordgo.InteractionResponse, error) {
+func (h *stats) leaderboard(ctx context.Context, c *call, o *leaderboardOptions) (*discordgo.InteractionResponse, error) {
 	l := c.public(nil)
 	if o.By.v != "wins" {
 		rated, err := h.store.RatingLeaderboard(ctx, c.i.GuildID, leaderboardTop)

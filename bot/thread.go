@@ -51,7 +51,7 @@ func WithThreads(on bool) Option {
 // bot token) and reasonThreadPermission when the interaction's
 // app_permissions lack threadPermissions; the default alone never refuses:
 // the match is then played in the channel.
-func (h *Handler) inThread(c *call, t toggle, def bool) (bool, error) {
+func (h *challenges) inThread(c *call, t toggle, def bool) (bool, error) {
 	if !t.or(def) {
 		return false, nil
 	}
@@ -78,7 +78,7 @@ func (h *Handler) inThread(c *call, t toggle, def bool) (bool, error) {
 // where no thread can be opened (a thread or a forum post: Discord's code
 // 50024), with the thread option left to the bot's default, hosts the
 // match itself (playHere).
-func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
+func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
 	l := c.public(nil)
 	name := l.T("thread_name", "Connect", req.Config.Connect,
 		"Player1", bareName(l, req.Challenger.Name), "Player2", bareName(l, req.Opponent.Name))
@@ -106,7 +106,7 @@ func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challeng
 // interaction's webhook (a new message, so that the opponent's mention
 // notifies them, which an edit would not), in place of the "thinking…"
 // response. A channel already busy gets the refusal, privately.
-func (h *Handler) playHere(ctx context.Context, c *call, req sessions.Challenge) {
+func (h *challenges) playHere(ctx context.Context, c *call, req sessions.Challenge) {
 	req.Webhook = c.webhook("")
 	if s := h.openAfter(ctx, c, req); s != nil {
 		h.boards.privately(ctx, c, "") // the "thinking…" response goes
@@ -119,11 +119,11 @@ func (h *Handler) playHere(ctx context.Context, c *call, req sessions.Challenge)
 // caller (PostDue now; the scheduler posts it if the caller cannot). It
 // returns nil after answering c privately when the channel is busy or the
 // store fails.
-func (h *Handler) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
+func (h *challenges) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
 	now := h.now()
 	fresh, err := sessions.Open(req, h.policy, now)
 	if err == nil {
-		if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), now); err != nil {
+		if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), now); err != nil {
 			h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 		}
 		fresh.PostDue = now // posted below; the scheduler tries again after a failure
