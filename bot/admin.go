@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -34,6 +36,6 @@ func (h *moderation) end(ctx context.Context, c *call, _ *noOptions) (*discordgo
 		return nil, err
 	}
 	h.log.Info("ended by a moderator", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "moderator", c.user)
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(publicOf(s), s)) })
-	return ephemeral(c.reader.T("end_done")), nil
+	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(publicOf(s), s)) })
+	return render.Ephemeral(c.reader.T("end_done")), nil
 }

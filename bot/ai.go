@@ -1,18 +1,15 @@
 package bot
 
 import (
-	"bytes"
 	"context"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
-	"github.com/connectn/connectn/locale"
-	"github.com/connectn/connectn/picture"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -49,9 +46,6 @@ const (
 	// analysisBudget bounds the analysis of a round; the interaction
 	// token it answers through lives 15 minutes.
 	analysisBudget = 20 * time.Second
-	// botName is the bot's name on the board when it plays: the
-	// product's name, in every language.
-	botName = "ConnectN"
 )
 
 // reasonNoAI refuses a match against the bot on a bot that runs without
@@ -99,58 +93,16 @@ func (h *solver) analysis(ctx context.Context, c *call) (*discordgo.InteractionR
 		defer cancel()
 		r := s.Match.Round()
 		a, err := h.engine.ai.Analyze(actx, s.Config, r)
-		msg := &message{AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}
+		msg := &message{AllowedMentions: render.NoMentions(), Components: []discordgo.MessageComponent{}}
 		if err != nil {
 			h.log.Error("analysing a round", "match", s.ID, "err", err)
 			msg.Content = c.reader.T("analysis_failed")
 		} else {
-			msg.Embeds = []*discordgo.MessageEmbed{renderAnalysis(c.reader, s, r, a)}
-			addChart(c.reader, msg, s, r, a)
+			msg.Embeds = []*discordgo.MessageEmbed{render.Analysis(c.reader, s, r, a)}
+			render.Chart(c.reader, msg, s, r, a)
 		}
 		return msg
 	}), nil
-}
-
-// addChart adds to msg the picture of analysis a of round r: the value of
-// the position after each disc, as chess sites chart a game, above the
-// middle line a win for the round's opener, below for the other player,
-// each disc that gave the result away crossed.
-func addChart(l *locale.Localizer, msg *message, s *sessions.Session, r *game.Round, a *ai.Analysis) {
-	if len(a.Moves) == 0 {
-		return
-	}
-	opener := r.Opener()
-	best := float64((s.Config.Rows*s.Config.Columns + 1) / 2)
-	c := picture.Chart{Values: make([]float64, len(a.Moves)), Settled: make([]bool, len(a.Moves))}
-	st := themeNamed(s.Theme).Picture
-	c.Players[1], c.Players[2] = st.Discs[opener], st.Discs[opener.Other()]
-	for i, mv := range a.Moves {
-		if !mv.Settled {
-			continue
-		}
-		v := float64(mv.After) // the mover's side
-		if v != 0 {
-			v = (0.5 + 0.5*math.Abs(v)/best) * math.Copysign(1, v)
-		}
-		if mv.Player != opener {
-			v = -v
-		}
-		c.Values[i], c.Settled[i] = v, true
-		if !mv.Kept {
-			c.Mistakes = append(c.Mistakes, i)
-		}
-	}
-	var png bytes.Buffer
-	if err := picture.EncodeChart(&png, c, pictureScale); err != nil {
-		return
-	}
-	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + "-chart.png"
-	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
-		Description: l.T("chart_caption", "Round", r.Number(), "Player1", name(l, s, opener), "Player2", name(l, s, opener.Other())),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + file},
-		Color:       themeNamed(s.Theme).color(opener),
-	})
-	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
 }
 
 // offersAnalysis reports whether finished matches of s's settings get an

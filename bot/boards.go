@@ -11,6 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
@@ -104,13 +106,13 @@ func (b *boards) public(s *sessions.Session) *locale.Localizer { return publicOf
 // should read, with the players' record against each other for a finished
 // match between members.
 func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
-	msg := renderSession(l, s)
+	msg := render.Session(l, s)
 	if s.Phase == sessions.PhaseFinished {
 		msg = b.matchOver(ctx, l, s, "")
 	}
 	if settledLate(s) && len(msg.Embeds) > 0 {
 		e := msg.Embeds[0]
-		e.Description += "\n" + l.T("board_settled_late", "When", timestamp(s.UpdatedAt))
+		e.Description += "\n" + l.T("board_settled_late", "When", render.Timestamp(s.UpdatedAt))
 	}
 	return msg
 }
@@ -128,10 +130,10 @@ func settledLate(s *sessions.Session) bool {
 // buttons this bot offers, or with rematch, the line that says a rematch
 // was asked for, and no button.
 func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
-	msg := renderMatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
+	msg := render.MatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
 	if s.Place.Thread && rematch == "" && len(msg.Embeds) > 0 {
 		at := b.archives.plan(s)
-		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", timestamp(at))
+		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", render.Timestamp(at))
 	}
 	return msg
 }
@@ -237,7 +239,7 @@ func (b *boards) privately(ctx context.Context, c *call, text string) {
 	if text == "" {
 		return
 	}
-	msg := ephemeral(text).Data
+	msg := render.Ephemeral(text).Data
 	if _, err := b.messenger.FollowUp(ctx, c.i.AppID, c.i.Token, msg); err != nil {
 		b.log.Warn("sending a private answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
 	}
@@ -287,7 +289,7 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // given up, logged, and /connectn board posts the board when asked.
 func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	now := b.now()
-	msg := renderSession(b.public(s), s) // a board, or a rematch invitation
+	msg := render.Session(b.public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
 		hook sessions.Webhook

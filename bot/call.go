@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/customid"
+	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -177,6 +178,11 @@ func current(ctx context.Context, st getter, c *call) (*sessions.Session, error)
 // custom_id, as every button of a match has it (0 for another button).
 func (c *call) match() int64 { return c.id.Part(0) }
 
+// message is what the bot shows (render.Message): the data of an
+// interaction response, also turned into follow-ups and edits by the
+// messenger.
+type message = render.Message
+
 // updateMessage is an UPDATE_MESSAGE response.
 func updateMessage(data *message) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
@@ -185,19 +191,6 @@ func updateMessage(data *message) *discordgo.InteractionResponse {
 // newMessage is a CHANNEL_MESSAGE_WITH_SOURCE response seen by everyone.
 func newMessage(data *message) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
-}
-
-// ephemeral returns a private reply with text, seen only by the user who
-// clicked or typed, that mentions no one.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &message{
-			Content:         text,
-			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(),
-		},
-	}
 }
 
 // deferUpdate answers now with a deferred update (the message stays as it

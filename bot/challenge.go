@@ -9,6 +9,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
@@ -136,7 +138,7 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		Opponent:   sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name}, OpponentIsBot: o.Opponent.Bot,
 		Config: game.Config{Rows: rows, Columns: columns, Connect: connect, Wins: wins,
 			Openers: game.Alternate, FirstOpener: game.Player1},
-		Theme:   o.Theme.or(gs.Theme, themes[0].Name),
+		Theme:   o.Theme.or(gs.Theme, render.Themes[0].Name),
 		Webhook: c.webhook("@original"),
 		Place:   rules.place(c),
 		Rated:   o.Rated.or(or(gs.Rated, true)),
@@ -148,7 +150,7 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		}
 		req.AI = o.Level.or(gs.AILevel, ai.DefaultLevel.String())
 		if !o.Opponent.set {
-			req.Opponent = sessions.Member{ID: c.i.AppID, Name: botName}
+			req.Opponent = sessions.Member{ID: c.i.AppID, Name: render.BotName}
 		}
 	}
 	switch o.First {
@@ -189,9 +191,9 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
 	}
 	if s.AI != "" {
-		return newMessage(renderBoard(c.public(s), s)), nil
+		return newMessage(render.Board(c.public(s), s)), nil
 	}
-	return newMessage(renderChallenge(c.public(s), s)), nil
+	return newMessage(render.Challenge(c.public(s), s)), nil
 }
 
 // ratedCapped reports whether the rated challenge that c accepts is to be
@@ -251,10 +253,10 @@ func (h *challenges) accept(ctx context.Context, c *call) (*discordgo.Interactio
 		return nil, err
 	}
 	if expired != sessions.ExpiryNone {
-		return updateMessage(renderSession(c.public(s), s)), nil
+		return updateMessage(render.Session(c.public(s), s)), nil
 	}
 	h.log.Info("match started", "match", s.ID, "channel", s.ChannelID)
-	return updateMessage(renderBoard(c.public(s), s)), nil
+	return updateMessage(render.Board(c.public(s), s)), nil
 }
 
 // decline ends a challenge without a match: declined by the challenged
@@ -264,7 +266,7 @@ func (h *challenges) decline(ctx context.Context, c *call) (*discordgo.Interacti
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(c.public(s), s)), nil
+	return updateMessage(render.Session(c.public(s), s)), nil
 }
 
 // settleForNew makes room for a new session in the channel of c: it ends

@@ -12,6 +12,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/bot/internal/wire"
@@ -41,7 +43,7 @@ func (d *demo) routes() []route {
 
 // hint answers /connectn demo hint with the Hint button of puzzle 7 at ply 3.
 func (d *demo) hint(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	resp := ephemeral("hint?")
+	resp := render.Ephemeral("hint?")
 	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, CustomID: customid.New("hint", 7, 3).String()},
 	}}}
@@ -51,7 +53,7 @@ func (d *demo) hint(_ context.Context, c *call, _ *noOptions) (*discordgo.Intera
 // hintButton records the puzzle and ply its custom_id names.
 func (d *demo) hintButton(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	d.hints <- [2]int64{c.id.Part(0), c.id.Part(1)}
-	return updateMessage(&message{Content: "hinted", AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}), nil
+	return updateMessage(&message{Content: "hinted", AllowedMentions: render.NoMentions(), Components: []discordgo.MessageComponent{}}), nil
 }
 
 // refresh redraws the message it is on from the store, as its session now
@@ -61,7 +63,7 @@ func (d *demo) refresh(ctx context.Context, c *call) (*discordgo.InteractionResp
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(c.public(s), s)), nil
+	return updateMessage(render.Session(c.public(s), s)), nil
 }
 
 // TestAddingAFeature shows what adding a feature takes: a small type with

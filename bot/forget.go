@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/customid"
 
 	"github.com/connectn/connectn/sessions"
@@ -39,7 +41,7 @@ func (h *forgetting) routes() []route {
 // remove everything kept about the member, with a button that does it
 // and one that does not.
 func (h *forgetting) forgetMe(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	resp := ephemeral(c.reader.T("forget_prompt"))
+	resp := render.Ephemeral(c.reader.T("forget_prompt"))
 	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: c.reader.T("button_forget"), Style: discordgo.DangerButton, CustomID: customid.New("forget").String()},
 		discordgo.Button{Label: c.reader.T("button_cancel"), Style: discordgo.SecondaryButton, CustomID: customid.New("forget-keep").String()},
@@ -77,14 +79,14 @@ func (h *forgetting) forgetConfirm(ctx context.Context, c *call) (*discordgo.Int
 	h.log.Info("a member was forgotten", "matches", n.Matches, "member_stats", n.MemberStats, "pair_records", n.PairRecords,
 		"ended", len(left))
 	for _, s := range left {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(publicOf(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(publicOf(s), s)) })
 	}
-	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: noMentions(),
+	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }
 
 // forgetCancel answers the prompt's Cancel: nothing removed.
 func (h *forgetting) forgetCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	return updateMessage(&message{Content: c.reader.T("forget_cancelled"), AllowedMentions: noMentions(),
+	return updateMessage(&message{Content: c.reader.T("forget_cancelled"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -40,7 +42,7 @@ func recoverer(log *slog.Logger) middleware {
 					log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
 						"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 					c.later, c.outcome = nil, OutcomeFailed
-					resp, err = ephemeral(c.reader.T("apology")), nil
+					resp, err = render.Ephemeral(c.reader.T("apology")), nil
 				}
 			}()
 			return next(ctx, c)
@@ -80,12 +82,12 @@ func fail(log *slog.Logger) middleware {
 			if r, ok := sessions.AsRefusal(err); ok {
 				log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
 				c.outcome = OutcomeRefused
-				return ephemeral(c.reader.T(r.Reason.MessageID(), refusalArgs(c, r.Args)...)), nil
+				return render.Ephemeral(c.reader.T(r.Reason.MessageID(), refusalArgs(c, r.Args)...)), nil
 			}
 			log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
 				"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
 			c.outcome = OutcomeFailed
-			return ephemeral(c.reader.T("apology")), nil
+			return render.Ephemeral(c.reader.T("apology")), nil
 		}
 	}
 }
@@ -100,11 +102,11 @@ func refusalArgs(c *call, args []any) []any {
 		var text string
 		switch v := v.(type) {
 		case sessions.Member:
-			text = "**" + escapeName(c.reader, v.Name) + "**"
+			text = "**" + render.EscapeName(c.reader, v.Name) + "**"
 		case optionName:
 			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
 		case durationArg:
-			text = duration(c.reader, time.Duration(v))
+			text = render.Duration(c.reader, time.Duration(v))
 		default:
 			continue
 		}

@@ -1,20 +1,15 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
-	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/picture"
+	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/sessions"
 )
-
-// pictureScale is how large the board picture is drawn: 50 pixels a cell.
-const pictureScale = 2
 
 // pictures is the feature of the Picture button under a finished match.
 type pictures struct {
@@ -42,21 +37,12 @@ func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.Interaction
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		var png bytes.Buffer
-		r := s.Match.Round()
-		if err := picture.Encode(&png, r, themeNamed(s.Theme).Picture, pictureScale); err != nil {
+		msg, err := render.Picture(c.reader, s)
+		if err != nil {
 			h.log.Error("drawing the board picture", "match", s.ID, "err", err)
 			return nil
 		}
-		file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + ".png"
-		return &message{
-			Content: c.reader.T("picture_caption", "Round", r.Number(),
-				"Player1", escapeName(c.reader, s.Players[0].Name), "Player2", escapeName(c.reader, s.Players[1].Name)),
-			AllowedMentions: noMentions(),
-			Embeds:          []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + file}, Color: themeNamed(s.Theme).color(s.Match.Winner())}},
-			Components:      []discordgo.MessageComponent{},
-			Files:           []*discordgo.File{{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())}},
-		}
+		return msg
 	}), nil
 }
 

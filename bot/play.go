@@ -8,6 +8,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
@@ -76,11 +78,11 @@ func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionRespons
 				h.sched.botSettle(ctx, s.ChannelID, s.ID)
 			}
 		})
-		return updateMessage(renderRoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
+		return updateMessage(render.RoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
 	case played.BotLate != nil:
 		return c.deferUpdate(func(ctx context.Context) { h.sched.botSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
-	return updateMessage(renderBoard(c.public(s), s)), nil
+	return updateMessage(render.Board(c.public(s), s)), nil
 }
 
 // clickedMessage returns the ID of the message a component interaction
@@ -109,7 +111,7 @@ func boardLink(s *sessions.Session) string {
 	if s.MessageID == "" || s.GuildID == "" {
 		return ""
 	}
-	return messageLink(s.GuildID, s.ChannelID, s.MessageID)
+	return render.MessageLink(s.GuildID, s.ChannelID, s.MessageID)
 }
 
 // board handles /connectn board: it posts the live board again as a new
@@ -141,13 +143,13 @@ func (h *play) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.Int
 		id := h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq)
 		link := ""
 		if id != "" && s.GuildID != "" {
-			link = messageLink(s.GuildID, s.ChannelID, id)
+			link = render.MessageLink(s.GuildID, s.ChannelID, id)
 		}
 		// The old message loses its buttons and says where the board
 		// went; a click that reached it first is refused as moved.
-		h.boards.edit(ctx, &old, renderMoved(h.boards.public(s), s, link))
+		h.boards.edit(ctx, &old, render.Moved(h.boards.public(s), s, link))
 	})
-	return newMessage(renderBoard(c.public(s), s)), nil
+	return newMessage(render.Board(c.public(s), s)), nil
 }
 
 // forfeitButton answers the board's Forfeit match button with the private
@@ -198,7 +200,7 @@ func (h *play) withdraw(ctx context.Context, c *call, match int64) (*discordgo.I
 	if s.End == sessions.EndExpired {
 		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, sessions.ExpiryChallenge) })
 	} else {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(h.boards.public(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(h.boards.public(s), s)) })
 	}
 	id := "withdraw_declined"
 	switch s.End {
@@ -207,7 +209,7 @@ func (h *play) withdraw(ctx context.Context, c *call, match int64) (*discordgo.I
 	case sessions.EndExpired:
 		id = "withdraw_expired"
 	}
-	return ephemeral(c.reader.T(id, "Challenger", name(c.reader, s, game.Player1), "Opponent", name(c.reader, s, game.Player2))), nil
+	return render.Ephemeral(c.reader.T(id, "Challenger", render.Name(c.reader, s, game.Player1), "Opponent", render.Name(c.reader, s, game.Player2))), nil
 }
 
 // askForfeit checks that the sender of c may forfeit s and returns the
@@ -217,7 +219,7 @@ func (h *play) askForfeit(c *call, s *sessions.Session) (*discordgo.InteractionR
 	if err != nil {
 		return nil, err
 	}
-	return forfeitPrompt(c.reader, s, p), nil
+	return render.ForfeitPrompt(c.reader, s, p), nil
 }
 
 // forfeitConfirm forfeits the match for the player who confirms: the
@@ -234,17 +236,17 @@ func (h *play) forfeitConfirm(ctx context.Context, c *call) (*discordgo.Interact
 		return nil, err
 	}
 	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, h.boards.settled(ctx, h.boards.public(s), s)) })
-	text := c.reader.T("forfeit_done", "Winner", name(c.reader, s, s.Match.Winner()))
+	text := c.reader.T("forfeit_done", "Winner", render.Name(c.reader, s, s.Match.Winner()))
 	if expired != sessions.ExpiryNone {
 		text = c.reader.T("forfeit_too_late")
 	} else {
 		h.log.Info("match forfeited", "match", s.ID, "channel", s.ChannelID, "by", c.user)
 	}
-	return updateMessage(&message{Content: text, AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}), nil
+	return updateMessage(&message{Content: text, AllowedMentions: render.NoMentions(), Components: []discordgo.MessageComponent{}}), nil
 }
 
 // forfeitCancel answers Keep playing: nothing changes.
 func (h *play) forfeitCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	return updateMessage(&message{Content: c.reader.T("forfeit_cancelled"), AllowedMentions: noMentions(),
+	return updateMessage(&message{Content: c.reader.T("forfeit_cancelled"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }

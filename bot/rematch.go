@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -72,7 +74,7 @@ func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.Interactio
 	line := c.public(old).T("match_rematch_started")
 	if s.Invitation() {
 		// Named with the disc they had in the match that ended.
-		line = c.public(old).T("match_rematch_asked", "Inviter", name(c.public(old), old, old.PlayerOf(c.user)))
+		line = c.public(old).T("match_rematch_asked", "Inviter", render.Name(c.public(old), old, old.PlayerOf(c.user)))
 	}
 	return updateMessage(h.boards.matchOver(ctx, c.public(old), old, line)), nil
 }

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -127,9 +129,9 @@ func (h *scheduler) botSettle(ctx context.Context, channelID string, match int64
 	case s.Phase == sessions.PhaseFinished:
 		h.boards.edit(ctx, &old, h.boards.matchOver(ctx, l, s, ""))
 	case played.RoundEnded:
-		h.boards.edit(ctx, &old, renderRoundRecord(l, s, s.Match.Rounds()[played.Round-1]))
+		h.boards.edit(ctx, &old, render.RoundRecord(l, s, s.Match.Rounds()[played.Round-1]))
 	case s.PostDue.IsZero():
-		h.boards.edit(ctx, &old, renderBoard(l, s))
+		h.boards.edit(ctx, &old, render.Board(l, s))
 	}
 	if !s.PostDue.IsZero() {
 		h.boards.postPending(ctx, s.ChannelID, s.ID) // the board to post shows the bot's move

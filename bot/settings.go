@@ -10,6 +10,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
@@ -149,7 +151,7 @@ func (h *challenges) mayChallenge(ctx context.Context, c *call, r rules) error {
 			return err
 		}
 		if again := last.Add(cd); !last.IsZero() && c.now.Before(again) {
-			return sessions.Refuse(reasonCooldown, "When", timestamp(again), "Cooldown", durationArg(cd))
+			return sessions.Refuse(reasonCooldown, "When", render.Timestamp(again), "Cooldown", durationArg(cd))
 		}
 	}
 	return nil
@@ -180,16 +182,16 @@ var settings = []setting{
 	intSetting("connect", func(gs *sessions.GuildSettings) **int { return &gs.Connect }, defaultConnect),
 	intSetting("wins", func(gs *sessions.GuildSettings) **int { return &gs.Wins }, defaultWins),
 	{key: "theme", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return l.T("choice_theme_" + or(r.gs.Theme, themes[0].Name)), r.gs.Theme != nil
+		return l.T("choice_theme_" + or(r.gs.Theme, render.Themes[0].Name)), r.gs.Theme != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.Theme = nil }},
 	{key: "level", value: func(l *locale.Localizer, r rules) (string, bool) {
 		return l.T("level_" + or(r.gs.AILevel, ai.DefaultLevel.String())), r.gs.AILevel != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.AILevel = nil }},
 	{key: "challenge_timeout", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return duration(l, or(r.gs.ChallengeTimeout, r.policy.ChallengeTimeout)), r.gs.ChallengeTimeout != nil
+		return render.Duration(l, or(r.gs.ChallengeTimeout, r.policy.ChallengeTimeout)), r.gs.ChallengeTimeout != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.ChallengeTimeout = nil }},
 	{key: "turn_timeout", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return duration(l, or(r.gs.TurnTimeout, r.policy.TurnTimeout)), r.gs.TurnTimeout != nil
+		return render.Duration(l, or(r.gs.TurnTimeout, r.policy.TurnTimeout)), r.gs.TurnTimeout != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.TurnTimeout = nil }},
 	{key: "channels", value: func(l *locale.Localizer, r rules) (string, bool) {
 		if len(r.gs.Channels) == 0 {
@@ -211,7 +213,7 @@ var settings = []setting{
 		if or(r.gs.Cooldown, 0) == 0 {
 			return l.T("value_no_cooldown"), r.gs.Cooldown != nil
 		}
-		return duration(l, *r.gs.Cooldown), true
+		return render.Duration(l, *r.gs.Cooldown), true
 	}, clear: func(gs *sessions.GuildSettings) { gs.Cooldown = nil }},
 	{key: "language", value: func(l *locale.Localizer, r rules) (string, bool) {
 		if r.gs.Locale == nil {
@@ -259,13 +261,13 @@ func renderSettings(l *locale.Localizer, r rules, saved string) *discordgo.Inter
 		}
 		lines = append(lines, l.T("settings_line", "Setting", l.T("setting_"+st.key), "Value", v, "Source", source))
 	}
-	resp := ephemeral(saved)
+	resp := render.Ephemeral(saved)
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
 		Title: l.T("settings_title"),
 		// The commands to change them are code, which a footer would show
 		// as plain text with its backticks: the last paragraph says them.
 		Description: strings.Join(lines, "\n") + "\n\n" + l.T("settings_footer"),
-		Color:       themes[0].color(0),
+		Color:       render.Themes[0].ColorOf(0),
 	}}
 	return resp
 }

@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
-	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -98,22 +98,6 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 	return moves, nil
 }
 
-// positionRound returns the round that moves (legal, zero-based) make
-// from the empty board of cfg, opener opening.
-func positionRound(cfg game.Config, opener game.Player, moves []int) *game.Round {
-	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, opener
-	m, err := game.NewMatch(cfg)
-	if err != nil {
-		return nil
-	}
-	for _, c := range moves {
-		if _, err := m.Play(m.ToMove(), c); err != nil {
-			break
-		}
-	}
-	return m.Round()
-}
-
 // analyzeOptions are the options of /connectn analyze.
 type analyzeOptions struct {
 	Moves                  optString
@@ -153,73 +137,12 @@ func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*disc
 		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
 			h.log.Error("analysing a position", "err", err)
-			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: noMentions()})
+			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: render.NoMentions()})
 			return
 		}
-		h.boards.editOriginal(ctx, c, renderPosition(l, cfg, moves, vals))
+		h.boards.editOriginal(ctx, c, render.Position(l, cfg, moves, vals))
 	})
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
-}
-
-// renderPosition draws the position moves make on a board of cfg, and the
-// value of each column for the player to move.
-func renderPosition(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.ColumnValue) *message {
-	t := themes[0]
-	r := positionRound(cfg, game.Player1, moves)
-	title := l.T("analyze_title_empty")
-	if len(moves) > 0 {
-		title = l.N("analyze_title", len(moves))
-	}
-	var lines []string
-	switch {
-	case r.Outcome() == game.Won:
-		lines = append(lines, l.T("analyze_over", "Player", t.Disc[r.Winner()]))
-	case r.Outcome() == game.Drawn:
-		lines = append(lines, l.T("analyze_full"))
-	default:
-		lines = append(lines, l.T("analyze_to_move", "Player", t.Disc[r.ToMove()]))
-		for _, v := range vals {
-			lines = append(lines, l.T("analyze_column", "Column", headerLabel(v.Column, cfg.Columns), "Value", value(l, v)))
-		}
-	}
-	desc := drawGrid(t, r) + "\n" + strings.Join(lines, "\n")
-	if len(moves) > 0 {
-		desc = "`" + game.MovesCode(moves) + "`\n\n" + desc
-	}
-	return &message{
-		AllowedMentions: noMentions(),
-		Components:      []discordgo.MessageComponent{},
-		Embeds: []*discordgo.MessageEmbed{{
-			Title: title, Description: desc, Color: t.color(game.NoPlayer),
-			Footer: &discordgo.MessageEmbedFooter{Text: l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows),
-				"Columns", l.N("settings_columns", cfg.Columns)) + " · Connect " + strconv.Itoa(cfg.Connect) + " · " + l.T("analyze_footer")},
-		}},
-	}
-}
-
-// headerLabel returns column c's label as the board's header shows it:
-// a keycap up to 10 columns, a regional letter beyond.
-func headerLabel(c, columns int) string {
-	if usesLetters(columns) {
-		return string(rune(0x1F1E6 + c))
-	}
-	return keycaps[c]
-}
-
-// value says what a column is worth: win or loss in n discs, a draw, not
-// settled, or full.
-func value(l *locale.Localizer, v ai.ColumnValue) string {
-	switch {
-	case !v.Legal:
-		return l.T("value_full")
-	case !v.Settled:
-		return l.T("value_unsettled")
-	case v.Score > 0:
-		return l.N("value_win", v.In)
-	case v.Score < 0:
-		return l.N("value_loss", v.In)
-	}
-	return l.T("value_draw")
 }
 
 // replayOptions are the options of /connectn replay.
@@ -309,12 +232,12 @@ func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k
 	played := rounds[st.round]
 	moves := played.Moves()[:st.ply]
 	cfg := s.Config
-	r := positionRound(cfg, played.Opener(), moves) // the round as it stood
-	t := themeNamed(s.Theme)
+	r := render.PositionRound(cfg, played.Opener(), moves) // the round as it stood
+	t := render.ThemeNamed(s.Theme)
 	lines := []string{l.T("replay_start")}
 	if last, ok := r.LastMove(); ok {
 		lines[0] = l.T("replay_step", "Step", st.ply, "Steps", len(played.Moves()), "Disc", t.Disc[r.At(last.Row, last.Column)],
-			"Column", columnLabel(last.Column, cfg.Columns))
+			"Column", render.ColumnLabel(last.Column, cfg.Columns))
 	}
 	if !r.Over() && h.engine.ai != nil {
 		// The position's value is the best column's.
@@ -325,9 +248,9 @@ func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k
 		if err == nil {
 			v = best(vals)
 		}
-		lines = append(lines, l.T("replay_value", "Player", name(l, s, r.ToMove()), "Value", value(l, v)))
+		lines = append(lines, l.T("replay_value", "Player", render.Name(l, s, r.ToMove()), "Value", render.Value(l, v)))
 	} else if r.Over() {
-		lines = append(lines, roundResult(l, s, r))
+		lines = append(lines, render.RoundResult(l, s, r))
 	}
 	nav := func(which int, label string, to int) discordgo.Button {
 		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: to == k || to < 0 || to >= len(all),
@@ -335,13 +258,13 @@ func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k
 	}
 	msg := &message{
 		Flags:           discordgo.MessageFlagsEphemeral,
-		AllowedMentions: noMentions(),
+		AllowedMentions: render.NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       l.T("replay_title", "Match", s.ID, "Round", st.round+1),
-			Description: drawGrid(t, r) + "\n" + strings.Join(lines, "\n"),
-			Color:       t.color(game.NoPlayer),
-			Footer: &discordgo.MessageEmbedFooter{Text: l.T("replay_footer", "Player1", t.Disc[game.Player1]+" "+escapeName(l, s.Players[0].Name),
-				"Player2", t.Disc[game.Player2]+" "+escapeName(l, s.Players[1].Name))},
+			Description: render.Grid(t, r) + "\n" + strings.Join(lines, "\n"),
+			Color:       t.ColorOf(game.NoPlayer),
+			Footer: &discordgo.MessageEmbedFooter{Text: l.T("replay_footer", "Player1", t.Disc[game.Player1]+" "+render.EscapeName(l, s.Players[0].Name),
+				"Player2", t.Disc[game.Player2]+" "+render.EscapeName(l, s.Players[1].Name))},
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			nav(0, "⏮", 0), nav(1, "◀", k-1), nav(2, "▶", k+1), nav(3, "⏭", len(all)-1),

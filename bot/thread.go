@@ -3,14 +3,13 @@ package bot
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/game"
-	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -80,9 +79,8 @@ func (h *challenges) inThread(c *call, t toggle, def bool) (bool, error) {
 // match itself (playHere).
 func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
 	l := c.public(nil)
-	name := l.T("thread_name", "Connect", req.Config.Connect,
-		"Player1", bareName(l, req.Challenger.Name), "Player2", bareName(l, req.Opponent.Name))
-	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, truncate(name, threadNameMax))
+	name := render.ThreadName(l, req.Config.Connect, req.Challenger.Name, req.Opponent.Name)
+	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, name)
 	if err != nil && !explicit && hasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
 		h.playHere(ctx, c, req)
 		return
@@ -97,7 +95,7 @@ func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Chall
 	if s == nil {
 		return
 	}
-	h.boards.editOriginal(ctx, c, renderThreadLink(l, s))
+	h.boards.editOriginal(ctx, c, render.ThreadLink(l, s))
 	h.boards.postPending(ctx, s.ChannelID, s.ID)
 }
 
@@ -141,42 +139,6 @@ func (h *challenges) openAfter(ctx context.Context, c *call, req sessions.Challe
 	h.log.Info("challenge", "match", fresh.ID, "guild", fresh.GuildID, "channel", fresh.ChannelID, "from", c.i.ChannelID,
 		"challenger", fresh.Players[0].ID, "opponent", fresh.Players[1].ID, "ai", fresh.AI)
 	return fresh
-}
-
-// threadNameMax is the longest name Discord gives a thread, in characters.
-const threadNameMax = 100
-
-// bareName returns a display name as plain text (a thread's name shows no
-// markdown): on one line, at most maxNameLength characters; an empty name
-// reads as l's word for someone.
-func bareName(l *locale.Localizer, name string) string {
-	name = truncate(strings.Join(strings.Fields(name), " "), maxNameLength+1)
-	if name == "" {
-		return l.T("name_someone")
-	}
-	return name
-}
-
-// truncate shortens s to at most n characters, with an ellipsis.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// renderThreadLink draws the line a challenge with the thread option
-// leaves in its channel: who challenges whom, to what, and the link to
-// the thread where the match is. It mentions nobody: the challenge in the
-// thread pings the opponent.
-func renderThreadLink(l *locale.Localizer, s *sessions.Session) *message {
-	return &message{
-		Content: l.T("challenge_in_thread", "Challenger", name(l, s, game.Player1), "Opponent", name(l, s, game.Player2),
-			"Connect", s.Config.Connect, "Thread", "<#"+s.ChannelID+">"),
-		AllowedMentions: noMentions(),
-		Components:      []discordgo.MessageComponent{},
-	}
 }
 
 // archives are the threads the bot opened whose match has ended, with when
