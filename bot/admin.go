@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/sessions"
@@ -16,7 +17,7 @@ import (
 // Manage Messages.
 type moderation struct {
 	store  updater
-	boards *boards
+	boards *outbox.Boards
 	log    *slog.Logger
 }
 
@@ -36,6 +37,6 @@ func (h *moderation) end(ctx context.Context, c *call, _ *noOptions) (*discordgo
 		return nil, err
 	}
 	h.log.Info("ended by a moderator", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "moderator", c.user)
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(publicOf(s), s)) })
+	c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, render.Session(render.Public(s), s)) })
 	return render.Ephemeral(c.reader.T("end_done")), nil
 }

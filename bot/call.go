@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/customid"
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
@@ -97,14 +98,14 @@ func (c *call) place() sessions.Place {
 // comes from: boards, records, results, stats.
 func (c *call) public(s *sessions.Session) *locale.Localizer {
 	if s != nil {
-		return publicOf(s)
+		return render.Public(s)
 	}
 	return locale.Default().Localizer(placeLocale(c.i))
 }
 
-// publicOf returns the localizer of s's public messages.
-func publicOf(s *sessions.Session) *locale.Localizer {
-	return locale.Default().Localizer(s.Place.Locale)
+// out names the call's interaction for the work after its response.
+func (c *call) out() outbox.Interaction {
+	return outbox.Interaction{ID: c.i.ID, AppID: c.i.AppID, Token: c.i.Token, ChannelID: c.i.ChannelID, Kind: c.kind}
 }
 
 // afterResponse queues fn to run once the response to the call is

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/game"
@@ -35,7 +36,7 @@ const (
 // Accept and Decline buttons, and the thread a match may open (thread.go).
 type challenges struct {
 	store  challengeStore
-	boards *boards
+	boards *outbox.Boards
 	log    *slog.Logger
 	now    func() time.Time
 	defaults
@@ -188,7 +189,7 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		// against the bot left longer than 15 minutes). Without a bot
 		// token it is never used, and the opponent's Accept carries it
 		// anyway: no request to Discord, no second write.
-		c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
+		c.afterResponse(func(ctx context.Context) { h.boards.LearnMessageID(ctx, c.out(), s.ID, s.PostSeq) })
 	}
 	if s.AI != "" {
 		return newMessage(render.Board(c.public(s), s)), nil
@@ -283,7 +284,7 @@ func (h *challenges) settleForNew(ctx context.Context, c *call) bool {
 	})
 	switch {
 	case err == nil:
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expiry) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, expiry) })
 		return true
 	case errors.Is(err, sessions.ErrCorrupt):
 		id, err := h.store.Abandon(ctx, c.i.ChannelID)

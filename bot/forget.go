@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/bot/internal/customid"
@@ -18,7 +19,7 @@ import (
 // and its cancel.
 type forgetting struct {
 	store  forgetStore
-	boards *boards
+	boards *outbox.Boards
 	log    *slog.Logger
 }
 
@@ -79,7 +80,7 @@ func (h *forgetting) forgetConfirm(ctx context.Context, c *call) (*discordgo.Int
 	h.log.Info("a member was forgotten", "matches", n.Matches, "member_stats", n.MemberStats, "pair_records", n.PairRecords,
 		"ended", len(left))
 	for _, s := range left {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(publicOf(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, render.Session(render.Public(s), s)) })
 	}
 	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil

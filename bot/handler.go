@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -36,7 +37,7 @@ type Handler struct {
 	metrics   Metrics
 	ai        AI
 	policy    sessions.Policy
-	retry     retryPolicy // the tries of REST calls after a response
+	retry     outbox.Retry // the tries of REST calls after a response
 	// threads is whether a challenge opens a thread when its thread option
 	// is left out (WithThreads).
 	threads bool
@@ -46,9 +47,9 @@ type Handler struct {
 
 	id     *identity
 	routes *router
-	run    *runner
-	boards *boards
-	sched  *scheduler
+	run    *outbox.Runner
+	boards *outbox.Boards
+	sched  *outbox.Scheduler
 }
 
 // Option configures a Handler.
@@ -97,7 +98,7 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 	}
 	h := &Handler{
 		store: store, log: log, now: time.Now, metrics: noMetrics{},
-		policy: sessions.DefaultPolicy(), retry: defaultRetry,
+		policy: sessions.DefaultPolicy(), retry: outbox.DefaultRetry,
 		rand: newRand(rand.Uint64(), rand.Uint64()),
 		id:   &identity{},
 	}
@@ -105,10 +106,11 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 		o(h)
 	}
 	eng := engine{ai: h.ai, metrics: h.metrics}
-	h.run = newRunner(h.now, log)
-	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
-		analysis: eng.offersAnalysis, retry: h.retry}
-	h.sched = &scheduler{store: store, boards: h.boards, log: log, now: h.now, policy: h.policy, engine: eng, run: h.run}
+	h.run = outbox.NewRunner(h.now, log)
+	h.boards = &outbox.Boards{Store: store, Messenger: h.messenger, Log: log, Metrics: h.metrics, Now: h.now, Policy: h.policy,
+		Analysis: eng.offersAnalysis, Retry: h.retry}
+	h.sched = &outbox.Scheduler{Store: store, Boards: h.boards, Log: log, Now: h.now, Policy: h.policy,
+		Bot: eng.turns(aiBackgroundBudget), Run: h.run}
 	f := features{
 		store: store, log: log, now: h.now, policy: h.policy, threads: h.threads, messenger: h.messenger,
 		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand,
@@ -127,8 +129,8 @@ type features struct {
 	policy    sessions.Policy
 	threads   bool
 	messenger Messenger
-	boards    *boards
-	sched     *scheduler
+	boards    *outbox.Boards
+	sched     *outbox.Scheduler
 	engine    engine
 	id        *identity
 	rand      *lockedRand
@@ -185,7 +187,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 		return nil, err
 	}
 	if len(c.after) > 0 {
-		h.run.queue(i.ID, c.after)
+		h.run.Queue(i.ID, c.after)
 	}
 	return resp, nil
 }
@@ -197,7 +199,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 // the response; calling it for an interaction with no work is harmless.
 func (h *Handler) Delivered(i *discordgo.Interaction) {
 	if i != nil {
-		h.run.delivered(i.ID)
+		h.run.Delivered(i.ID)
 	}
 }
 
@@ -206,7 +208,7 @@ func (h *Handler) Delivered(i *discordgo.Interaction) {
 // is in the store and the scheduler does it).
 func (h *Handler) Undelivered(i *discordgo.Interaction) {
 	if i != nil {
-		h.run.undelivered(i.ID)
+		h.run.Undelivered(i.ID)
 	}
 }
 
@@ -214,19 +216,19 @@ func (h *Handler) Undelivered(i *discordgo.Interaction) {
 // finish, or for ctx to end, whichever comes first; then it cancels what is
 // left. It returns ctx's error if the work did not finish in time. The
 // handler must not be used after Close.
-func (h *Handler) Close(ctx context.Context) error { return h.run.close(ctx) }
+func (h *Handler) Close(ctx context.Context) error { return h.run.Close(ctx) }
 
 // WaitIdle waits until no work waits for a delivery and none runs in the
 // background, or until ctx ends (returning its error). Tests and tools use
 // it to know that every follow-up and edit is done.
-func (h *Handler) WaitIdle(ctx context.Context) error { return h.run.waitIdle(ctx) }
+func (h *Handler) WaitIdle(ctx context.Context) error { return h.run.WaitIdle(ctx) }
 
 // RunScheduler settles due sessions (RunDue) at once, then every interval,
 // until ctx ends. A deadline that passed while the bot was down is thus
 // settled within interval of start-up. Failures are logged and retried on
 // the next tick.
 func (h *Handler) RunScheduler(ctx context.Context, interval time.Duration) {
-	h.run.every(ctx, interval, func(ctx context.Context) {
+	h.run.Every(ctx, interval, func(ctx context.Context) {
 		if _, err := h.RunDue(ctx); err != nil && ctx.Err() == nil {
 			h.log.Warn("settling due sessions", "err", err)
 		}
@@ -242,7 +244,7 @@ func (h *Handler) RunScheduler(ctx context.Context, interval time.Duration) {
 // sessions it settled, and the store's error if it could not list them; a
 // failure on one session is logged and does not stop the others. Threads
 // the bot opened are archived threadArchiveDelay after their match.
-func (h *Handler) RunDue(ctx context.Context) (int, error) { return h.sched.runDue(ctx) }
+func (h *Handler) RunDue(ctx context.Context) (int, error) { return h.sched.RunDue(ctx) }
 
 // InteractionKind names the kind of interaction i for metrics and logs,
 // from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a

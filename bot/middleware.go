@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/sessions"
@@ -146,7 +147,7 @@ func where(r *route, next handleFunc) handleFunc {
 // apology), and turns a deferred private answer's work into the work after
 // the response: the message it makes replaces the "thinking…" answer,
 // through the interaction's webhook.
-func deferral(b *boards) routeMiddleware {
+func deferral(b *outbox.Boards) routeMiddleware {
 	return func(r *route, next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 			resp, err := next(ctx, c)
@@ -160,7 +161,7 @@ func deferral(b *boards) routeMiddleware {
 				c.later = nil
 				c.afterResponse(func(ctx context.Context) {
 					if msg := later(ctx); msg != nil {
-						b.editOriginal(ctx, c, msg)
+						b.EditOriginal(ctx, c.out(), msg)
 					}
 				})
 			}
@@ -178,7 +179,7 @@ func deferred(t discordgo.InteractionResponseType) bool {
 // (sessions.ErrOver: its message missed the edit, or a client still shows
 // old buttons) by updating the message to show how it ended, or privately
 // as stale when the channel has moved on to another session.
-func settled(store getter, b *boards) routeMiddleware {
+func settled(store getter, b *outbox.Boards) routeMiddleware {
 	return func(r *route, next handleFunc) handleFunc {
 		if r.command {
 			return next
@@ -192,7 +193,7 @@ func settled(store getter, b *boards) routeMiddleware {
 			if gerr != nil || s.ID != c.match() || s.Phase.Active() {
 				return nil, sessions.Refuse(sessions.ReasonStale)
 			}
-			return updateMessage(b.settled(ctx, c.public(s), s)), nil
+			return updateMessage(b.Settled(ctx, c.public(s), s)), nil
 		}
 	}
 }

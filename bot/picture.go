@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"io"
 	"log/slog"
 
 	"github.com/bwmarrin/discordgo"
@@ -44,15 +43,4 @@ func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.Interaction
 		}
 		return msg
 	}), nil
-}
-
-// freshFiles rewinds the readers of files that can be rewound (the bot
-// attaches bytes.Readers), so that a retried upload sends them whole.
-func freshFiles(files []*discordgo.File) []*discordgo.File {
-	for _, f := range files {
-		if s, ok := f.Reader.(io.Seeker); ok {
-			s.Seek(0, io.SeekStart)
-		}
-	}
-	return files
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/game"
@@ -19,8 +20,8 @@ import (
 // Forfeit match button, confirmed privately).
 type play struct {
 	store  playStore
-	boards *boards
-	sched  *scheduler // plays the bot's turn after a deferred response
+	boards *outbox.Boards
+	sched  *outbox.Scheduler // plays the bot's turn after a deferred response
 	log    *slog.Logger
 	policy sessions.Policy
 	engine engine
@@ -67,20 +68,20 @@ func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionRespons
 	}
 	switch {
 	case expired != sessions.ExpiryNone:
-		return updateMessage(h.boards.settled(ctx, c.public(s), s)), nil
+		return updateMessage(h.boards.Settled(ctx, c.public(s), s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(h.boards.matchOver(ctx, c.public(s), s, "")), nil
+		return updateMessage(h.boards.MatchOver(ctx, c.public(s), s, "")), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
-			h.boards.postPending(ctx, s.ChannelID, s.ID)
+			h.boards.PostPending(ctx, s.ChannelID, s.ID)
 			if played.BotLate != nil {
-				h.sched.botSettle(ctx, s.ChannelID, s.ID)
+				h.sched.BotSettle(ctx, s.ChannelID, s.ID)
 			}
 		})
 		return updateMessage(render.RoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
 	case played.BotLate != nil:
-		return c.deferUpdate(func(ctx context.Context) { h.sched.botSettle(ctx, s.ChannelID, s.ID) }), nil
+		return c.deferUpdate(func(ctx context.Context) { h.sched.BotSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
 	return updateMessage(render.Board(c.public(s), s)), nil
 }
@@ -136,18 +137,18 @@ func (h *play) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.Int
 	if expired != sessions.ExpiryNone {
 		// The deadline settled the match: the old message is edited to
 		// say so once the refusal is out.
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expired) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, expired) })
 		return nil, sessions.Refuse(sessions.ReasonMatchEnded)
 	}
 	c.afterResponse(func(ctx context.Context) {
-		id := h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq)
+		id := h.boards.LearnMessageID(ctx, c.out(), s.ID, s.PostSeq)
 		link := ""
 		if id != "" && s.GuildID != "" {
 			link = render.MessageLink(s.GuildID, s.ChannelID, id)
 		}
 		// The old message loses its buttons and says where the board
 		// went; a click that reached it first is refused as moved.
-		h.boards.edit(ctx, &old, render.Moved(h.boards.public(s), s, link))
+		h.boards.Edit(ctx, &old, render.Moved(render.Public(s), s, link))
 	})
 	return newMessage(render.Board(c.public(s), s)), nil
 }
@@ -198,9 +199,9 @@ func (h *play) withdraw(ctx context.Context, c *call, match int64) (*discordgo.I
 	}
 	h.log.Info("challenge withdrawn", "match", s.ID, "channel", s.ChannelID, "by", c.user, "end", s.End)
 	if s.End == sessions.EndExpired {
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, sessions.ExpiryChallenge) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, sessions.ExpiryChallenge) })
 	} else {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, render.Session(h.boards.public(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, render.Session(render.Public(s), s)) })
 	}
 	id := "withdraw_declined"
 	switch s.End {
@@ -235,7 +236,7 @@ func (h *play) forfeitConfirm(ctx context.Context, c *call) (*discordgo.Interact
 	if err != nil {
 		return nil, err
 	}
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, h.boards.settled(ctx, h.boards.public(s), s)) })
+	c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, h.boards.Settled(ctx, render.Public(s), s)) })
 	text := c.reader.T("forfeit_done", "Winner", render.Name(c.reader, s, s.Match.Winner()))
 	if expired != sessions.ExpiryNone {
 		text = c.reader.T("forfeit_too_late")

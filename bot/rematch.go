@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/sessions"
@@ -15,7 +16,7 @@ import (
 // rematches is the feature of the Rematch button under a finished match.
 type rematches struct {
 	store  rematchStore
-	boards *boards
+	boards *outbox.Boards
 	log    *slog.Logger
 	policy sessions.Policy
 	engine engine
@@ -70,11 +71,11 @@ func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.Interactio
 		return nil, err
 	}
 	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID, "invitation", s.Invitation())
-	c.afterResponse(func(ctx context.Context) { h.boards.postPending(ctx, s.ChannelID, s.ID) })
+	c.afterResponse(func(ctx context.Context) { h.boards.PostPending(ctx, s.ChannelID, s.ID) })
 	line := c.public(old).T("match_rematch_started")
 	if s.Invitation() {
 		// Named with the disc they had in the match that ended.
 		line = c.public(old).T("match_rematch_asked", "Inviter", render.Name(c.public(old), old, old.PlayerOf(c.user)))
 	}
-	return updateMessage(h.boards.matchOver(ctx, c.public(old), old, line)), nil
+	return updateMessage(h.boards.MatchOver(ctx, c.public(old), old, line)), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/bot/internal/customid"
@@ -41,7 +42,7 @@ var (
 // finished match (ai.go).
 type solver struct {
 	store     historyStore
-	boards    *boards
+	boards    *outbox.Boards
 	log       *slog.Logger
 	engine    engine
 	messenger Messenger // nil: no Analysis (it is sent through the messenger)
@@ -137,10 +138,10 @@ func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*disc
 		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
 			h.log.Error("analysing a position", "err", err)
-			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: render.NoMentions()})
+			h.boards.EditOriginal(ctx, c.out(), &message{Content: l.T("analysis_failed"), AllowedMentions: render.NoMentions()})
 			return
 		}
-		h.boards.editOriginal(ctx, c, render.Position(l, cfg, moves, vals))
+		h.boards.EditOriginal(ctx, c.out(), render.Position(l, cfg, moves, vals))
 	})
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 }

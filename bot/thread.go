@@ -3,11 +3,10 @@ package bot
 import (
 	"context"
 	"errors"
-	"sync"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/sessions"
@@ -30,10 +29,6 @@ var (
 // a match in a thread of its own: Create Public Threads and Send Messages
 // in Threads (https://discord.com/developers/docs/topics/permissions).
 const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
-
-// threadArchiveDelay is how long after its match ends the bot archives a
-// thread it opened for it.
-const threadArchiveDelay = 5 * time.Minute
 
 // WithThreads sets whether a challenge opens a thread for its match when
 // the challenger leaves the thread option out (CONNECTN_THREADS; off by
@@ -81,13 +76,13 @@ func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Chall
 	l := c.public(nil)
 	name := render.ThreadName(l, req.Config.Connect, req.Challenger.Name, req.Opponent.Name)
 	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, name)
-	if err != nil && !explicit && hasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
+	if err != nil && !explicit && outbox.HasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
 		h.playHere(ctx, c, req)
 		return
 	}
 	if err != nil {
-		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", restErrorText(err))
-		h.boards.privately(ctx, c, c.reader.T(reasonThreadFailed.MessageID()))
+		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", outbox.RESTErrorText(err))
+		h.boards.Privately(ctx, c.out(), c.reader.T(reasonThreadFailed.MessageID()))
 		return
 	}
 	req.ChannelID, req.Place.Thread, req.Webhook = thread, true, sessions.Webhook{}
@@ -95,8 +90,8 @@ func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Chall
 	if s == nil {
 		return
 	}
-	h.boards.editOriginal(ctx, c, render.ThreadLink(l, s))
-	h.boards.postPending(ctx, s.ChannelID, s.ID)
+	h.boards.EditOriginal(ctx, c.out(), render.ThreadLink(l, s))
+	h.boards.PostPending(ctx, s.ChannelID, s.ID)
 }
 
 // playHere stores the challenge req in the channel it was made in, after
@@ -107,8 +102,8 @@ func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Chall
 func (h *challenges) playHere(ctx context.Context, c *call, req sessions.Challenge) {
 	req.Webhook = c.webhook("")
 	if s := h.openAfter(ctx, c, req); s != nil {
-		h.boards.privately(ctx, c, "") // the "thinking…" response goes
-		h.boards.postPending(ctx, s.ChannelID, s.ID)
+		h.boards.Privately(ctx, c.out(), "") // the "thinking…" response goes
+		h.boards.PostPending(ctx, s.ChannelID, s.ID)
 	}
 }
 
@@ -129,76 +124,14 @@ func (h *challenges) openAfter(ctx context.Context, c *call, req sessions.Challe
 	}
 	switch {
 	case errors.Is(err, sessions.ErrActiveSession):
-		h.boards.privately(ctx, c, c.reader.T(sessions.ReasonBusy.MessageID()))
+		h.boards.Privately(ctx, c.out(), c.reader.T(sessions.ReasonBusy.MessageID()))
 		return nil
 	case err != nil:
 		h.log.Error("storing a challenge", "channel", req.ChannelID, "err", err)
-		h.boards.privately(ctx, c, c.reader.T("apology"))
+		h.boards.Privately(ctx, c.out(), c.reader.T("apology"))
 		return nil
 	}
 	h.log.Info("challenge", "match", fresh.ID, "guild", fresh.GuildID, "channel", fresh.ChannelID, "from", c.i.ChannelID,
 		"challenger", fresh.Players[0].ID, "opponent", fresh.Players[1].ID, "ai", fresh.AI)
 	return fresh
-}
-
-// archives are the threads the bot opened whose match has ended, with when
-// to archive them. The plan lives in memory: after a restart, Discord's
-// auto-archive (threadAutoArchive) closes a thread the bot forgot.
-type archives struct {
-	mu  sync.Mutex
-	due map[string]time.Time // thread channel ID → when
-}
-
-// plan archives the thread of s, a match over in a thread the bot
-// opened, threadArchiveDelay after it ended (s.UpdatedAt), and returns
-// when.
-func (a *archives) plan(s *sessions.Session) time.Time {
-	at := s.UpdatedAt.Add(threadArchiveDelay)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.due == nil {
-		a.due = map[string]time.Time{}
-	}
-	if _, ok := a.due[s.ChannelID]; !ok {
-		a.due[s.ChannelID] = at
-	}
-	return at
-}
-
-// take removes and returns the threads due at now.
-func (a *archives) take(now time.Time) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []string
-	for id, at := range a.due {
-		if !now.Before(at) {
-			out = append(out, id)
-			delete(a.due, id)
-		}
-	}
-	return out
-}
-
-// archiveDue archives the threads whose match ended threadArchiveDelay ago
-// or more, unless a new challenge or match (a rematch) is under way in
-// one. The scheduler calls it at every sweep.
-func (b *boards) archiveDue(ctx context.Context) {
-	for _, id := range b.archives.take(b.now()) {
-		s, err := b.store.Get(ctx, id)
-		switch {
-		case err != nil && !errors.Is(err, sessions.ErrNotFound):
-			b.log.Warn("reading a thread's session before archiving it", "channel", id, "err", err)
-			continue
-		case err == nil && s.Phase.Active():
-			continue // a rematch: its own end plans the archive again
-		}
-		if b.messenger == nil {
-			continue
-		}
-		if err := b.messenger.ArchiveThread(ctx, id); err != nil {
-			b.log.Warn("archiving a thread", "channel", id, "err", restErrorText(err))
-			continue
-		}
-		b.log.Info("thread archived", "channel", id)
-	}
 }

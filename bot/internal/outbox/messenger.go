@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"bytes"
@@ -221,7 +221,7 @@ const webhookBuckets = 1024
 
 // webhookBucket returns the bucket of a call through the webhook of token:
 // "webhook#<n>", n from 0 to webhookBuckets-1 (FNV-1a of the token).
-func webhookBucket(token string) string {
+func WebhookBucket(token string) string {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(token))
 	return "webhook#" + strconv.FormatUint(uint64(h.Sum32()%webhookBuckets), 10)
@@ -243,11 +243,11 @@ func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, toke
 		if encErr != nil {
 			return encErr
 		}
-		body, err = d.Session.RequestRaw(method, uri, contentType, multipart, webhookBucket(token), 0, d.opts(ctx)...)
+		body, err = d.Session.RequestRaw(method, uri, contentType, multipart, WebhookBucket(token), 0, d.opts(ctx)...)
 	case isRaw:
-		body, err = d.Session.RequestRaw(method, uri, "application/json", raw, webhookBucket(token), 0, d.opts(ctx)...)
+		body, err = d.Session.RequestRaw(method, uri, "application/json", raw, WebhookBucket(token), 0, d.opts(ctx)...)
 	default:
-		body, err = d.Session.RequestWithBucketID(method, uri, data, webhookBucket(token), d.opts(ctx)...)
+		body, err = d.Session.RequestWithBucketID(method, uri, data, WebhookBucket(token), d.opts(ctx)...)
 	}
 	if err != nil || out == nil {
 		return err
@@ -400,7 +400,7 @@ func gone(err error) bool {
 // without an answer is told by the path and the error of the connection
 // really made (which names the host really called); a webhook call's URL
 // holds the interaction token, which is hidden.
-func restErrorText(err error) string {
+func RESTErrorText(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		path := ue.URL

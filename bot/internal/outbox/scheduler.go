@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -11,32 +11,42 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// scheduler settles the sessions that have work due at its clock: a
+// Scheduler settles the sessions that have work due at its clock: a
 // deadline that passed, the bot's turn, a board still to post (the
 // store's Due lists them); it also plays the bot's turn after a deferred
-// response.
-type scheduler struct {
-	store  dueStore
-	boards *boards
-	log    *slog.Logger
-	now    func() time.Time
-	policy sessions.Policy
-	engine engine
-	run    *runner
+// response. The fields are set once, before first use.
+type Scheduler struct {
+	Store  DueStore
+	Boards *Boards
+	Log    *slog.Logger
+	Now    func() time.Time
+	Policy sessions.Policy
+	// Bot takes the bot's turns, each within the background budget.
+	Bot sessions.Bot
+	// Run is the runner whose expired work RunDue drops.
+	Run *Runner
 }
 
-// dueStore is what the scheduler reads and writes.
-type dueStore interface {
-	boardStore
+// DueStore is what the scheduler reads and writes.
+type DueStore interface {
+	BoardStore
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
 	Abandon(ctx context.Context, channelID string) (int64, error)
 }
 
-// runDue is Handler.RunDue.
-func (h *scheduler) runDue(ctx context.Context) (int, error) {
-	h.run.sweep()
-	h.boards.archiveDue(ctx)
-	channels, err := h.store.Due(ctx, h.now(), dueBatch)
+// RunDue settles every session that has work due at the clock: a
+// challenge nobody answered in time is cancelled and a match whose turn
+// ran out is forfeited by the player to move (their message edited to say
+// so), the bot's turn that is due is played, and a board that still has
+// to be posted is posted. Work queued for a response that was never
+// delivered is dropped after a minute, and the threads the bot opened are
+// archived threadArchiveDelay after their match. It returns how many
+// sessions it settled, and the store's error if it could not list them; a
+// failure on one session is logged and does not stop the others.
+func (h *Scheduler) RunDue(ctx context.Context) (int, error) {
+	h.Run.Sweep()
+	h.Boards.ArchiveDue(ctx)
+	channels, err := h.Store.Due(ctx, h.Now(), dueBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -47,7 +57,7 @@ func (h *scheduler) runDue(ctx context.Context) (int, error) {
 		}
 		settled, err := h.settle(ctx, ch)
 		if err != nil {
-			h.log.Warn("settling a due session", "channel", ch, "err", err)
+			h.Log.Warn("settling a due session", "channel", ch, "err", err)
 		}
 		if settled {
 			n++
@@ -58,15 +68,15 @@ func (h *scheduler) runDue(ctx context.Context) (int, error) {
 
 // settle does what is due in the channel's session: an expired deadline
 // first, else the bot's turn, else a board post.
-func (h *scheduler) settle(ctx context.Context, channelID string) (bool, error) {
-	now := h.now()
+func (h *Scheduler) settle(ctx context.Context, channelID string) (bool, error) {
+	now := h.Now()
 	var (
 		duty   sessions.Duty
 		expiry sessions.Expiry
 		match  int64
 	)
-	s, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
-		duty, expiry = s.Due(now, h.policy)
+	s, err := h.Store.Update(ctx, channelID, func(s *sessions.Session) error {
+		duty, expiry = s.Due(now, h.Policy)
 		match = s.ID
 		switch duty {
 		case sessions.DutyExpired, sessions.DutyPost:
@@ -76,25 +86,25 @@ func (h *scheduler) settle(ctx context.Context, channelID string) (bool, error) 
 	})
 	switch {
 	case duty == sessions.DutyBot:
-		h.botSettle(ctx, channelID, match)
+		h.BotSettle(ctx, channelID, match)
 		return true, nil
 	case errors.Is(err, sessions.ErrNothingDue), errors.Is(err, sessions.ErrNotFound):
 		return false, nil
 	case errors.Is(err, sessions.ErrCorrupt):
-		id, aerr := h.store.Abandon(ctx, channelID)
+		id, aerr := h.Store.Abandon(ctx, channelID)
 		if aerr != nil {
 			return false, aerr
 		}
-		h.log.Warn("abandoned an unreadable session", "match", id, "channel", channelID, "err", err)
+		h.Log.Warn("abandoned an unreadable session", "match", id, "channel", channelID, "err", err)
 		return true, nil
 	case err != nil:
 		return false, err
 	}
 	if duty == sessions.DutyExpired {
-		h.boards.expired(ctx, s, expiry)
+		h.Boards.Expired(ctx, s, expiry)
 	}
 	if duty == sessions.DutyPost {
-		h.boards.post(ctx, s)
+		h.Boards.Post(ctx, s)
 	}
 	return true, nil
 }
@@ -103,37 +113,37 @@ func (h *scheduler) settle(ctx context.Context, channelID string) (bool, error) 
 // scheduler, or after a deferred response), edits the board message that
 // its webhook and message ID name, and posts the next board when a round
 // ended.
-func (h *scheduler) botSettle(ctx context.Context, channelID string, match int64) {
-	now := h.now()
+func (h *Scheduler) BotSettle(ctx context.Context, channelID string, match int64) {
+	now := h.Now()
 	var (
 		played sessions.Played
 		hook   sessions.Webhook
 		msgID  string
 	)
-	s, err := h.store.Update(ctx, channelID, func(s *sessions.Session) error {
+	s, err := h.Store.Update(ctx, channelID, func(s *sessions.Session) error {
 		hook, msgID = s.Webhook, s.MessageID
 		var err error
-		played, err = s.BotTurn(ctx, match, h.engine.turns(aiBackgroundBudget), now, h.policy)
+		played, err = s.BotTurn(ctx, match, h.Bot, now, h.Policy)
 		return err
 	})
 	if err != nil {
 		if !errors.Is(err, sessions.ErrNothingDue) {
-			h.log.Warn("the bot's turn", "match", match, "channel", channelID, "err", err)
+			h.Log.Warn("the bot's turn", "match", match, "channel", channelID, "err", err)
 		}
 		return
 	}
-	l := h.boards.public(s)
+	l := render.Public(s)
 	old := *s
 	old.Webhook, old.MessageID = hook, msgID
 	switch {
 	case s.Phase == sessions.PhaseFinished:
-		h.boards.edit(ctx, &old, h.boards.matchOver(ctx, l, s, ""))
+		h.Boards.Edit(ctx, &old, h.Boards.MatchOver(ctx, l, s, ""))
 	case played.RoundEnded:
-		h.boards.edit(ctx, &old, render.RoundRecord(l, s, s.Match.Rounds()[played.Round-1]))
+		h.Boards.Edit(ctx, &old, render.RoundRecord(l, s, s.Match.Rounds()[played.Round-1]))
 	case s.PostDue.IsZero():
-		h.boards.edit(ctx, &old, render.Board(l, s))
+		h.Boards.Edit(ctx, &old, render.Board(l, s))
 	}
 	if !s.PostDue.IsZero() {
-		h.boards.postPending(ctx, s.ChannelID, s.ID) // the board to post shows the bot's move
+		h.Boards.PostPending(ctx, s.ChannelID, s.ID) // the board to post shows the bot's move
 	}
 }

@@ -762,3 +762,9 @@ func Ephemeral(text string) *discordgo.InteractionResponse {
 		},
 	}
 }
+
+// Public returns the localizer of s's public messages (boards, records,
+// results): the language of its place (sessions.Place.Locale).
+func Public(s *sessions.Session) *locale.Localizer {
+	return locale.Default().Localizer(s.Place.Locale)
+}
