@@ -33,8 +33,13 @@ var layers = map[string][]string{
 	"console":                    {"locale", "game/ai", "game"},
 	"bot/internal/wire":          {},
 	"bot/internal/limits":        {},
+	"bot/internal/customid":      {},
+	"bot/internal/render":        {"bot/internal/customid", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
+	"bot/internal/outbox":        {"bot/internal/limits", "bot/internal/render", "bot/internal/wire", "sessions", "locale"},
+	"internal/clock":             {},
+	"internal/clock/clocktest":   {},
 	"bot/discordtest":            {"bot/internal/limits"},
-	"bot":                        {"bot/internal/wire", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
+	"bot":                        {"bot/internal/wire", "bot/internal/limits", "bot/internal/customid", "bot/internal/render", "bot/internal/outbox", "sessions", "locale", "picture", "game/ai", "game"},
 	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "game/ai", "game", "locale"},
 	"cmd/connectn-loadgen":       {"bot/discordtest", "sessions", "sessions/sqlite", "game"},
 
@@ -52,7 +57,7 @@ var forbidden = map[string][]string{
 	"github.com/lib/pq":              {},
 	"github.com/mattn/go-sqlite3":    {},
 	"github.com/joho/godotenv":       {"cmd/connectn"},
-	"github.com/bwmarrin/discordgo":  {"bot", "bot/internal/wire", "bot/discordtest", "cmd/connectn", "cmd/connectn-loadgen"},
+	"github.com/bwmarrin/discordgo":  {"bot", "bot/internal/wire", "bot/internal/render", "bot/internal/outbox", "bot/discordtest", "cmd/connectn", "cmd/connectn-loadgen"},
 	"github.com/prometheus/":         {"metrics"},
 	"github.com/nicksnyder/go-i18n/": {"locale"},
 	// The plotting library and its fonts (about 7 MB of the binary) stay
