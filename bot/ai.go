@@ -1,18 +1,15 @@
 package bot
 
 import (
-	"bytes"
 	"context"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
-	"github.com/connectn/connectn/locale"
-	"github.com/connectn/connectn/picture"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -49,18 +46,22 @@ const (
 	// analysisBudget bounds the analysis of a round; the interaction
 	// token it answers through lives 15 minutes.
 	analysisBudget = 20 * time.Second
-	// botName is the bot's name on the board when it plays: the
-	// product's name, in every language.
-	botName = "ConnectN"
 )
 
 // reasonNoAI refuses a match against the bot on a bot that runs without
 // an AI.
 var reasonNoAI = sessions.NewReason("no_ai")
 
-// bot returns how the bot takes its turns: the engine at the session's
+// engine is the bot as a player: its AI (nil: the bot does not play) and
+// where the time of its moves is reported.
+type engine struct {
+	ai      AI
+	metrics Metrics
+}
+
+// turns returns how the bot takes its turns: the engine at the session's
 // level, each move within budget, its time measured.
-func (h *Handler) bot(budget time.Duration) sessions.Bot {
+func (h engine) turns(budget time.Duration) sessions.Bot {
 	if h.ai == nil {
 		return sessions.Bot{}
 	}
@@ -79,75 +80,33 @@ func (h *Handler) bot(budget time.Duration) sessions.Bot {
 // analysis answers Analysis under the channel's last finished match:
 // privately, move by move, whether each move of the deciding round kept the
 // position's value or gave it away, after a deferred response.
-func (h *Handler) analysis(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.current(ctx, c)
+func (h *solver) analysis(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := current(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.messenger == nil || !h.analysisOffered(s) {
+	if s.Phase != sessions.PhaseFinished || h.messenger == nil || !h.engine.offersAnalysis(s) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(ctx context.Context) *message {
 		actx, cancel := context.WithTimeout(ctx, analysisBudget)
 		defer cancel()
 		r := s.Match.Round()
-		a, err := h.ai.Analyze(actx, s.Config, r)
-		msg := &message{AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}
+		a, err := h.engine.ai.Analyze(actx, s.Config, r)
+		msg := &message{AllowedMentions: render.NoMentions(), Components: []discordgo.MessageComponent{}}
 		if err != nil {
 			h.log.Error("analysing a round", "match", s.ID, "err", err)
 			msg.Content = c.reader.T("analysis_failed")
 		} else {
-			msg.Embeds = []*discordgo.MessageEmbed{renderAnalysis(c.reader, s, r, a)}
-			addChart(c.reader, msg, s, r, a)
+			msg.Embeds = []*discordgo.MessageEmbed{render.Analysis(c.reader, s, r, a)}
+			render.Chart(c.reader, msg, s, r, a)
 		}
 		return msg
 	}), nil
 }
 
-// addChart adds to msg the picture of analysis a of round r: the value of
-// the position after each disc, as chess sites chart a game, above the
-// middle line a win for the round's opener, below for the other player,
-// each disc that gave the result away crossed.
-func addChart(l *locale.Localizer, msg *message, s *sessions.Session, r *game.Round, a *ai.Analysis) {
-	if len(a.Moves) == 0 {
-		return
-	}
-	opener := r.Opener()
-	best := float64((s.Config.Rows*s.Config.Columns + 1) / 2)
-	c := picture.Chart{Values: make([]float64, len(a.Moves)), Settled: make([]bool, len(a.Moves))}
-	st := themeNamed(s.Theme).Picture
-	c.Players[1], c.Players[2] = st.Discs[opener], st.Discs[opener.Other()]
-	for i, mv := range a.Moves {
-		if !mv.Settled {
-			continue
-		}
-		v := float64(mv.After) // the mover's side
-		if v != 0 {
-			v = (0.5 + 0.5*math.Abs(v)/best) * math.Copysign(1, v)
-		}
-		if mv.Player != opener {
-			v = -v
-		}
-		c.Values[i], c.Settled[i] = v, true
-		if !mv.Kept {
-			c.Mistakes = append(c.Mistakes, i)
-		}
-	}
-	var png bytes.Buffer
-	if err := picture.EncodeChart(&png, c, pictureScale); err != nil {
-		return
-	}
-	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + "-chart.png"
-	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
-		Description: l.T("chart_caption", "Round", r.Number(), "Player1", name(l, s, opener), "Player2", name(l, s, opener.Other())),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + file},
-		Color:       themeNamed(s.Theme).color(opener),
-	})
-	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
-}
-
-// analysisOffered reports whether finished matches of s's settings get an
+// offersAnalysis reports whether finished matches of s's settings get an
 // Analysis button: the bot has an AI and the solver settles such boards.
-func (h *Handler) analysisOffered(s *sessions.Session) bool {
+func (h engine) offersAnalysis(s *sessions.Session) bool {
 	return h.ai != nil && ai.Solvable(s.Config)
 }

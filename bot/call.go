@@ -7,6 +7,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/customid"
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -28,7 +31,7 @@ type call struct {
 	// and outcome how it was answered (OutcomeOK when "").
 	kind, outcome string
 	// id is a button's parsed custom_id.
-	id buttonID
+	id customid.ID
 	// after is the work to run once the response is delivered; later, for
 	// a deferred response, makes the message that replaces it.
 	after []func(context.Context)
@@ -95,14 +98,14 @@ func (c *call) place() sessions.Place {
 // comes from: boards, records, results, stats.
 func (c *call) public(s *sessions.Session) *locale.Localizer {
 	if s != nil {
-		return publicOf(s)
+		return render.Public(s)
 	}
 	return locale.Default().Localizer(placeLocale(c.i))
 }
 
-// publicOf returns the localizer of s's public messages.
-func publicOf(s *sessions.Session) *locale.Localizer {
-	return locale.Default().Localizer(s.Place.Locale)
+// out names the call's interaction for the work after its response.
+func (c *call) out() outbox.Interaction {
+	return outbox.Interaction{ID: c.i.ID, AppID: c.i.AppID, Token: c.i.Token, ChannelID: c.i.ChannelID, Kind: c.kind}
 }
 
 // afterResponse queues fn to run once the response to the call is
@@ -124,10 +127,23 @@ func (c *call) webhook(ref string) sessions.Webhook {
 	return sessions.Webhook{AppID: c.i.AppID, Token: c.i.Token, Message: ref, At: c.now.UTC()}
 }
 
-// update is the store's Update for the call's channel; a channel without a
+// getter and updater are the two calls of the session store that most
+// features make (sessions.Store's Get and Update); a feature declares the
+// small interface of what it uses of the store, from these and the
+// store's other methods.
+type (
+	getter interface {
+		Get(ctx context.Context, channelID string) (*sessions.Session, error)
+	}
+	updater interface {
+		Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
+	}
+)
+
+// updateChannel is the store's Update for the call's channel; a channel without a
 // session refuses ReasonStale.
-func (h *Handler) update(ctx context.Context, c *call, fn func(*sessions.Session) error) (*sessions.Session, error) {
-	s, err := h.store.Update(ctx, c.i.ChannelID, fn)
+func updateChannel(ctx context.Context, st updater, c *call, fn func(*sessions.Session) error) (*sessions.Session, error) {
+	s, err := st.Update(ctx, c.i.ChannelID, fn)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
@@ -136,11 +152,12 @@ func (h *Handler) update(ctx context.Context, c *call, fn func(*sessions.Session
 
 // updateMatch runs fn on the channel's session when it is the session
 // the clicked button belongs to (sessions.Session.Touch), after settling a
-// deadline that has passed: then fn is not called and expired is set.
-func (h *Handler) updateMatch(ctx context.Context, c *call, fn func(s *sessions.Session) error) (s *sessions.Session, expired sessions.Expiry, err error) {
-	s, err = h.update(ctx, c, func(s *sessions.Session) error {
+// deadline that has passed under p: then fn is not called and expired is
+// set.
+func updateMatch(ctx context.Context, st updater, c *call, p sessions.Policy, fn func(s *sessions.Session) error) (s *sessions.Session, expired sessions.Expiry, err error) {
+	s, err = updateChannel(ctx, st, c, func(s *sessions.Session) error {
 		var err error
-		if expired, err = s.Touch(c.id.Match, c.now, h.policy); err != nil || expired != sessions.ExpiryNone {
+		if expired, err = s.Touch(c.match(), c.now, p); err != nil || expired != sessions.ExpiryNone {
 			return err
 		}
 		return fn(s)
@@ -150,13 +167,22 @@ func (h *Handler) updateMatch(ctx context.Context, c *call, fn func(s *sessions.
 
 // current returns the channel's newest session when it is the one the
 // clicked button belongs to; ReasonStale otherwise.
-func (h *Handler) current(ctx context.Context, c *call) (*sessions.Session, error) {
-	s, err := h.store.Get(ctx, c.i.ChannelID)
-	if errors.Is(err, sessions.ErrNotFound) || (err == nil && s.ID != c.id.Match) {
+func current(ctx context.Context, st getter, c *call) (*sessions.Session, error) {
+	s, err := st.Get(ctx, c.i.ChannelID)
+	if errors.Is(err, sessions.ErrNotFound) || (err == nil && s.ID != c.match()) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return s, err
 }
+
+// match returns the session a clicked button names: the first part of its
+// custom_id, as every button of a match has it (0 for another button).
+func (c *call) match() int64 { return c.id.Part(0) }
+
+// message is what the bot shows (render.Message): the data of an
+// interaction response, also turned into follow-ups and edits by the
+// messenger.
+type message = render.Message
 
 // updateMessage is an UPDATE_MESSAGE response.
 func updateMessage(data *message) *discordgo.InteractionResponse {
@@ -166,19 +192,6 @@ func updateMessage(data *message) *discordgo.InteractionResponse {
 // newMessage is a CHANNEL_MESSAGE_WITH_SOURCE response seen by everyone.
 func newMessage(data *message) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
-}
-
-// ephemeral returns a private reply with text, seen only by the user who
-// clicked or typed, that mentions no one.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &message{
-			Content:         text,
-			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(),
-		},
-	}
 }
 
 // deferUpdate answers now with a deferred update (the message stays as it

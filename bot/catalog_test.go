@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -46,35 +48,35 @@ func TestEveryRefusalHasText(t *testing.T) {
 func TestCatalogCoversTheBot(t *testing.T) {
 	l := locale.Default().NewLocalizer()
 	for _, cfg := range []game.Config{{Rows: 6, Columns: 7, Connect: 4, Wins: 2}, {Rows: 4, Columns: 4, Connect: 3, Wins: 1}} {
-		for _, th := range themes {
+		for _, th := range render.Themes {
 			round := fillRound(cfg, 3)
 			for _, moves := range [][]int{nil, round[:len(round)/2], round} {
 				s := testSession(t, cfg, th.Name, moves, "Alice", "")
 				allMessagesIn(l, s)
-				forfeitPrompt(l, s, game.Player1)
+				render.ForfeitPrompt(l, s, game.Player1)
 				for _, level := range ai.Levels() {
 					vsBot := *s
 					vsBot.AI = level.String()
-					footer(l, &vsBot)
+					render.Footer(l, &vsBot)
 				}
 			}
 		}
 	}
 	for _, s := range endedMatches(t) {
-		renderMatchOver(l, s, nil, "", false)
+		render.MatchOver(l, s, nil, "", false)
 		direct := *s
 		direct.GuildID = ""
-		renderMatchOver(l, &direct, &sessions.PairRecord{Wins: 1}, "", false)
+		render.MatchOver(l, &direct, &sessions.PairRecord{Wins: 1}, "", false)
 	}
 	for _, turn := range []time.Duration{30 * time.Second, 5 * time.Minute, time.Hour} {
 		renderHelp(l, turn)
 	}
-	renderLeaderboard(l, false, nil)
-	renderLeaderboard(l, true, nil)
-	renderLeaderboard(l, false, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
-	renderStats(l, true, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice")
-	renderStats(l, false, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob")
-	renderStats(l, false, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob")
+	render.Leaderboard(l, false, nil)
+	render.Leaderboard(l, true, nil)
+	render.Leaderboard(l, false, []sessions.Stats{{UserID: "1"}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
+	render.Stats(l, true, "Bob", sessions.Stats{Matches: 1, Streak: 1, BestStreak: 1}, sessions.Stats{Matches: 2}, &sessions.PairRecord{Wins: 1}, "Alice", sessions.MemberRating{})
+	render.Stats(l, false, "Bob", sessions.Stats{Matches: 2, BestStreak: 1}, sessions.Stats{}, nil, "Bob", sessions.MemberRating{})
+	render.Stats(l, false, "Bob", sessions.Stats{}, sessions.Stats{}, nil, "Bob", sessions.MemberRating{})
 	for k, cmd := range commands(l) {
 		localize(cmd, commands(l)[k], l, "xx")
 	}
@@ -98,15 +100,20 @@ func TestCatalogCoversTheBot(t *testing.T) {
 	}
 }
 
-// namedInCode returns the message IDs the bot's code (not its tests) reads
+// namedInCode returns the message IDs the bot's code (not its tests;
+// its rooms render and outbox included) reads
 // by name, as a literal passed to a localizer's T or N, and every string
 // literal of the code that may be a message ID (the names that functions
 // such as verdict return).
 func namedInCode(t *testing.T) (read, literals map[string]bool) {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range []string{".", "internal/render", "internal/outbox"} {
+		in, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, in...)
 	}
 	call := regexp.MustCompile(`\.[TN]\("([a-z][a-z0-9_]*[a-z0-9])"`)
 	literal := regexp.MustCompile(`"([a-z][a-z0-9_]*[a-z0-9])"`)

@@ -3,10 +3,14 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
@@ -27,6 +31,40 @@ const (
 	firstOpponent   = "opponent"
 	firstRandom     = "random"
 )
+
+// challenges is the feature of challenges: /connectn challenge, its
+// Accept and Decline buttons, and the thread a match may open (thread.go).
+type challenges struct {
+	store  challengeStore
+	boards *outbox.Boards
+	log    *slog.Logger
+	now    func() time.Time
+	defaults
+	engine    engine
+	messenger Messenger // nil: no thread, no message ID learnt
+	id        *identity
+	rand      *lockedRand
+}
+
+// challengeStore is what challenges read and write.
+type challengeStore interface {
+	getter
+	updater
+	settingsReader
+	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
+	Abandon(ctx context.Context, channelID string) (int64, error)
+	LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error)
+	RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error)
+}
+
+func (h *challenges) routes() []route {
+	return []route{
+		command("challenge", h.challenge, helpLine("help_challenge"),
+			mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+		button("accept", matchParts, h.accept),
+		button("decline", matchParts, h.decline),
+	}
+}
 
 // reasonConnectTooLong refuses a line longer than both sides of the board.
 var reasonConnectTooLong = sessions.NewReason("connect_too_long")
@@ -65,23 +103,6 @@ func (o *challengeOptions) board(s *optionSet) {
 	s.optChoice("theme", &o.Theme, themeChoices())
 }
 
-// openOptions are the options of /connectn open: a challenge's, without
-// an opponent or the bot's level.
-type openOptions struct{ challengeOptions }
-
-func (o *openOptions) declare(s *optionSet) {
-	o.board(s)
-	s.boolean("thread", &o.Thread)
-	s.boolean("rated", &o.Rated)
-}
-
-// openChallenge handles /connectn open: a challenge any member but the
-// challenger may accept (sessions.Place.Open).
-func (h *Handler) openChallenge(ctx context.Context, c *call, o *openOptions) (*discordgo.InteractionResponse, error) {
-	o.open = true
-	return h.challenge(ctx, c, &o.challengeOptions)
-}
-
 // challenge handles /connectn challenge: it stores a challenge with its
 // deadline and answers with the challenge message; against the bot (no
 // opponent, or this bot), the match starts at once. With the thread
@@ -89,8 +110,8 @@ func (h *Handler) openChallenge(ctx context.Context, c *call, o *openOptions) (*
 // for the match after the response (openThread). A channel whose
 // session has run past its deadline is settled first, so an old challenge
 // or match never blocks a new one.
-func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (*discordgo.InteractionResponse, error) {
-	rules, err := h.rulesOf(ctx, c)
+func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions) (*discordgo.InteractionResponse, error) {
+	rules, err := h.rulesOf(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +125,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 	if err := h.mayChallenge(ctx, c, rules); err != nil {
 		return nil, err
 	}
-	if gs.Role != nil && o.Opponent.set && !h.isBot(c.i, o.Opponent.ID) && !slices.Contains(o.Opponent.Roles, *gs.Role) {
+	if gs.Role != nil && o.Opponent.set && !h.id.is(c.i, o.Opponent.ID) && !slices.Contains(o.Opponent.Roles, *gs.Role) {
 		return nil, sessions.Refuse(reasonRoleOpponent, "Opponent", sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name},
 			"Role", "<@&"+*gs.Role+">")
 	}
@@ -118,26 +139,26 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		Opponent:   sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name}, OpponentIsBot: o.Opponent.Bot,
 		Config: game.Config{Rows: rows, Columns: columns, Connect: connect, Wins: wins,
 			Openers: game.Alternate, FirstOpener: game.Player1},
-		Theme:   o.Theme.or(gs.Theme, themes[0].Name),
+		Theme:   o.Theme.or(gs.Theme, render.Themes[0].Name),
 		Webhook: c.webhook("@original"),
 		Place:   rules.place(c),
 		Rated:   o.Rated.or(or(gs.Rated, true)),
 	}
 	req.Place.Open = o.open
-	if !o.open && (!o.Opponent.set || h.isBot(c.i, o.Opponent.ID)) {
-		if h.ai == nil {
+	if !o.open && (!o.Opponent.set || h.id.is(c.i, o.Opponent.ID)) {
+		if h.engine.ai == nil {
 			return nil, sessions.Refuse(reasonNoAI)
 		}
 		req.AI = o.Level.or(gs.AILevel, ai.DefaultLevel.String())
 		if !o.Opponent.set {
-			req.Opponent = sessions.Member{ID: c.i.AppID, Name: botName}
+			req.Opponent = sessions.Member{ID: c.i.AppID, Name: render.BotName}
 		}
 	}
 	switch o.First {
 	case firstOpponent:
 		req.Config.FirstOpener = game.Player2
 	case firstRandom:
-		req.Config.FirstOpener = game.Player(1 + h.intn(2))
+		req.Config.FirstOpener = game.Player(1 + h.rand.intn(2))
 	}
 	fresh, err := sessions.Open(req, h.policy, c.now)
 	if err != nil {
@@ -147,7 +168,7 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req, o.Thread.set) })
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 	}
-	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
 		h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)
@@ -168,21 +189,21 @@ func (h *Handler) challenge(ctx context.Context, c *call, o *challengeOptions) (
 		// against the bot left longer than 15 minutes). Without a bot
 		// token it is never used, and the opponent's Accept carries it
 		// anyway: no request to Discord, no second write.
-		c.afterResponse(func(ctx context.Context) { h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq) })
+		c.afterResponse(func(ctx context.Context) { h.boards.LearnMessageID(ctx, c.out(), s.ID, s.PostSeq) })
 	}
 	if s.AI != "" {
-		return newMessage(renderBoard(c.public(s), s)), nil
+		return newMessage(render.Board(c.public(s), s)), nil
 	}
-	return newMessage(renderChallenge(c.public(s), s)), nil
+	return newMessage(render.Challenge(c.public(s), s)), nil
 }
 
 // ratedCapped reports whether the rated challenge that c accepts is to be
 // played unrated: its two members played sessions.RatedPerDay rated
 // matches with each other in the last 24 hours (no farming). It reads the
 // channel's session as it stands; Accept checks it again.
-func (h *Handler) ratedCapped(ctx context.Context, c *call) (bool, error) {
+func (h *challenges) ratedCapped(ctx context.Context, c *call) (bool, error) {
 	s, err := h.store.Get(ctx, c.i.ChannelID)
-	if err != nil || s.ID != c.id.Match || !s.Rated || s.Phase != sessions.PhaseChallenge {
+	if err != nil || s.ID != c.match() || !s.Rated || s.Phase != sessions.PhaseChallenge {
 		return false, nil // the update below refuses what must be refused
 	}
 	other := s.Players[1].ID
@@ -206,7 +227,7 @@ func levelChoices() []choice {
 // challenge, the first member but the challenger) accepts: the challenge
 // message becomes the board, with the first turn's deadline. A server
 // that asks for a role to play refuses a member without it.
-func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *challenges) accept(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	if c.i.GuildID != "" {
 		gs, err := h.store.GuildSettings(ctx, c.i.GuildID)
 		if err != nil {
@@ -220,7 +241,7 @@ func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionRe
 	if err != nil {
 		return nil, err
 	}
-	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
+	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
 		if err := s.Accept(sessions.Member{ID: c.user, Name: c.name}, c.messageID(), c.webhook("@original"), c.now, h.policy); err != nil {
 			return err
 		}
@@ -233,18 +254,46 @@ func (h *Handler) accept(ctx context.Context, c *call) (*discordgo.InteractionRe
 		return nil, err
 	}
 	if expired != sessions.ExpiryNone {
-		return updateMessage(renderSession(c.public(s), s)), nil
+		return updateMessage(render.Session(c.public(s), s)), nil
 	}
 	h.log.Info("match started", "match", s.ID, "channel", s.ChannelID)
-	return updateMessage(renderBoard(c.public(s), s)), nil
+	return updateMessage(render.Board(c.public(s), s)), nil
 }
 
 // decline ends a challenge without a match: declined by the challenged
 // member, or withdrawn by the challenger.
-func (h *Handler) decline(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, _, err := h.updateMatch(ctx, c, func(s *sessions.Session) error { return s.Decline(c.user) })
+func (h *challenges) decline(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, _, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error { return s.Decline(c.user) })
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(renderSession(c.public(s), s)), nil
+	return updateMessage(render.Session(c.public(s), s)), nil
+}
+
+// settleForNew makes room for a new session in the channel of c: it ends
+// the active session if its deadline has passed (editing its message to
+// say so, once the response to c is out), or abandons it if its stored row
+// can no longer be read. It reports whether the channel is free now.
+func (h *challenges) settleForNew(ctx context.Context, c *call) bool {
+	expiry := sessions.ExpiryNone
+	s, err := h.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error {
+		if expiry = s.Expire(c.now, h.policy); expiry == sessions.ExpiryNone {
+			return sessions.ErrNothingDue
+		}
+		return nil
+	})
+	switch {
+	case err == nil:
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, expiry) })
+		return true
+	case errors.Is(err, sessions.ErrCorrupt):
+		id, err := h.store.Abandon(ctx, c.i.ChannelID)
+		if err != nil {
+			h.log.Error("abandon an unreadable session", "channel", c.i.ChannelID, "err", err)
+			return false
+		}
+		h.log.Warn("abandoned an unreadable session", "match", id, "channel", c.i.ChannelID)
+		return true
+	}
+	return false
 }

@@ -31,7 +31,7 @@
 //
 // Button custom_ids are small routes ("cn:drop:<match>:<post>:<ply>:<column>")
 // that are parsed, never trusted: a malformed, foreign or stale one gets a
-// private (ephemeral) message and changes nothing. Every refusal is a
+// private (render.Ephemeral) message and changes nothing. Every refusal is a
 // sessions.Refusal made where its rule is checked and rendered through the
 // catalog in the reader's language.
 package bot

@@ -2,8 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -216,51 +214,6 @@ func TestLookHasHalfTheTry(t *testing.T) {
 	for _, d := range rec.given {
 		if d <= 0 || d > attempt/2 {
 			t.Errorf("a look was given %v, want at most half the try's %v", d, attempt)
-		}
-	}
-}
-
-// TestWaitAfterATimeout: after a try cut off for want of an answer the
-// next follows after the base wait, which does not grow; after a server
-// error the wait grows to its maximum.
-func TestWaitAfterATimeout(t *testing.T) {
-	p := bot.RetryPolicy(15*time.Second, 2*time.Second, 250*time.Millisecond, time.Second)
-	timeout := fmt.Errorf("post: %w", context.DeadlineExceeded)
-	for n := range 5 {
-		if got := p.Wait(n, timeout); got != 250*time.Millisecond {
-			t.Errorf("wait after timeout %d = %v, want 250ms", n, got)
-		}
-	}
-	server := &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
-	if got := p.Wait(4, server); got != time.Second {
-		t.Errorf("wait after the fifth server error = %v, want 1s", got)
-	}
-}
-
-// TestNoTryCutByTheBudget: every try of a failing call has its whole time
-// (attempt): a try that the end of the budget would cut short is not
-// started. A try cut short has no answer, which would make a post one
-// that may have been made, and, where the bot cannot look, given up.
-// Without the rule the last try here has what is left of the budget.
-func TestNoTryCutByTheBudget(t *testing.T) {
-	const attempt = 200 * time.Millisecond
-	p := bot.RetryPolicy(700*time.Millisecond, attempt, 5*time.Millisecond, 20*time.Millisecond)
-	var given []time.Duration
-	err := bot.Deliver(context.Background(), p, func(ctx context.Context) error {
-		dl, _ := ctx.Deadline()
-		given = append(given, time.Until(dl))
-		time.Sleep(30 * time.Millisecond)
-		return &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
-	})
-	if err == nil {
-		t.Fatal("the failing call reported success")
-	}
-	if len(given) < 2 {
-		t.Fatalf("%d tries, want several within the budget", len(given))
-	}
-	for k, d := range given {
-		if d < attempt-10*time.Millisecond {
-			t.Errorf("try %d of %d had %v, want its whole %v", k+1, len(given), d, attempt)
 		}
 	}
 }

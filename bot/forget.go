@@ -3,20 +3,49 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
+	"github.com/connectn/connectn/bot/internal/customid"
 
 	"github.com/connectn/connectn/sessions"
 )
 
+// forgetting is the feature of /connectn forget-me, its confirmation
+// and its cancel.
+type forgetting struct {
+	store  forgetStore
+	boards *outbox.Boards
+	log    *slog.Logger
+}
+
+// forgetStore is what forgetting reads and removes.
+type forgetStore interface {
+	updater
+	ActiveChannelsOf(ctx context.Context, userID string) ([]string, error)
+	Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error)
+}
+
+func (h *forgetting) routes() []route {
+	return []route{
+		command("forget-me", h.forgetMe, helpLine("help_forget_me")),
+		button("forget", nil, h.forgetConfirm),
+		button("forget-keep", nil, h.forgetCancel),
+	}
+}
+
 // forgetMe handles /connectn forget-me: it asks, privately, whether to
 // remove everything kept about the member, with a button that does it
 // and one that does not.
-func (h *Handler) forgetMe(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	resp := ephemeral(c.reader.T("forget_prompt"))
+func (h *forgetting) forgetMe(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	resp := render.Ephemeral(c.reader.T("forget_prompt"))
 	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: c.reader.T("button_forget"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "forget"}.String()},
-		discordgo.Button{Label: c.reader.T("button_cancel"), Style: discordgo.SecondaryButton, CustomID: buttonID{Action: "forget-keep"}.String()},
+		discordgo.Button{Label: c.reader.T("button_forget"), Style: discordgo.DangerButton, CustomID: customid.New("forget").String()},
+		discordgo.Button{Label: c.reader.T("button_cancel"), Style: discordgo.SecondaryButton, CustomID: customid.New("forget-keep").String()},
 	}}}
 	return resp, nil
 }
@@ -27,7 +56,7 @@ func (h *Handler) forgetMe(_ context.Context, c *call, _ *noOptions) (*discordgo
 // (its message edited after the response), and then the store removes
 // every row naming them (sessions.Store's Forget), in every server. The
 // prompt becomes the answer. The log keeps the counts, not the member.
-func (h *Handler) forgetConfirm(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *forgetting) forgetConfirm(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	channels, err := h.store.ActiveChannelsOf(ctx, c.user)
 	if err != nil {
 		return nil, err
@@ -51,14 +80,14 @@ func (h *Handler) forgetConfirm(ctx context.Context, c *call) (*discordgo.Intera
 	h.log.Info("a member was forgotten", "matches", n.Matches, "member_stats", n.MemberStats, "pair_records", n.PairRecords,
 		"ended", len(left))
 	for _, s := range left {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(publicOf(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, render.Session(render.Public(s), s)) })
 	}
-	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: noMentions(),
+	return updateMessage(&message{Content: c.reader.T("forget_done"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }
 
 // forgetCancel answers the prompt's Cancel: nothing removed.
-func (h *Handler) forgetCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	return updateMessage(&message{Content: c.reader.T("forget_cancelled"), AllowedMentions: noMentions(),
+func (h *forgetting) forgetCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	return updateMessage(&message{Content: c.reader.T("forget_cancelled"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }

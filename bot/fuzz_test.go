@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -18,7 +19,7 @@ import (
 // FuzzParseRoute checks that the router's parse never panics, refuses
 // everything it does not accept with reasonBadCustomID (which the catalog
 // renders), and that what it accepts names a button of the route table and
-// reads back through buttonID.String unchanged.
+// reads back through customid.ID.String unchanged.
 func FuzzParseRoute(f *testing.F) {
 	for _, s := range []string{
 		"cn:drop:1:0:0:1", "cn:accept:42", "cn:forfeit!:9", "cn:keep:1", "cn:rematch:3", "cn:decline:1",
@@ -28,7 +29,7 @@ func FuzzParseRoute(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	rt := newRouter(nil, routes, nil, nil)
+	rt := newRouter(table(features{}), nil, nil)
 	f.Fuzz(func(t *testing.T, customID string) {
 		id, r, err := rt.parse(customID)
 		if err != nil {
@@ -54,17 +55,18 @@ func FuzzParseRoute(f *testing.F) {
 
 // TestRoutesParseBack checks that the custom_id of every button of the
 // route table, with its numbers at their largest, reads back as the
-// buttonID it was made from and fits Discord's 100 characters.
+// customid.ID it was made from and fits Discord's 100 characters.
 func TestRoutesParseBack(t *testing.T) {
-	rt := newRouter(nil, routes, nil, nil)
-	for _, r := range routes {
+	rt := newRouter(table(features{}), nil, nil)
+	for _, r := range rt.table {
 		if r.command {
 			continue
 		}
-		id := buttonID{Action: r.name}
+		var parts []int64
 		for _, p := range r.parts {
-			p.set(&id, p.max)
+			parts = append(parts, p.Max)
 		}
+		id := customid.New(r.name, parts...)
 		s := id.String()
 		got, _, err := rt.parse(s)
 		if err != nil || got != id {

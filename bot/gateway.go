@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/connectn/connectn/bot/internal/limits"
+	"github.com/connectn/connectn/bot/internal/outbox"
 )
 
 // handleTimeout bounds the work on one interaction: Discord drops a first
@@ -416,7 +417,7 @@ func (g *Gateway) errorText(err error) string {
 	if errors.As(err, &ue) {
 		return fmt.Sprintf("%s %s: %v", ue.Op, g.realURL(ue.URL), ue.Err)
 	}
-	return restErrorText(err)
+	return outbox.RESTErrorText(err)
 }
 
 // respond handles one interaction and sends the response.
@@ -429,7 +430,7 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 		return
 	}
 	if err := respondInteraction(ctx, s, i, resp); err != nil {
-		log.Error("respond to interaction", "interaction", i.ID, "err", restErrorText(err))
+		log.Error("respond to interaction", "interaction", i.ID, "err", outbox.RESTErrorText(err))
 		g.Handler.Undelivered(i)
 		return
 	}
@@ -445,7 +446,7 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 // so they do not wait at the global gate.
 func respondInteraction(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
 	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
-	bucket := webhookBucket(i.Token)
+	bucket := outbox.WebhookBucket(i.Token)
 	if resp.Data != nil && len(resp.Data.Files) > 0 {
 		contentType, body, err := discordgo.MultipartBodyWithJSON(resp, resp.Data.Files)
 		if err != nil {

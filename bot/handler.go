@@ -5,39 +5,16 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/sessions"
 )
-
-// Store is what the handler needs of the session store; every
-// sessions.Store backend (sessions/sqlite, sessions/postgres)
-// satisfies it. Update must serialise calls for one channel and commit the
-// change (with the stats of a match it finishes) before it returns.
-type Store interface {
-	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
-	Get(ctx context.Context, channelID string) (*sessions.Session, error)
-	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
-	Abandon(ctx context.Context, channelID string) (int64, error)
-	History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error)
-	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
-	Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error)
-	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
-	Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error)
-	GuildSettings(ctx context.Context, guildID string) (sessions.GuildSettings, error)
-	UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*sessions.GuildSettings) error) (sessions.GuildSettings, error)
-	LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error)
-	ActiveChannelsOf(ctx context.Context, userID string) ([]string, error)
-	Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error)
-	Rating(ctx context.Context, guildID, userID string) (sessions.MemberRating, error)
-	RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]sessions.MemberRating, error)
-	RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error)
-}
 
 // Default deadlines, used unless WithTimeouts sets others.
 const (
@@ -52,28 +29,27 @@ const (
 // returns, and then call Delivered. A Handler is safe for concurrent use; the
 // store serialises changes per channel.
 type Handler struct {
-	store     Store
+	// What the options set, read by NewHandler.
+	store     sessions.Store
 	log       *slog.Logger
 	now       func() time.Time
 	messenger Messenger
 	metrics   Metrics
 	ai        AI
 	policy    sessions.Policy
-	retry     retryPolicy  // the tries of REST calls after a response
-	botUser   atomic.Value // string: the bot user's ID, from the gateway
+	retry     outbox.Retry // the tries of REST calls after a response
 	// threads is whether a challenge opens a thread when its thread option
 	// is left out (WithThreads).
 	threads bool
-	// lang speaks the one language the catalog has today, resolved once:
-	// a Localizer from the catalog takes its lock and builds its key.
-	lang *locale.Localizer
+	rand    *lockedRand
+	// mounted are routes a test adds after the features' (mount).
+	mounted []route
 
-	randMu sync.Mutex
-	rand   *rand.Rand
-
+	id     *identity
 	routes *router
-	run    *runner
-	boards *boards
+	run    *outbox.Runner
+	boards *outbox.Boards
+	sched  *outbox.Scheduler
 }
 
 // Option configures a Handler.
@@ -110,31 +86,82 @@ func WithTimeouts(challenge, turn time.Duration) Option {
 // WithSeed seeds the handler's randomness (who opens when the challenger asks
 // for a random first player), for reproducible tests.
 func WithSeed(seed uint64) Option {
-	return func(h *Handler) { h.rand = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+	return func(h *Handler) { h.rand = newRand(seed, seed^0x9e3779b97f4a7c15) }
 }
 
 // NewHandler returns a handler that keeps its sessions in store and logs
-// unexpected failures to log (slog.Default() when nil). It routes
-// interactions by the route table (routes.go) as it stands when called.
-func NewHandler(store Store, log *slog.Logger, opts ...Option) *Handler {
+// unexpected failures to log (slog.Default() when nil). It builds its
+// route table from its features (table).
+func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
 	h := &Handler{
 		store: store, log: log, now: time.Now, metrics: noMetrics{},
-		policy: sessions.DefaultPolicy(), retry: defaultRetry,
-		lang: locale.English(),
-		rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		policy: sessions.DefaultPolicy(), retry: outbox.DefaultRetry,
+		rand: newRand(rand.Uint64(), rand.Uint64()),
+		id:   &identity{},
 	}
 	for _, o := range opts {
 		o(h)
 	}
-	h.run = newRunner(h.now, log)
-	h.boards = &boards{store: store, messenger: h.messenger, log: log, metrics: h.metrics, now: h.now, policy: h.policy,
-		analysis: h.analysisOffered, retry: h.retry}
+	eng := engine{ai: h.ai, metrics: h.metrics}
+	h.run = outbox.NewRunner(h.now, log)
+	h.boards = &outbox.Boards{Store: store, Messenger: h.messenger, Log: log, Metrics: h.metrics, Now: h.now, Policy: h.policy,
+		Analysis: eng.offersAnalysis, Retry: h.retry}
+	h.sched = &outbox.Scheduler{Store: store, Boards: h.boards, Log: log, Now: h.now, Policy: h.policy,
+		Bot: eng.turns(aiBackgroundBudget), Run: h.run}
+	f := features{
+		store: store, log: log, now: h.now, policy: h.policy, threads: h.threads, messenger: h.messenger,
+		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand,
+	}
 	global, perRoute := h.middleware()
-	h.routes = newRouter(h, routes, global, perRoute)
+	h.routes = newRouter(append(table(f), h.mounted...), global, perRoute)
 	return h
+}
+
+// features are what the features are built from: each takes only what it
+// needs of them.
+type features struct {
+	store     sessions.Store
+	log       *slog.Logger
+	now       func() time.Time
+	policy    sessions.Policy
+	threads   bool
+	messenger Messenger
+	boards    *outbox.Boards
+	sched     *outbox.Scheduler
+	engine    engine
+	id        *identity
+	rand      *lockedRand
+}
+
+// table builds the features from f and returns their route rows, in the
+// order Commands registers the subcommands. Adding a feature is a file
+// with its small type and its routes method, and one line here.
+func table(f features) []route {
+	defs := defaults{policy: f.policy, threads: f.threads}
+	ch := &challenges{store: f.store, boards: f.boards, log: f.log, now: f.now, defaults: defs, engine: f.engine,
+		messenger: f.messenger, id: f.id, rand: f.rand}
+	return slices.Concat(
+		ch.routes(),
+		(&play{store: f.store, boards: f.boards, sched: f.sched, log: f.log, policy: f.policy, engine: f.engine}).routes(),
+		(&stats{store: f.store}).routes(),
+		(&help{turn: f.policy.TurnTimeout}).routes(),
+		(&openChallenges{challenges: ch}).routes(),
+		(&forgetting{store: f.store, boards: f.boards, log: f.log}).routes(),
+		(&solver{store: f.store, boards: f.boards, log: f.log, engine: f.engine, messenger: f.messenger}).routes(),
+		(&serverSettings{store: f.store, log: f.log, defaults: defs}).routes(),
+		(&moderation{store: f.store, boards: f.boards, log: f.log}).routes(),
+		(&rematches{store: f.store, boards: f.boards, log: f.log, policy: f.policy, engine: f.engine}).routes(),
+		(&pictures{store: f.store, log: f.log, messenger: f.messenger}).routes(),
+	)
+}
+
+// mount adds rows to the handler's route table, after its features': a
+// feature under test.
+func mount(rows ...route) Option {
+	return func(h *Handler) { h.mounted = append(h.mounted, rows...) }
 }
 
 // Handle computes the response to interaction i:
@@ -160,7 +187,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 		return nil, err
 	}
 	if len(c.after) > 0 {
-		h.run.queue(i.ID, c.after)
+		h.run.Queue(i.ID, c.after)
 	}
 	return resp, nil
 }
@@ -172,7 +199,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 // the response; calling it for an interaction with no work is harmless.
 func (h *Handler) Delivered(i *discordgo.Interaction) {
 	if i != nil {
-		h.run.delivered(i.ID)
+		h.run.Delivered(i.ID)
 	}
 }
 
@@ -181,7 +208,7 @@ func (h *Handler) Delivered(i *discordgo.Interaction) {
 // is in the store and the scheduler does it).
 func (h *Handler) Undelivered(i *discordgo.Interaction) {
 	if i != nil {
-		h.run.undelivered(i.ID)
+		h.run.Undelivered(i.ID)
 	}
 }
 
@@ -189,44 +216,87 @@ func (h *Handler) Undelivered(i *discordgo.Interaction) {
 // finish, or for ctx to end, whichever comes first; then it cancels what is
 // left. It returns ctx's error if the work did not finish in time. The
 // handler must not be used after Close.
-func (h *Handler) Close(ctx context.Context) error { return h.run.close(ctx) }
+func (h *Handler) Close(ctx context.Context) error { return h.run.Close(ctx) }
 
 // WaitIdle waits until no work waits for a delivery and none runs in the
 // background, or until ctx ends (returning its error). Tests and tools use
 // it to know that every follow-up and edit is done.
-func (h *Handler) WaitIdle(ctx context.Context) error { return h.run.waitIdle(ctx) }
+func (h *Handler) WaitIdle(ctx context.Context) error { return h.run.WaitIdle(ctx) }
 
 // RunScheduler settles due sessions (RunDue) at once, then every interval,
 // until ctx ends. A deadline that passed while the bot was down is thus
 // settled within interval of start-up. Failures are logged and retried on
 // the next tick.
 func (h *Handler) RunScheduler(ctx context.Context, interval time.Duration) {
-	h.run.every(ctx, interval, func(ctx context.Context) {
+	h.run.Every(ctx, interval, func(ctx context.Context) {
 		if _, err := h.RunDue(ctx); err != nil && ctx.Err() == nil {
 			h.log.Warn("settling due sessions", "err", err)
 		}
 	})
 }
 
-// intn returns a random number in [0, n).
-func (h *Handler) intn(n int) int {
-	h.randMu.Lock()
-	defer h.randMu.Unlock()
-	return h.rand.IntN(n)
+// RunDue settles every session that has work due at the handler's clock:
+// a challenge nobody answered in time is cancelled and a match whose turn
+// ran out is forfeited by the player to move (their message edited to say
+// so, through the messenger), the bot's turn that is due is played, and a
+// board that still has to be posted is posted. Work queued for a response
+// that was never delivered is dropped after a minute. It returns how many
+// sessions it settled, and the store's error if it could not list them; a
+// failure on one session is logged and does not stop the others. Threads
+// the bot opened are archived threadArchiveDelay after their match.
+func (h *Handler) RunDue(ctx context.Context) (int, error) { return h.sched.RunDue(ctx) }
+
+// InteractionKind names the kind of interaction i for metrics and logs,
+// from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a
+// subcommand of /connectn that the route table declares
+// ("command/unknown" otherwise; "command/connectn-admin/<subcommand>" for
+// the admins' command), "button/<action>" for a custom_id this bot makes
+// ("button/unknown" otherwise), "modal", or "other". A nil i is "other".
+func (h *Handler) InteractionKind(i *discordgo.Interaction) string {
+	if i == nil {
+		return "other"
+	}
+	c := &call{i: i}
+	h.routes.resolve(c)
+	return c.kind
 }
 
-// isBot reports whether userID is this bot: its application's ID (the
-// bot user's ID for every application made since 2020), or the bot user
-// the gateway announced.
-func (h *Handler) isBot(i *discordgo.Interaction, userID string) bool {
+// setBotUser records the bot user's ID, as the gateway's READY tells it.
+func (h *Handler) setBotUser(id string) { h.id.set(id) }
+
+// identity is who the bot is, as the gateway's READY tells it.
+type identity struct {
+	user atomic.Value // string: the bot user's ID
+}
+
+func (b *identity) set(id string) { b.user.Store(id) }
+
+// is reports whether userID is this bot: its application's ID (the bot
+// user's ID for every application made since 2020), or the bot user the
+// gateway announced.
+func (b *identity) is(i *discordgo.Interaction, userID string) bool {
 	if userID == "" {
 		return false
 	}
-	if id, _ := h.botUser.Load().(string); id == userID {
+	if id, _ := b.user.Load().(string); id == userID {
 		return true
 	}
 	return userID == i.AppID
 }
 
-// setBotUser records the bot user's ID, as the gateway's READY tells it.
-func (h *Handler) setBotUser(id string) { h.botUser.Store(id) }
+// lockedRand is a random source safe for concurrent use.
+type lockedRand struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func newRand(seed1, seed2 uint64) *lockedRand {
+	return &lockedRand{r: rand.New(rand.NewPCG(seed1, seed2))}
+}
+
+// intn returns a random number in [0, n).
+func (l *lockedRand) intn(n int) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.IntN(n)
+}

@@ -594,7 +594,7 @@ func TestConcurrentClicks(t *testing.T) {
 }
 
 // panicky is a store whose Get panics.
-type panicky struct{ bot.Store }
+type panicky struct{ sessions.Store }
 
 func (panicky) Get(context.Context, string) (*sessions.Session, error) { panic("store exploded") }
 

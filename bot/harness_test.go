@@ -162,7 +162,7 @@ func messageText(m *discordgo.Message) string {
 	return sb.String()
 }
 
-// mustPrivate fails unless resp is an ephemeral message containing want.
+// mustPrivate fails unless resp is an render.Ephemeral message containing want.
 func mustPrivate(t *testing.T, resp *discordgo.InteractionResponse, want string) {
 	t.Helper()
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
@@ -469,7 +469,7 @@ func (e *env) message(id string) *discordgo.Message {
 	return m
 }
 
-// lastPrivate returns the current state of the newest ephemeral message.
+// lastPrivate returns the current state of the newest render.Ephemeral message.
 func (e *env) lastPrivate() *discordgo.Message {
 	e.t.Helper()
 	newest := ""

@@ -7,13 +7,22 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/locale"
 )
 
+// help is the feature of /connectn help.
+type help struct {
+	turn time.Duration // the bot's time for a turn
+}
+
+func (h *help) routes() []route { return []route{command("help", h.help, helpLine("help_help"))} }
+
 // help handles /connectn help: how to play and every command, privately,
 // with this server's turn time.
-func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	return renderHelp(c.reader, h.policy.TurnTimeout), nil
+func (h *help) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	return renderHelp(c.reader, h.turn), nil
 }
 
 // renderHelp draws the private help message in l's language: the rules,
@@ -21,15 +30,15 @@ func (h *Handler) help(_ context.Context, c *call, _ *noOptions) (*discordgo.Int
 // (in the default theme), how to play the bot, what the buttons under a
 // finished match do, where it plays, and every command.
 func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionResponse {
-	t := themes[0]
-	resp := ephemeral("")
+	t := render.Themes[0]
+	resp := render.Ephemeral("")
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
 		Title: l.T("help_title"),
 		Description: strings.Join([]string{
 			l.T("help_rules"),
 			"",
-			l.T("help_play", "Turn", duration(l, turn)),
-			l.T("help_symbols", "Disc1", t.Disc[1], "Disc2", t.Disc[2], "Empty", t.Empty, "Last", lastMark,
+			l.T("help_play", "Turn", render.Duration(l, turn)),
+			l.T("help_symbols", "Disc1", t.Disc[1], "Disc2", t.Disc[2], "Empty", t.Empty, "Last", render.LastMark,
 				"Win1", t.Win[1], "Win2", t.Win[2]),
 			"",
 			l.T("help_bot"),
@@ -49,20 +58,7 @@ func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionR
 			l.T("help_admin"),
 			l.T("help_help"),
 		}, "\n"),
-		Color: t.color(0),
+		Color: t.ColorOf(0),
 	}}
 	return resp
-}
-
-// duration says d in l's language, in the largest unit that counts it
-// whole: "5 minutes", "1 hour", "90 seconds" (a part of a second rounds
-// up).
-func duration(l *locale.Localizer, d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return l.N("duration_hours", int(d/time.Hour))
-	case d >= time.Minute && d%time.Minute == 0:
-		return l.N("duration_minutes", int(d/time.Minute))
-	}
-	return l.N("duration_seconds", int((d+time.Second-1)/time.Second))
 }

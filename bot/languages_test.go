@@ -9,6 +9,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
@@ -41,7 +43,7 @@ func TestMessagesFitDiscordLimitsInEveryLanguage(t *testing.T) {
 			checked++
 		}
 		for _, connect := range []int{minConnect, maxConnect} {
-			for ti, th := range themes {
+			for ti, th := range render.Themes {
 				cfg := game.Config{Rows: maxRows, Columns: maxColumns, Connect: connect, Wins: maxWins}
 				round := fillRound(cfg, uint64(connect*10+ti))
 				one := cfg
@@ -55,20 +57,20 @@ func TestMessagesFitDiscordLimitsInEveryLanguage(t *testing.T) {
 						check(fmt.Sprintf("12x12 connect %d, %s, %s", connect, th.Name, phase), msg)
 					}
 					s.Place.Thread = true
-					check("thread link", renderThreadLink(l, s))
+					check("thread link", render.ThreadLink(l, s))
 				}
 			}
 		}
 		for _, direct := range []bool{false, true} {
-			check("leaderboard", renderLeaderboard(l, direct, top))
-			check("stats", renderStats(l, direct, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName))
+			check("leaderboard", render.Leaderboard(l, direct, top))
+			check("stats", render.Stats(l, direct, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}))
 		}
 		check("help", renderHelp(l, 59*time.Minute+59*time.Second).Data)
 		for _, r := range sessions.Reasons() {
 			if strings.HasPrefix(r.String(), "test_") {
 				continue
 			}
-			check("refusal "+r.String(), ephemeral(l.T(r.MessageID(), worstArgs(l, r.MessageID())...)).Data)
+			check("refusal "+r.String(), render.Ephemeral(l.T(r.MessageID(), worstArgs(l, r.MessageID())...)).Data)
 		}
 		for _, cmd := range Commands() {
 			if err := checkCommand(cmd, discordgo.Locale(lang)); err != nil {
@@ -93,7 +95,7 @@ func worstArgs(l *locale.Localizer, id string) []any {
 	for _, src := range forms {
 		fields, _ := locale.Fields(src)
 		for _, f := range fields {
-			v := "**" + escapeName(l, worstName) + "**"
+			v := "**" + render.EscapeName(l, worstName) + "**"
 			if f == "Link" {
 				v = "https://discord.com/channels/1200000000000000001/1300000000000000001/1700000000000000001"
 			}
@@ -185,16 +187,16 @@ func TestRenderGoldenInLanguages(t *testing.T) {
 			t.Fatalf("the catalog has no %s", tt.lang)
 		}
 		cases := []goldenCase{
-			{name: tt.lang + "-board-6x7", msg: renderBoard(l, mid),
+			{name: tt.lang + "-board-6x7", msg: render.Board(l, mid),
 				facts:  []string{l.T("board_title", "Connect", 4, "Round", 1), l.T("board_to_play", "Player", "🔴 **Alice**"), "1️⃣2️⃣⬇️4️⃣5️⃣6️⃣7️⃣\n", "🟦🟦🟡🔴🔴🟦🟦\n"},
 				absent: english, buttons: []int{4, 3, 1}},
-			{name: tt.lang + "-round-record-6x7", msg: renderRoundRecord(l, record, record.Match.Previous()),
+			{name: tt.lang + "-round-record-6x7", msg: render.RoundRecord(l, record, record.Match.Previous()),
 				facts:  []string{l.T("record_title", "Connect", 4, "Round", 1), l.T("round_won", "Winner", "🔴 **Alice**"), "🟥"},
 				absent: english},
-			{name: tt.lang + "-round-record-draw", msg: renderRoundRecord(l, draws, draws.Match.Previous()),
+			{name: tt.lang + "-round-record-draw", msg: render.RoundRecord(l, draws, draws.Match.Previous()),
 				facts:  []string{l.T("round_drawn"), l.N("board_draws", 1)},
 				absent: english},
-			{name: tt.lang + "-refusal", msg: ephemeral(l.T("refusal_connect_too_long", "Connect", 9, "Rows", 6, "Columns", 7, "Max", 7)).Data,
+			{name: tt.lang + "-refusal", msg: render.Ephemeral(l.T("refusal_connect_too_long", "Connect", 9, "Rows", 6, "Columns", 7, "Max", 7)).Data,
 				facts: []string{"9", "7"}, absent: english},
 			{name: tt.lang + "-help", msg: renderHelp(l, 5*time.Minute).Data,
 				facts: append([]string{l.T("help_title"), l.N("duration_minutes", 5)}, tt.native...), absent: []string{"How to play", "Commands", "/connectn challenge", "opponent:"}},

@@ -2,8 +2,6 @@ package bot
 
 import (
 	"time"
-
-	"github.com/bwmarrin/discordgo"
 )
 
 // Metrics receives what the bot measures. Its methods must be safe for
@@ -54,18 +52,3 @@ func (noMetrics) DeadlineFired(string)                      {}
 func (noMetrics) AIMove(string, time.Duration)              {}
 func (noMetrics) RESTRetry(string)                          {}
 func (noMetrics) RESTGiveUp(string)                         {}
-
-// InteractionKind names the kind of interaction i for metrics and logs,
-// from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a
-// subcommand of /connectn that the route table declares
-// ("command/unknown" otherwise), "button/<action>" for a custom_id this bot
-// makes ("button/unknown" otherwise), "modal", or "other". A nil i is
-// "other".
-func InteractionKind(i *discordgo.Interaction) string {
-	if i == nil {
-		return "other"
-	}
-	c := &call{i: i}
-	newRouter(nil, routes, nil, nil).resolve(c) // the table as it stands: tests add routes
-	return c.kind
-}

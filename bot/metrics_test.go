@@ -41,7 +41,7 @@ func (r *recorder) all() []string {
 }
 
 // failingStore fails every read and write as a broken database would.
-type failingStore struct{ bot.Store }
+type failingStore struct{ sessions.Store }
 
 var errDiskGone = errors.New("disk I/O error")
 
@@ -137,9 +137,11 @@ func TestInteractionKind(t *testing.T) {
 		{"crafted button", &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "cn:anything-at-all:3"}}, "button/unknown"},
 		{"unknown type", &discordgo.Interaction{Type: 99}, "other"},
 	}
+	h := bot.NewHandler(nil, slog.New(slog.DiscardHandler))
+	defer h.Close(context.Background())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := bot.InteractionKind(tt.i); got != tt.want {
+			if got := h.InteractionKind(tt.i); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})

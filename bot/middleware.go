@@ -12,6 +12,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -40,7 +43,7 @@ func recoverer(log *slog.Logger) middleware {
 					log.Error("panic while handling an interaction", "interaction", c.i.ID, "type", c.i.Type.String(),
 						"channel", c.i.ChannelID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 					c.later, c.outcome = nil, OutcomeFailed
-					resp, err = ephemeral(c.reader.T("apology")), nil
+					resp, err = render.Ephemeral(c.reader.T("apology")), nil
 				}
 			}()
 			return next(ctx, c)
@@ -80,12 +83,12 @@ func fail(log *slog.Logger) middleware {
 			if r, ok := sessions.AsRefusal(err); ok {
 				log.Debug("interaction refused", "interaction", c.i.ID, "channel", c.i.ChannelID, "reason", err)
 				c.outcome = OutcomeRefused
-				return ephemeral(c.reader.T(r.Reason.MessageID(), refusalArgs(c, r.Args)...)), nil
+				return render.Ephemeral(c.reader.T(r.Reason.MessageID(), refusalArgs(c, r.Args)...)), nil
 			}
 			log.Error("interaction failed", "interaction", c.i.ID, "type", c.i.Type.String(),
 				"guild", c.i.GuildID, "channel", c.i.ChannelID, "err", err)
 			c.outcome = OutcomeFailed
-			return ephemeral(c.reader.T("apology")), nil
+			return render.Ephemeral(c.reader.T("apology")), nil
 		}
 	}
 }
@@ -100,11 +103,11 @@ func refusalArgs(c *call, args []any) []any {
 		var text string
 		switch v := v.(type) {
 		case sessions.Member:
-			text = "**" + escapeName(c.reader, v.Name) + "**"
+			text = "**" + render.EscapeName(c.reader, v.Name) + "**"
 		case optionName:
 			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
 		case durationArg:
-			text = duration(c.reader, time.Duration(v))
+			text = render.Duration(c.reader, time.Duration(v))
 		default:
 			continue
 		}
@@ -114,92 +117,6 @@ func refusalArgs(c *call, args []any) []any {
 		out[k] = text
 	}
 	return out
-}
-
-// subcommand returns the name of the subcommand data was sent for ("end";
-// "settings show" in a group) and the options given to it; ok is false
-// when data (ok: it is command data) names no subcommand in the shape
-// Discord sends: one subcommand, or one group holding one.
-func subcommand(data discordgo.ApplicationCommandInteractionData, ok bool) (name string, opts []*discordgo.ApplicationCommandInteractionDataOption, _ bool) {
-	if !ok || len(data.Options) != 1 || data.Options[0] == nil {
-		return "", nil, false
-	}
-	o := data.Options[0]
-	switch o.Type {
-	case discordgo.ApplicationCommandOptionSubCommand:
-		return o.Name, o.Options, true
-	case discordgo.ApplicationCommandOptionSubCommandGroup:
-		if len(o.Options) != 1 || o.Options[0] == nil || o.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-			return "", nil, false
-		}
-		return o.Name + " " + o.Options[0].Name, o.Options[0].Options, true
-	}
-	return "", nil, false
-}
-
-// dispatch routes a call: PING and autocomplete are answered here, a
-// command by its subcommand's name, a click by its custom_id's action.
-func (rt *router) dispatch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	r, err := rt.resolve(c)
-	switch {
-	case err != nil:
-		return nil, err
-	case r != nil:
-		return r.serve(ctx, c)
-	case c.i.Type == discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
-	}
-	// No option autocompletes; an empty list is the only valid answer.
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
-	}, nil
-}
-
-// resolve names the kind of c and finds its route (nil for a PING or an
-// autocomplete request, answered without one), and its custom_id for a
-// click. It refuses an unknown command, a custom_id the route table does
-// not make, and any other kind of interaction.
-func (rt *router) resolve(c *call) (*routed, error) {
-	i := c.i
-	switch i.Type {
-	case discordgo.InteractionPing:
-		c.kind = "ping"
-		return nil, nil
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		c.kind = "autocomplete"
-		return nil, nil
-	case discordgo.InteractionApplicationCommand:
-		c.kind = "command/unknown"
-		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-		name, _, ok := subcommand(data, ok)
-		r := rt.commands[data.Name+" "+name]
-		if !ok || r == nil {
-			return nil, sessions.Refuse(reasonUnknownCommand)
-		}
-		c.kind = "command/" + strings.ReplaceAll(name, " ", "/")
-		if r.parent != commandName {
-			c.kind = "command/" + r.parent + "/" + strings.ReplaceAll(name, " ", "/")
-		}
-		return r, nil
-	case discordgo.InteractionMessageComponent:
-		c.kind = "button/unknown"
-		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
-		if !ok {
-			return nil, malformed("component data")
-		}
-		id, r, err := rt.parse(data.CustomID)
-		if err != nil {
-			return nil, err
-		}
-		c.kind, c.id = "button/"+r.name, id
-		return r, nil
-	case discordgo.InteractionModalSubmit:
-		c.kind = "modal"
-	default:
-		c.kind = "other"
-	}
-	return nil, malformed("interaction type %d", i.Type)
 }
 
 // where refuses any call without a channel or a sender (every place has
@@ -230,7 +147,7 @@ func where(r *route, next handleFunc) handleFunc {
 // apology), and turns a deferred private answer's work into the work after
 // the response: the message it makes replaces the "thinking…" answer,
 // through the interaction's webhook.
-func deferral(b *boards) routeMiddleware {
+func deferral(b *outbox.Boards) routeMiddleware {
 	return func(r *route, next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 			resp, err := next(ctx, c)
@@ -244,7 +161,7 @@ func deferral(b *boards) routeMiddleware {
 				c.later = nil
 				c.afterResponse(func(ctx context.Context) {
 					if msg := later(ctx); msg != nil {
-						b.editOriginal(ctx, c, msg)
+						b.EditOriginal(ctx, c.out(), msg)
 					}
 				})
 			}
@@ -262,7 +179,7 @@ func deferred(t discordgo.InteractionResponseType) bool {
 // (sessions.ErrOver: its message missed the edit, or a client still shows
 // old buttons) by updating the message to show how it ended, or privately
 // as stale when the channel has moved on to another session.
-func settled(store Store, b *boards) routeMiddleware {
+func settled(store getter, b *outbox.Boards) routeMiddleware {
 	return func(r *route, next handleFunc) handleFunc {
 		if r.command {
 			return next
@@ -273,10 +190,10 @@ func settled(store Store, b *boards) routeMiddleware {
 				return resp, err
 			}
 			s, gerr := store.Get(ctx, c.i.ChannelID)
-			if gerr != nil || s.ID != c.id.Match || s.Phase.Active() {
+			if gerr != nil || s.ID != c.match() || s.Phase.Active() {
 				return nil, sessions.Refuse(sessions.ReasonStale)
 			}
-			return updateMessage(b.settled(ctx, c.public(s), s)), nil
+			return updateMessage(b.Settled(ctx, c.public(s), s)), nil
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -419,7 +421,7 @@ func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
 		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 	}
-	for _, r := range routes {
+	for _, r := range table(features{}) {
 		if !r.command {
 			continue
 		}
@@ -452,4 +454,13 @@ func commands(l *locale.Localizer) []*discordgo.ApplicationCommand {
 		cmd.Options[k].Options = append(cmd.Options[k].Options, opt)
 	}
 	return []*discordgo.ApplicationCommand{member, admin}
+}
+
+// themeChoices returns the choices of the theme option.
+func themeChoices() []choice {
+	var out []choice
+	for _, t := range render.Themes {
+		out = append(out, choice{value: t.Name, label: "choice_theme_" + t.Name})
+	}
+	return out
 }

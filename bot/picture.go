@@ -1,27 +1,34 @@
 package bot
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"strconv"
+	"log/slog"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/picture"
+	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/sessions"
 )
 
-// pictureScale is how large the board picture is drawn: 50 pixels a cell.
-const pictureScale = 2
+// pictures is the feature of the Picture button under a finished match.
+type pictures struct {
+	store     getter
+	log       *slog.Logger
+	messenger Messenger // nil: no picture (it is sent through the messenger)
+}
+
+func (h *pictures) routes() []route {
+	return []route{button("picture", matchParts, h.picture,
+		mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource))}
+}
 
 // picture answers Picture under the channel's last finished match:
 // privately, the deciding round's final board drawn as an image in the
 // match's theme (the classroom canvas of seed 002). Drawing and uploading
 // happen after a deferred response, through the interaction's webhook.
 // Once the channel has moved on to another session, the button is stale.
-func (h *Handler) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.current(ctx, c)
+func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := current(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
@@ -29,31 +36,11 @@ func (h *Handler) picture(ctx context.Context, c *call) (*discordgo.InteractionR
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		var png bytes.Buffer
-		r := s.Match.Round()
-		if err := picture.Encode(&png, r, themeNamed(s.Theme).Picture, pictureScale); err != nil {
+		msg, err := render.Picture(c.reader, s)
+		if err != nil {
 			h.log.Error("drawing the board picture", "match", s.ID, "err", err)
 			return nil
 		}
-		file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + ".png"
-		return &message{
-			Content: c.reader.T("picture_caption", "Round", r.Number(),
-				"Player1", escapeName(c.reader, s.Players[0].Name), "Player2", escapeName(c.reader, s.Players[1].Name)),
-			AllowedMentions: noMentions(),
-			Embeds:          []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + file}, Color: themeNamed(s.Theme).color(s.Match.Winner())}},
-			Components:      []discordgo.MessageComponent{},
-			Files:           []*discordgo.File{{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())}},
-		}
+		return msg
 	}), nil
-}
-
-// freshFiles rewinds the readers of files that can be rewound (the bot
-// attaches bytes.Readers), so that a retried upload sends them whole.
-func freshFiles(files []*discordgo.File) []*discordgo.File {
-	for _, f := range files {
-		if s, ok := f.Reader.(io.Seeker); ok {
-			s.Seek(0, io.SeekStart)
-		}
-	}
-	return files
 }

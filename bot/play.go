@@ -3,13 +3,46 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
+
+// play is the feature of a match being played: the column buttons,
+// /connectn board, and forfeiting (/connectn forfeit and the board's
+// Forfeit match button, confirmed privately).
+type play struct {
+	store  playStore
+	boards *outbox.Boards
+	sched  *outbox.Scheduler // plays the bot's turn after a deferred response
+	log    *slog.Logger
+	policy sessions.Policy
+	engine engine
+}
+
+// playStore is what play reads and writes.
+type playStore interface {
+	getter
+	updater
+}
+
+func (h *play) routes() []route {
+	return []route{
+		command("forfeit", h.forfeitCommand, helpLine("help_forfeit")),
+		command("board", h.board, helpLine("help_board")),
+		button("drop", dropParts, h.drop, mayDefer(discordgo.InteractionResponseDeferredMessageUpdate)),
+		button("forfeit", matchParts, h.forfeitButton),
+		button("forfeit!", matchParts, h.forfeitConfirm),
+		button("keep", matchParts, h.forfeitCancel),
+	}
+}
 
 // drop drops the clicker's disc in the button's column, and in a match
 // against the bot the bot's reply too. The message becomes the new board;
@@ -19,12 +52,12 @@ import (
 // message shows the result and the Rematch button. When the bot cannot
 // reply within the response's time, the response is a deferred update and
 // the bot's move edits the message once it is made.
-func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	var played sessions.Played
-	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error {
+	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
 		var err error
-		played, err = s.Drop(ctx, c.user, sessions.Click{Post: c.id.Post, Ply: c.id.Ply, Column: c.id.Column, Message: clickedMessage(c.i)},
-			c.webhook("@original"), h.bot(inlineBudget(ctx)), boardLink, c.now, h.policy)
+		played, err = s.Drop(ctx, c.user, sessions.Click{Post: int(c.id.Part(1)), Ply: int(c.id.Part(2)), Column: int(c.id.Part(3)), Message: clickedMessage(c.i)},
+			c.webhook("@original"), h.engine.turns(inlineBudget(ctx)), boardLink, c.now, h.policy)
 		return err
 	})
 	if err != nil {
@@ -35,22 +68,22 @@ func (h *Handler) drop(ctx context.Context, c *call) (*discordgo.InteractionResp
 	}
 	switch {
 	case expired != sessions.ExpiryNone:
-		return updateMessage(h.boards.settled(ctx, c.public(s), s)), nil
+		return updateMessage(h.boards.Settled(ctx, c.public(s), s)), nil
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
-		return updateMessage(h.boards.matchOver(ctx, c.public(s), s, "")), nil
+		return updateMessage(h.boards.MatchOver(ctx, c.public(s), s, "")), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
-			h.boards.postPending(ctx, s.ChannelID, s.ID)
+			h.boards.PostPending(ctx, s.ChannelID, s.ID)
 			if played.BotLate != nil {
-				h.botSettle(ctx, s.ChannelID, s.ID)
+				h.sched.BotSettle(ctx, s.ChannelID, s.ID)
 			}
 		})
-		return updateMessage(renderRoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
+		return updateMessage(render.RoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
 	case played.BotLate != nil:
-		return c.deferUpdate(func(ctx context.Context) { h.botSettle(ctx, s.ChannelID, s.ID) }), nil
+		return c.deferUpdate(func(ctx context.Context) { h.sched.BotSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
-	return updateMessage(renderBoard(c.public(s), s)), nil
+	return updateMessage(render.Board(c.public(s), s)), nil
 }
 
 // clickedMessage returns the ID of the message a component interaction
@@ -79,14 +112,14 @@ func boardLink(s *sessions.Session) string {
 	if s.MessageID == "" || s.GuildID == "" {
 		return ""
 	}
-	return messageLink(s.GuildID, s.ChannelID, s.MessageID)
+	return render.MessageLink(s.GuildID, s.ChannelID, s.MessageID)
 }
 
 // board handles /connectn board: it posts the live board again as a new
 // message at the bottom of the channel; once Discord has it, the old
 // message loses its buttons and links to the new one (a click on it that
 // came first is answered privately with the same link).
-func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+func (h *play) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
 	expired := sessions.ExpiryNone
 	var old sessions.Session // the board message before, to retire
 	s, err := h.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error {
@@ -104,26 +137,26 @@ func (h *Handler) board(ctx context.Context, c *call, _ *noOptions) (*discordgo.
 	if expired != sessions.ExpiryNone {
 		// The deadline settled the match: the old message is edited to
 		// say so once the refusal is out.
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, expired) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, expired) })
 		return nil, sessions.Refuse(sessions.ReasonMatchEnded)
 	}
 	c.afterResponse(func(ctx context.Context) {
-		id := h.boards.learnMessageID(ctx, c, s.ID, s.PostSeq)
+		id := h.boards.LearnMessageID(ctx, c.out(), s.ID, s.PostSeq)
 		link := ""
 		if id != "" && s.GuildID != "" {
-			link = messageLink(s.GuildID, s.ChannelID, id)
+			link = render.MessageLink(s.GuildID, s.ChannelID, id)
 		}
 		// The old message loses its buttons and says where the board
 		// went; a click that reached it first is refused as moved.
-		h.boards.edit(ctx, &old, renderMoved(h.boards.public(s), s, link))
+		h.boards.Edit(ctx, &old, render.Moved(render.Public(s), s, link))
 	})
-	return newMessage(renderBoard(c.public(s), s)), nil
+	return newMessage(render.Board(c.public(s), s)), nil
 }
 
 // forfeitButton answers the board's Forfeit match button with the private
 // confirmation; nothing changes yet.
-func (h *Handler) forfeitButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.current(ctx, c)
+func (h *play) forfeitButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := current(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +165,7 @@ func (h *Handler) forfeitButton(ctx context.Context, c *call) (*discordgo.Intera
 
 // forfeitCommand handles /connectn forfeit: the same private confirmation
 // for the channel's match.
-func (h *Handler) forfeitCommand(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+func (h *play) forfeitCommand(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
 	s, err := h.store.Get(ctx, c.i.ChannelID)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, sessions.Refuse(sessions.ReasonNoMatch)
@@ -151,8 +184,8 @@ func (h *Handler) forfeitCommand(ctx context.Context, c *call, _ *noOptions) (*d
 // asked first. The challenge's message, if it can be reached, says how it
 // ended; the player is told privately (the message may never have reached
 // the channel: then this is the only way to free it before it expires).
-func (h *Handler) withdraw(ctx context.Context, c *call, match int64) (*discordgo.InteractionResponse, error) {
-	s, err := h.update(ctx, c, func(s *sessions.Session) error {
+func (h *play) withdraw(ctx context.Context, c *call, match int64) (*discordgo.InteractionResponse, error) {
+	s, err := updateChannel(ctx, h.store, c, func(s *sessions.Session) error {
 		if s.ID != match {
 			return sessions.Refuse(sessions.ReasonStale)
 		}
@@ -166,9 +199,9 @@ func (h *Handler) withdraw(ctx context.Context, c *call, match int64) (*discordg
 	}
 	h.log.Info("challenge withdrawn", "match", s.ID, "channel", s.ChannelID, "by", c.user, "end", s.End)
 	if s.End == sessions.EndExpired {
-		c.afterResponse(func(ctx context.Context) { h.boards.expired(ctx, s, sessions.ExpiryChallenge) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Expired(ctx, s, sessions.ExpiryChallenge) })
 	} else {
-		c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(h.boards.public(s), s)) })
+		c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, render.Session(render.Public(s), s)) })
 	}
 	id := "withdraw_declined"
 	switch s.End {
@@ -177,24 +210,24 @@ func (h *Handler) withdraw(ctx context.Context, c *call, match int64) (*discordg
 	case sessions.EndExpired:
 		id = "withdraw_expired"
 	}
-	return ephemeral(c.reader.T(id, "Challenger", name(c.reader, s, game.Player1), "Opponent", name(c.reader, s, game.Player2))), nil
+	return render.Ephemeral(c.reader.T(id, "Challenger", render.Name(c.reader, s, game.Player1), "Opponent", render.Name(c.reader, s, game.Player2))), nil
 }
 
 // askForfeit checks that the sender of c may forfeit s and returns the
 // private confirmation.
-func (h *Handler) askForfeit(c *call, s *sessions.Session) (*discordgo.InteractionResponse, error) {
+func (h *play) askForfeit(c *call, s *sessions.Session) (*discordgo.InteractionResponse, error) {
 	p, err := s.CanForfeit(c.user)
 	if err != nil {
 		return nil, err
 	}
-	return forfeitPrompt(c.reader, s, p), nil
+	return render.ForfeitPrompt(c.reader, s, p), nil
 }
 
 // forfeitConfirm forfeits the match for the player who confirms: the
 // confirmation says so, and the board message shows the result once
 // Discord has the response.
-func (h *Handler) forfeitConfirm(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, expired, err := h.updateMatch(ctx, c, func(s *sessions.Session) error { return s.Forfeit(c.user) })
+func (h *play) forfeitConfirm(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error { return s.Forfeit(c.user) })
 	if errors.Is(err, sessions.ErrOver) {
 		// The confirmation is a private message: it says so, and the
 		// board stays as it is.
@@ -203,18 +236,18 @@ func (h *Handler) forfeitConfirm(ctx context.Context, c *call) (*discordgo.Inter
 	if err != nil {
 		return nil, err
 	}
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, h.boards.settled(ctx, h.boards.public(s), s)) })
-	text := c.reader.T("forfeit_done", "Winner", name(c.reader, s, s.Match.Winner()))
+	c.afterResponse(func(ctx context.Context) { h.boards.Edit(ctx, s, h.boards.Settled(ctx, render.Public(s), s)) })
+	text := c.reader.T("forfeit_done", "Winner", render.Name(c.reader, s, s.Match.Winner()))
 	if expired != sessions.ExpiryNone {
 		text = c.reader.T("forfeit_too_late")
 	} else {
 		h.log.Info("match forfeited", "match", s.ID, "channel", s.ChannelID, "by", c.user)
 	}
-	return updateMessage(&message{Content: text, AllowedMentions: noMentions(), Components: []discordgo.MessageComponent{}}), nil
+	return updateMessage(&message{Content: text, AllowedMentions: render.NoMentions(), Components: []discordgo.MessageComponent{}}), nil
 }
 
 // forfeitCancel answers Keep playing: nothing changes.
-func (h *Handler) forfeitCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	return updateMessage(&message{Content: c.reader.T("forfeit_cancelled"), AllowedMentions: noMentions(),
+func (h *play) forfeitCancel(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	return updateMessage(&message{Content: c.reader.T("forfeit_cancelled"), AllowedMentions: render.NoMentions(),
 		Components: []discordgo.MessageComponent{}}), nil
 }

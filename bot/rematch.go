@@ -3,11 +3,32 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
+
+// rematches is the feature of the Rematch button under a finished match.
+type rematches struct {
+	store  rematchStore
+	boards *outbox.Boards
+	log    *slog.Logger
+	policy sessions.Policy
+	engine engine
+}
+
+// rematchStore is what rematches read and write.
+type rematchStore interface {
+	getter
+	Create(ctx context.Context, s *sessions.Session) (*sessions.Session, error)
+}
+
+func (h *rematches) routes() []route { return []route{button("rematch", matchParts, h.rematch)} }
 
 // rematch answers Rematch under a finished match, clicked by one of its
 // players: between members it invites the other player to a new match
@@ -20,7 +41,7 @@ import (
 // invitation waits, or two clicks at once, make one invitation: the second
 // is told privately. Anyone else, or a click after the channel moved on,
 // is answered privately.
-func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	old, err := h.store.Get(ctx, c.i.ChannelID)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
@@ -28,18 +49,18 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 	if err != nil {
 		return nil, err
 	}
-	fresh, err := sessions.Rematch(old, c.id.Match, c.user, c.name, c.webhook(""), c.now, h.policy)
+	fresh, err := sessions.Rematch(old, c.match(), c.user, c.name, c.webhook(""), c.now, h.policy)
 	if err != nil {
 		return nil, err
 	}
-	if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
 		h.log.Warn("the bot could not open the rematch in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)
 	if errors.Is(err, sessions.ErrActiveSession) {
 		// Another click won the race: say what it made.
 		if now, gerr := h.store.Get(ctx, c.i.ChannelID); gerr == nil {
-			_, err = sessions.Rematch(now, c.id.Match, c.user, c.name, c.webhook(""), c.now, h.policy)
+			_, err = sessions.Rematch(now, c.match(), c.user, c.name, c.webhook(""), c.now, h.policy)
 		}
 		if !sessions.IsRefusal(err, sessions.ReasonRematchAsked) && !sessions.IsRefusal(err, sessions.ReasonRematchPending) {
 			err = sessions.Refuse(sessions.ReasonBusy)
@@ -50,11 +71,11 @@ func (h *Handler) rematch(ctx context.Context, c *call) (*discordgo.InteractionR
 		return nil, err
 	}
 	h.log.Info("rematch", "match", s.ID, "after", old.ID, "channel", s.ChannelID, "invitation", s.Invitation())
-	c.afterResponse(func(ctx context.Context) { h.boards.postPending(ctx, s.ChannelID, s.ID) })
+	c.afterResponse(func(ctx context.Context) { h.boards.PostPending(ctx, s.ChannelID, s.ID) })
 	line := c.public(old).T("match_rematch_started")
 	if s.Invitation() {
 		// Named with the disc they had in the match that ended.
-		line = c.public(old).T("match_rematch_asked", "Inviter", name(c.public(old), old, old.PlayerOf(c.user)))
+		line = c.public(old).T("match_rematch_asked", "Inviter", render.Name(c.public(old), old, old.PlayerOf(c.user)))
 	}
-	return updateMessage(h.boards.matchOver(ctx, c.public(old), old, line)), nil
+	return updateMessage(h.boards.MatchOver(ctx, c.public(old), old, line)), nil
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/bot/internal/wire"
 
@@ -35,7 +37,7 @@ var UpdateGolden = update
 var en = locale.English()
 
 // testRouter parses custom_ids by the route table.
-var testRouter = newRouter(nil, routes, nil, nil)
+var testRouter = newRouter(table(features{}), nil, nil)
 
 // length counts s both ways Discord might: in code points and in UTF-16
 // code units; the larger is what a limit is held against.
@@ -170,31 +172,31 @@ func allMessagesIn(en *locale.Localizer, s *sessions.Session) map[string]*messag
 	m := s.Match
 	switch {
 	case !m.Over():
-		out["board"] = renderBoard(en, s)
+		out["board"] = render.Board(en, s)
 		s2 := *s
 		s2.Phase = sessions.PhaseChallenge
-		out["challenge"] = renderChallenge(en, &s2)
+		out["challenge"] = render.Challenge(en, &s2)
 		for _, end := range []sessions.End{sessions.EndDeclined, sessions.EndWithdrawn, sessions.EndExpired, sessions.EndAbandoned} {
 			s2.Phase, s2.End = sessions.PhaseCancelled, end
-			out["closed "+string(end)] = renderClosedChallenge(en, &s2)
+			out["closed "+string(end)] = render.ClosedChallenge(en, &s2)
 		}
 	default:
-		out["match over"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, "", true)
-		out["match over, rematched"] = renderMatchOver(en, s, &sessions.PairRecord{Wins: 1, Losses: 2}, en.T("match_rematch_asked", "Inviter", name(en, s, game.Player2)), true)
+		out["match over"] = render.MatchOver(en, s, &sessions.PairRecord{Wins: 999999, Losses: 999999}, "", true)
+		out["match over, rematched"] = render.MatchOver(en, s, &sessions.PairRecord{Wins: 1, Losses: 2}, en.T("match_rematch_asked", "Inviter", render.Name(en, s, game.Player2)), true)
 		s2 := *s
 		s2.End = sessions.EndTimeout
-		out["timeout"] = renderMatchOver(en, &s2, nil, "", false)
+		out["timeout"] = render.MatchOver(en, &s2, nil, "", false)
 		if ai.Solvable(s.Config) {
-			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{renderAnalysis(en, s, m.Round(), worstAnalysis(m.Round()))}}
+			out["analysis"] = &message{Embeds: []*discordgo.MessageEmbed{render.Analysis(en, s, m.Round(), worstAnalysis(m.Round()))}}
 		}
 	}
 	vsBot := *s
-	vsBot.AI, vsBot.Players[1].Name = "perfect", botName
+	vsBot.AI, vsBot.Players[1].Name = "perfect", render.BotName
 	if vsBot.Phase == sessions.PhasePlaying {
-		out["board against the bot"] = renderBoard(en, &vsBot)
+		out["board against the bot"] = render.Board(en, &vsBot)
 	}
 	if prev := m.Previous(); prev != nil {
-		out["round record"] = renderRoundRecord(en, s, prev)
+		out["round record"] = render.RoundRecord(en, s, prev)
 	}
 	return out
 }
@@ -207,7 +209,7 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 	for rows := minRows; rows <= maxRows; rows++ {
 		for columns := minColumns; columns <= maxColumns; columns++ {
 			for connect := minConnect; connect <= max(rows, columns); connect++ {
-				for ti, th := range themes {
+				for ti, th := range render.Themes {
 					cfg := game.Config{Rows: rows, Columns: columns, Connect: connect, Wins: 2}
 					round := fillRound(cfg, uint64(rows*1000+columns*10+connect+ti))
 					// Mid-round, and a round just ended (round 2 starts);
@@ -239,8 +241,8 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
 	help := renderHelp(en, 59*time.Minute+59*time.Second)
 	for name, msg := range map[string]*message{
-		"leaderboard": renderLeaderboard(en, false, top),
-		"stats":       renderStats(en, false, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName),
+		"leaderboard": render.Leaderboard(en, false, top),
+		"stats":       render.Stats(en, false, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}),
 		"help":        help.Data,
 	} {
 		if bad := checkLimits(msg); len(bad) > 0 {
@@ -278,83 +280,16 @@ func TestCheckLimitsBites(t *testing.T) {
 	}
 }
 
-// TestHeadersMatchButtons checks, for every width, that the header row
-// reads as the buttons' labels: keycaps 1 to 10, then letters kept apart so
-// that no two regional indicators touch (they would become a flag).
-func TestHeadersMatchButtons(t *testing.T) {
-	for columns := minColumns; columns <= maxColumns; columns++ {
-		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
-		header := headerRow(columns)
-		var cells []string
-		if columns <= 10 {
-			for c := 0; c < columns; c++ {
-				if !strings.HasPrefix(header, keycaps[c]) {
-					t.Fatalf("%d columns: header %q lacks keycap %d at its place", columns, header, c+1)
-				}
-				header = header[len(keycaps[c]):]
-				cells = append(cells, fmt.Sprint(c+1))
-			}
-			if header != "" {
-				t.Fatalf("%d columns: header has %q left", columns, header)
-			}
-		} else {
-			prevRegional := false
-			for _, r := range header {
-				regional := r >= 0x1F1E6 && r <= 0x1F1FF
-				if regional && prevRegional {
-					t.Fatalf("%d columns: two regional indicators touch in %q", columns, header)
-				}
-				if regional {
-					cells = append(cells, string(rune('A'+r-0x1F1E6)))
-				} else if string(r) != zwsp {
-					t.Fatalf("%d columns: header holds %q", columns, r)
-				}
-				prevRegional = regional
-			}
-		}
-		var got []string
-		for _, b := range boardButtons(en, s) {
-			row, _ := wire.Component[discordgo.ActionsRow](b)
-			for _, c := range row.Components {
-				if btn, _ := wire.Component[discordgo.Button](c); btn.Label != "Forfeit match" {
-					got = append(got, btn.Label)
-				}
-			}
-		}
-		if strings.Join(got, " ") != strings.Join(cells, " ") {
-			t.Errorf("%d columns: buttons %q, header reads %q", columns, got, cells)
-		}
-	}
-}
-
-func TestTallBoardsRepeatTheHeader(t *testing.T) {
-	for rows := minRows; rows <= maxRows; rows++ {
-		s := testSession(t, game.Config{Rows: rows, Columns: 7, Connect: 4, Wins: 1}, "", nil, "A", "B")
-		grid := drawGrid(themeNamed(""), s.Match.Round())
-		lines := strings.Split(strings.TrimSuffix(grid, "\n"), "\n")
-		want := rows + 1
-		if rows >= tallRows {
-			want++
-			if lines[len(lines)-1] != lines[0] {
-				t.Errorf("%d rows: last line %q, want the header again", rows, lines[len(lines)-1])
-			}
-		}
-		if len(lines) != want {
-			t.Errorf("%d rows: %d grid lines, want %d", rows, len(lines), want)
-		}
-	}
-}
-
 // TestThemesDistinct checks that within each theme the empty cell, the
-// discs and the winning marks are all different and none is lastMark, so a
+// discs and the winning marks are all different and none is render.LastMark, so a
 // board never reads two ways; and that across themes an emoji keeps one
 // meaning: no theme's winning mark or disc is another theme's empty cell
 // (the colour-blind theme's winning 🟦 was the classic empty cell), and no
 // theme's winning mark is another's disc.
 func TestThemesDistinct(t *testing.T) {
-	role := map[string]string{lastMark: "the last-disc mark"}
-	for _, th := range themes {
-		all := []string{th.Empty, th.Disc[1], th.Disc[2], th.Win[1], th.Win[2], lastMark}
+	role := map[string]string{render.LastMark: "the last-disc mark"}
+	for _, th := range render.Themes {
+		all := []string{th.Empty, th.Disc[1], th.Disc[2], th.Win[1], th.Win[2], render.LastMark}
 		seen := map[string]bool{}
 		for _, e := range all {
 			if e == "" || seen[e] {
@@ -369,147 +304,12 @@ func TestThemesDistinct(t *testing.T) {
 			}
 			role[e] = r
 		}
-		if themeNamed(th.Name).Name != th.Name {
+		if render.ThemeNamed(th.Name).Name != th.Name {
 			t.Errorf("theme %s not found by name", th.Name)
 		}
 	}
-	if themeNamed("retired").Name != "classic" {
+	if render.ThemeNamed("retired").Name != "classic" {
 		t.Error("an unknown theme does not fall back to classic")
-	}
-}
-
-// TestLastMarkOverItsColumn: from the first disc on, lastMark stands in the
-// header row over the column of the last disc (the top disc of that
-// column), in place of its label, and nowhere else: not in the grid, not in
-// the header repeated under a tall board; a fresh board has none.
-func TestLastMarkOverItsColumn(t *testing.T) {
-	for _, columns := range []int{4, 7, 10, 11, 12} {
-		for _, rows := range []int{6, tallRows} {
-			cfg := game.Config{Rows: rows, Columns: columns, Connect: 4, Wins: 1}
-			moves := []int{0, columns - 1, 2, 2}
-			for n := range moves {
-				s := testSession(t, cfg, "", moves[:n], "A", "B")
-				lines := strings.Split(drawGrid(themeNamed(""), s.Match.Round()), "\n")
-				if n == 0 {
-					if strings.Contains(strings.Join(lines, "\n"), lastMark) || lines[0] != headerRow(columns) {
-						t.Errorf("%dx%d fresh board: header %q, want %q and no %s", rows, columns, lines[0], headerRow(columns), lastMark)
-					}
-					continue
-				}
-				if got := strings.Count(strings.Join(lines, "\n"), lastMark); got != 1 || !strings.Contains(lines[0], lastMark) {
-					t.Errorf("%dx%d after %d discs: %d marks, header %q", rows, columns, n, got, lines[0])
-				}
-				var want strings.Builder
-				writeHeader(&want, columns, moves[n-1])
-				if lines[0] != want.String() {
-					t.Errorf("%dx%d after %d discs: header %q, want the mark over column %d: %q", rows, columns, n, lines[0], moves[n-1]+1, want.String())
-				}
-				if !strings.HasPrefix(boardNotes(en, s, s.Match.Round()), lastMark+" Last disc: ") {
-					t.Errorf("%dx%d after %d discs: notes %q do not start with the mark", rows, columns, n, boardNotes(en, s, s.Match.Round()))
-				}
-			}
-		}
-	}
-}
-
-// TestWinningLines names the line of every kind of win: along the bottom
-// row or another, up a column, up either diagonal (from its left end), two
-// lines at once, a line longer than connect, and columns labelled by
-// letters on wide boards.
-func TestWinningLines(t *testing.T) {
-	tests := []struct {
-		name  string
-		cfg   game.Config
-		moves []int
-		want  string
-	}{
-		{"column", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 0, 1, 0, 1, 0},
-			"🟥 4 in a row: column 1, rows 1–4"},
-		{"column, higher up", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{2, 2, 1, 2, 1, 2, 1, 2},
-			"🟨 4 in a row: column 3, rows 2–5"},
-		{"bottom row", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{1, 1, 2, 2, 3, 3, 4},
-			"🟥 4 in a row: the bottom row, columns 2–5"},
-		{"row 2", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 2, 1, 0, 3, 1, 6, 2, 6, 3},
-			"🟨 4 in a row: row 2, columns 1–4"},
-		{"diagonal up to the right", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3},
-			"🟥 4 in a row: diagonal from column 1, row 1 to column 4, row 4"},
-		{"diagonal down to the right", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3},
-			"🟥 4 in a row: diagonal from column 4, row 4 to column 7, row 1"},
-		{"two lines", game.Config{Rows: 6, Columns: 7, Connect: 3, Wins: 1}, []int{0, 0, 1, 6, 1, 6, 0, 5, 2},
-			"🟥 3 in a row: the bottom row, columns 1–3 · 🟥 3 in a row: diagonal from column 1, row 3 to column 3, row 1"},
-		{"longer than connect", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 0, 1, 1, 3, 3, 4, 4, 2},
-			"🟥 5 in a row: the bottom row, columns 1–5"},
-		{"letters", game.Config{Rows: 6, Columns: 12, Connect: 4, Wins: 1}, []int{8, 8, 9, 9, 10, 10, 11},
-			"🟥 4 in a row: the bottom row, columns I–L"},
-		{"colour-blind", game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, []int{0, 1, 0, 1, 0, 1, 0},
-			"🔷 4 in a row: column 1, rows 1–4"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			theme := ""
-			if tc.name == "colour-blind" {
-				theme = "colorblind"
-			}
-			s := testSession(t, tc.cfg, theme, tc.moves, "A", "B")
-			r := s.Match.Round()
-			if r.Outcome() != game.Won {
-				t.Fatalf("round %v, want won:\n%s", r.Outcome(), r.Board())
-			}
-			got := boardNotes(en, s, r)
-			if !strings.Contains(got, tc.want) {
-				t.Errorf("got %q, want %q in it:\n%s", got, tc.want, r.Board())
-			}
-		})
-	}
-}
-
-// TestButtonRowsBalanced: the column buttons take as few rows of at most
-// four as they need (a row of five wraps as 4 + 1 at 400 pixels; Discord
-// allows five), as even as can be (7 as 4 + 3, 12 as 4 + 4 + 4), the
-// longer rows first, in column order, and Forfeit match alone under them.
-func TestButtonRowsBalanced(t *testing.T) {
-	if rowButtons > limits.ButtonsPerRow {
-		t.Fatalf("rows of %d buttons, Discord allows %d", rowButtons, limits.ButtonsPerRow)
-	}
-	want := map[int]string{4: "4", 5: "3 2", 6: "3 3", 7: "4 3", 8: "4 4", 9: "3 3 3", 10: "4 3 3", 11: "4 4 3", 12: "4 4 4"}
-	for columns := minColumns; columns <= maxColumns; columns++ {
-		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
-		rows := boardButtons(en, s)
-		var widths []string
-		var labels []string
-		for k, row := range rows {
-			r, _ := wire.Component[discordgo.ActionsRow](row)
-			for _, c := range r.Components {
-				b, _ := wire.Component[discordgo.Button](c)
-				labels = append(labels, b.Label)
-			}
-			if k < len(rows)-1 {
-				widths = append(widths, fmt.Sprint(len(r.Components)))
-			} else if len(r.Components) != 1 || labels[len(labels)-1] != "Forfeit match" {
-				t.Errorf("%d columns: last row %q, want Forfeit match alone", columns, labels)
-			}
-		}
-		if got := strings.Join(widths, " "); got != want[columns] {
-			t.Errorf("%d columns: rows of %s, want %s", columns, got, want[columns])
-		}
-		for c := range columns {
-			if labels[c] != columnLabel(c, columns) {
-				t.Errorf("%d columns: button %d reads %q, want %q", columns, c, labels[c], columnLabel(c, columns))
-			}
-		}
-	}
-}
-
-// TestBoardButtonsAllocations keeps boardButtons, which runs at every move,
-// to its few allocations at every width: the custom_ids, their offsets,
-// the buttons and the rows, each in one piece, and the Forfeit label.
-func TestBoardButtonsAllocations(t *testing.T) {
-	for _, columns := range []int{4, 7, 11, 12} {
-		s := testSession(t, game.Config{Rows: 6, Columns: columns, Connect: 4, Wins: 1}, "", nil, "A", "B")
-		boardButtons(en, s) // the catalog's cache
-		if n := testing.AllocsPerRun(100, func() { boardButtons(en, s) }); n > 7 {
-			t.Errorf("%d columns: %v allocations, want at most 7", columns, n)
-		}
 	}
 }
 
@@ -568,7 +368,7 @@ func TestMatchResultSaysItOnce(t *testing.T) {
 		"round forfeit": "🏳️ 🔴 **Alice** wins by forfeit: 🟡 **Bob** forfeited round 1.",
 	}
 	for name, s := range endedMatches(t) {
-		msg := renderMatchOver(en, s, &sessions.PairRecord{Wins: 1}, "", true)
+		msg := render.MatchOver(en, s, &sessions.PairRecord{Wins: 1}, "", true)
 		all := readable(msg)
 		if !strings.Contains(all, want[name]) {
 			t.Errorf("%s: lacks %q:\n%s", name, want[name], all)
@@ -598,13 +398,13 @@ func TestClosedChallenges(t *testing.T) {
 	for end, w := range want {
 		s := testSession(t, game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}, "", nil, "Alice", "Bob")
 		s.Phase, s.End = sessions.PhaseCancelled, end
-		msg := renderClosedChallenge(en, s)
+		msg := render.ClosedChallenge(en, s)
 		e := msg.Embeds[0]
 		if e.Title != w[0] || !strings.Contains(e.Description, w[1]) {
 			t.Errorf("%s: title %q, description %q; want %q and %q", end, e.Title, e.Description, w[0], w[1])
 		}
-		if e.Color != closedColor {
-			t.Errorf("%s: colour %#x, want grey %#x", end, e.Color, closedColor)
+		if e.Color != render.ClosedColor {
+			t.Errorf("%s: colour %#x, want grey %#x", end, e.Color, render.ClosedColor)
 		}
 		if msg.Content != "" || strings.Contains(readable(msg), "<@") || len(msg.Components) != 0 {
 			t.Errorf("%s: content %q, mentions or buttons left:\n%s", end, msg.Content, readable(msg))
@@ -619,8 +419,8 @@ func TestDuration(t *testing.T) {
 		time.Second: "1 second", 30 * time.Second: "30 seconds", 90 * time.Second: "90 seconds", 1500 * time.Millisecond: "2 seconds",
 		time.Minute: "1 minute", 5 * time.Minute: "5 minutes", time.Hour: "1 hour", 2 * time.Hour: "2 hours", 61 * time.Minute: "61 minutes",
 	} {
-		if got := duration(en, d); got != want {
-			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		if got := render.Duration(en, d); got != want {
+			t.Errorf("render.Duration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
@@ -663,51 +463,51 @@ func goldenCases(t *testing.T) []goldenCase {
 	declined.Phase, declined.End = sessions.PhaseCancelled, sessions.EndDeclined
 
 	return []goldenCase{
-		{name: "challenge-6x7-classic", msg: renderChallenge(en, challenge),
+		{name: "challenge-6x7-classic", msg: render.Challenge(en, challenge),
 			facts:  []string{"<@1400000000000000002>, **Alice** challenges you to a match of Connect 4!", "first to win 2 rounds", "the opener alternates", "**Bob** may accept", "expires <t:1795370700:R>"},
 			absent: []string{"<@1400000000000000001>", "Connect 4 ·"}, once: []string{"<@", "Connect 4 challenge"}, buttons: []int{2}},
-		{name: "challenge-one-round", msg: renderChallenge(en, oneRound),
+		{name: "challenge-one-round", msg: render.Challenge(en, oneRound),
 			facts: []string{"🟣 **Alice** plays first.", "first to win 1 round"}, absent: []string{"alternates"}, once: []string{"<@"}, buttons: []int{2}},
-		{name: "board-fresh", msg: renderBoard(en, fresh),
+		{name: "board-fresh", msg: render.Board(en, fresh),
 			facts:  []string{"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n", strings.Repeat("🟦", 7) + "\n\n" + "🔴 **Alice** to play."},
-			absent: []string{"Longest run", "0 · 0", lastMark}, once: []string{"Connect 4", "Round 1"}, buttons: []int{4, 3, 1}},
-		{name: "board-6x7-classic", msg: renderBoard(en, midClassic),
+			absent: []string{"Longest run", "0 · 0", render.LastMark}, once: []string{"Connect 4", "Round 1"}, buttons: []int{4, 3, 1}},
+		{name: "board-6x7-classic", msg: render.Board(en, midClassic),
 			facts: []string{"🔴 **Alice** 0 – 0 **Bob** 🟡", "1️⃣2️⃣⬇️4️⃣5️⃣6️⃣7️⃣\n", "🟦🟦🟡🔴🔴🟦🟦\n\n⬇️ Last disc: 🟡 column 3 · Longest run: 🔴 **2** · 🟡 **2**",
 				"🔴 **Alice** to play. The turn runs out", "6 rows × 7 columns · first to win 2 rounds"},
 			absent: []string{"❤️", "💛"}, once: []string{"Connect 4", "Round 1"}, buttons: []int{4, 3, 1}},
-		{name: "board-12x12-colorblind", msg: renderBoard(en, midWide),
+		{name: "board-12x12-colorblind", msg: render.Board(en, midWide),
 			facts:  []string{"🇦\u200b🇧", "🇰\u200b⬇️\n", "🔵", "🟠", "🔳", "⬇️ Last disc: 🔵 column L", "\n🇦\u200b🇧\u200b🇨\u200b🇩\u200b🇪\u200b🇫\u200b🇬\u200b🇭\u200b🇮\u200b🇯\u200b🇰\u200b🇱\n\n⬇️"},
-			absent: []string{"💙"}, once: []string{"Connect 5", "Round 1", lastMark + "\n"}, buttons: []int{4, 4, 4, 1}},
-		{name: "board-5x11-forest", msg: renderBoard(en, midEleven),
+			absent: []string{"💙"}, once: []string{"Connect 5", "Round 1", render.LastMark + "\n"}, buttons: []int{4, 4, 4, 1}},
+		{name: "board-5x11-forest", msg: render.Board(en, midEleven),
 			facts: []string{"🇦\u200b🇧", "🟫", "🟣", "🟢", "first to win 1 round", "⬇️ Last disc: 🟢 column D"}, buttons: []int{4, 4, 3, 1}},
-		{name: "round-record-6x7", msg: renderRoundRecord(en, record, record.Match.Previous()),
+		{name: "round-record-6x7", msg: render.RoundRecord(en, record, record.Match.Previous()),
 			facts:  []string{"Connect 4 · Round 1 result", "🟥 4 in a row: column 1, rows 1–4", "🔴 **Alice** wins the round.", "🔴 **Alice** 1 – 0 **Bob** 🟡", "Round 2 starts"},
 			absent: []string{"Longest run"}, once: []string{"wins", "Round 1"}},
-		{name: "round-record-draw-4x4", msg: renderRoundRecord(en, draw, draw.Match.Previous()),
+		{name: "round-record-draw-4x4", msg: render.RoundRecord(en, draw, draw.Match.Previous()),
 			facts: []string{"A draw: the board is full.", "1 draw"}, once: []string{"Round 1"}},
-		{name: "match-over-forest", msg: renderMatchOver(en, ended["line"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
+		{name: "match-over-forest", msg: render.MatchOver(en, ended["line"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
 			facts:  []string{"Match over", "🟪 4 in a row: diagonal from column 1, row 1 to column 4, row 4", "🏆 🟣 **Alice** wins the match!", "Alice **3** – **1** Bob"},
 			absent: []string{"1 – 0!", "<@"}, once: []string{"wins", "Connect 4"}, buttons: []int{3}},
-		{name: "match-over-rounds", msg: renderMatchOver(en, ended["rounds"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
+		{name: "match-over-rounds", msg: render.MatchOver(en, ended["rounds"], &sessions.PairRecord{Wins: 3, Losses: 1}, "", true),
 			facts: []string{"🔴 **Alice** 2 – 1 **Bob** 🟡", "🟥 4 in a row: the bottom row, columns 1–4", "🏆 🔴 **Alice** wins round 3 and the match!"},
 			once:  []string{"wins"}, buttons: []int{3}},
-		{name: "match-over-timeout", msg: renderMatchOver(en, ended["timeout"], &sessions.PairRecord{Wins: 1}, "", false),
+		{name: "match-over-timeout", msg: render.MatchOver(en, ended["timeout"], &sessions.PairRecord{Wins: 1}, "", false),
 			facts:  []string{"⌛ 🔴 **Alice** wins by timeout: 🟡 **Bob** did not play in time."},
 			absent: []string{"1 – 0!", "<@"}, once: []string{"wins"}, buttons: []int{2}},
-		{name: "match-over-forfeit", msg: renderMatchOver(en, ended["forfeit"], nil, "", true),
+		{name: "match-over-forfeit", msg: render.MatchOver(en, ended["forfeit"], nil, "", true),
 			facts:  []string{"🏳️ 🟠 **Bob** wins by forfeit: 🔵 **Alice** gave up the match."},
 			absent: []string{"1 – 0!", "<@"}, once: []string{"wins"}, buttons: []int{3}},
-		{name: "challenge-expired", msg: renderClosedChallenge(en, expired),
+		{name: "challenge-expired", msg: render.ClosedChallenge(en, expired),
 			facts: []string{"Connect 4 challenge expired", "⌛ Nobody accepted it in time."}, absent: []string{"<@"}},
-		{name: "challenge-declined", msg: renderClosedChallenge(en, declined),
+		{name: "challenge-declined", msg: render.ClosedChallenge(en, declined),
 			facts: []string{"Connect 4 challenge declined", "🟠 **Bob** declined."}, absent: []string{"<@"}},
-		{name: "stats", msg: renderStats(en, false, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob"),
+		{name: "stats", msg: render.Stats(en, false, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob", sessions.MemberRating{}),
 			facts:  []string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Best:** 3", "Alice vs Bob: **2–1**", "Alice vs ConnectN: **1–1**"},
 			absent: []string{"you", "<@"}},
-		{name: "stats-no-streak", msg: renderStats(en, false, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice"),
+		{name: "stats-no-streak", msg: render.Stats(en, false, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice", sessions.MemberRating{}),
 			facts:  []string{"**Streak:** – · **Best:** 1 win in a row", "Bob vs Alice: **0–2**"},
 			absent: []string{"you", "ConnectN"}},
-		{name: "leaderboard", msg: renderLeaderboard(en, false, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
+		{name: "leaderboard", msg: render.Leaderboard(en, false, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
 			facts: []string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
 				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
 			absent: []string{"Rounds:", "Win rate:", "played"}},
@@ -780,37 +580,5 @@ func checkGolden(t *testing.T, tc goldenCase) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("differs from %s:\ngot:\n%s", path, got)
-	}
-}
-
-// TestPlainNameNeedsNoEscape: every name plainName lets through unchanged
-// is one escapeName's full path would also leave unchanged, and the names
-// it refuses include every kind the full path changes.
-func TestPlainNameNeedsNoEscape(t *testing.T) {
-	full := func(name string) string { return escapeAnyName(en, name) }
-	names := []string{"Alice", "Bob 2", "J.-P. Sartre", "x", strings.Repeat("a", maxNameLength),
-		"", " Alice", "Alice ", "Al  ice", "Al\nice", "Al\tice", "*bold*", "a_b", "back`tick", "<@1>", "Zoë", "名前",
-		strings.Repeat("a", maxNameLength+1), "a|b", "[x](y)", "~~s~~", "\\"}
-	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := []byte("aZ09 .-_*\\\n\t`<>|~@()[]")
-	for range 5000 {
-		b := make([]byte, r.IntN(40))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		names = append(names, string(b))
-	}
-	for _, name := range names {
-		if got, want := escapeName(en, name), full(name); got != want {
-			t.Errorf("escapeName(%q) = %q, want %q", name, got, want)
-		}
-		if plainName(name) && full(name) != name {
-			t.Errorf("plainName(%q) = true, but escaping changes it to %q", name, full(name))
-		}
-	}
-	for _, name := range []string{"Alice", "Bob 2", "J.-P. Sartre"} {
-		if !plainName(name) {
-			t.Errorf("plainName(%q) = false, want true (a plain name)", name)
-		}
 	}
 }

@@ -3,49 +3,21 @@ package bot
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/sessions"
 )
 
-// routes is the route table: each subcommand of /connectn and each button,
-// declared once, with its options or custom_id parts, its handler, and
-// whether it may defer its response. Commands() registers the
-// subcommands in this order; NewHandler routes by it. Adding a button is
-// one entry here and one handler.
-var routes = []route{
-	command("challenge", (*Handler).challenge, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	command("forfeit", (*Handler).forfeitCommand),
-	command("board", (*Handler).board),
-	command("stats", (*Handler).stats),
-	command("leaderboard", (*Handler).leaderboard),
-	command("help", (*Handler).help),
-	command("open", (*Handler).openChallenge, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	command("forget-me", (*Handler).forgetMe),
-	command("analyze", (*Handler).analyze, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	command("replay", (*Handler).replay),
-	admin("settings show", discordgo.PermissionManageGuild, (*Handler).settingsShow),
-	admin("settings set", discordgo.PermissionManageGuild, (*Handler).settingsSet),
-	admin("settings reset", discordgo.PermissionManageGuild, (*Handler).settingsReset),
-	admin("end", discordgo.PermissionManageMessages, (*Handler).end),
-
-	button("accept", matchParts, (*Handler).accept),
-	button("decline", matchParts, (*Handler).decline),
-	button("drop", dropParts, (*Handler).drop, mayDefer(discordgo.InteractionResponseDeferredMessageUpdate)),
-	button("forfeit", matchParts, (*Handler).forfeitButton),
-	button("forfeit!", matchParts, (*Handler).forfeitConfirm),
-	button("keep", matchParts, (*Handler).forfeitCancel),
-	button("rematch", matchParts, (*Handler).rematch),
-	button("picture", matchParts, (*Handler).picture, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	button("analysis", matchParts, (*Handler).analysis, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	button("replay", replayParts, (*Handler).replayButton),
-	button("forget", nil, (*Handler).forgetConfirm),
-	button("forget-keep", nil, (*Handler).forgetCancel),
-}
+// The route table is a value, built by NewHandler from its features
+// (table, in handler.go): each feature file declares its route rows
+// (routes) next to its options and handlers, as methods of a small type
+// holding only what the feature needs. A route is a subcommand of one of
+// the two slash commands, or a button, with its options or custom_id
+// parts, its handler, the deferred responses it may answer with and the
+// catalog key of its line in /connectn help.
 
 // The slash commands; the routes are their subcommands. commandName is
 // every member's; adminCommandName the admins' (its subcommands need a
@@ -77,11 +49,14 @@ type route struct {
 	// decoding).
 	options func(*optionSet)
 	// parts are a button's custom_id parts after "cn:<action>".
-	parts []part
+	parts []customid.Part
 	// defers lists the deferred response types the route may answer with.
 	defers []discordgo.InteractionResponseType
-	// handle answers a call routed here, before the middleware.
-	handle func(h *Handler, ctx context.Context, c *call) (*discordgo.InteractionResponse, error)
+	// help is the catalog key of the subcommand's line in /connectn help
+	// (several subcommands may share one); "" for a button.
+	help string
+	// handle answers a call routed here, inside the middleware.
+	handle handleFunc
 }
 
 // routeOption sets an optional property of a route.
@@ -90,6 +65,11 @@ type routeOption func(*route)
 // mayDefer lets a route answer with the deferred response type t.
 func mayDefer(t discordgo.InteractionResponseType) routeOption {
 	return func(r *route) { r.defers = append(r.defers, t) }
+}
+
+// helpLine names the catalog key of a subcommand's line in /connectn help.
+func helpLine(key string) routeOption {
+	return func(r *route) { r.help = key }
 }
 
 // optionDecl is a pointer to a subcommand's options struct, which
@@ -104,23 +84,23 @@ type noOptions struct{}
 
 func (*noOptions) declare(*optionSet) {}
 
-// command declares subcommand name of /connectn, its options O (declared
-// by O's declare method, decoded into a fresh O for each call) and run,
-// its handler.
-func command[O any, P optionDecl[O]](name string, run func(h *Handler, ctx context.Context, c *call, o *O) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
+// command declares subcommand name of /connectn ("board"; "tournament
+// join" in the group tournament), its options O (declared by O's declare
+// method, decoded into a fresh O for each call) and run, its handler.
+func command[O any, P optionDecl[O]](name string, run func(ctx context.Context, c *call, o *O) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
 	r := route{
 		name:    name,
 		command: true,
 		parent:  commandName,
 		options: func(s *optionSet) { P(new(O)).declare(s) },
-		handle: func(h *Handler, ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+		handle: func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 			o := new(O)
 			s := &optionSet{}
 			P(o).declare(s)
 			if err := s.decode(c.i); err != nil {
 				return nil, err
 			}
-			return run(h, ctx, c, o)
+			return run(ctx, c, o)
 		},
 	}
 	for _, o := range opts {
@@ -132,7 +112,7 @@ func command[O any, P optionDecl[O]](name string, run func(h *Handler, ctx conte
 // admin declares subcommand name of /connectn-admin ("end", or "settings
 // show" in the group settings), which a member with permission perm may
 // use in a server; otherwise as command.
-func admin[O any, P optionDecl[O]](name string, perm int64, run func(h *Handler, ctx context.Context, c *call, o *O) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
+func admin[O any, P optionDecl[O]](name string, perm int64, run func(ctx context.Context, c *call, o *O) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
 	r := command[O, P](name, run, opts...)
 	r.parent, r.perm = adminCommandName, perm
 	return r
@@ -142,8 +122,9 @@ func admin[O any, P optionDecl[O]](name string, perm int64, run func(h *Handler,
 func (r *route) path() string { return r.parent + " " + r.name }
 
 // button declares the button whose custom_id is "cn:<action>" followed by
-// parts, and run, its handler, which finds the parsed custom_id in c.id.
-func button(action string, parts []part, run func(h *Handler, ctx context.Context, c *call) (*discordgo.InteractionResponse, error), opts ...routeOption) route {
+// parts (customid), and run, its handler, which finds the parsed custom_id
+// in c.id.
+func button(action string, parts []customid.Part, run handleFunc, opts ...routeOption) route {
 	r := route{name: action, parts: parts, handle: run}
 	for _, o := range opts {
 		o(&r)
@@ -151,103 +132,39 @@ func button(action string, parts []part, run func(h *Handler, ctx context.Contex
 	return r
 }
 
-// buttonID is a parsed button custom_id: "cn:<action>:<part>:…". Every
-// button names the match (the session ID) it belongs to; a column button
-// also names the board message it is on (the session's PostSeq when it was
-// drawn), the ply it was drawn at and its column, so that a click on an
-// older board message, or on a board that has moved on, is recognised.
-//
-// Forms ("cn" is the prefix of every custom_id this bot makes):
+// The parts of the custom_ids of the buttons of a match, with their
+// bounds: a match ID is a session ID (a JSON-safe integer); a ply, a post
+// sequence and a column are far below their bounds in any real match.
+// Every button of a match names the match first (call.match); a column
+// button also names the board message it is on (the session's PostSeq
+// when it was drawn), the ply it was drawn at and its column, counted from
+// 1, so that a click on an older board message, or on a board that has
+// moved on, is recognised:
 //
 //	cn:accept:<match>     cn:decline:<match>
 //	cn:forfeit:<match>    cn:forfeit!:<match>    cn:keep:<match>
 //	cn:rematch:<match>    cn:picture:<match>     cn:analysis:<match>
-//	cn:drop:<match>:<post>:<ply>:<column>   column counted from 1
-type buttonID struct {
-	Action string
-	Match  int64
-	Post   int
-	Ply    int
-	Column int // 1-based
-}
-
-// part is one number of a custom_id after its action: which field of
-// buttonID it fills, and its bounds.
-type part struct {
-	name     string
-	min, max int64
-	set      func(*buttonID, int64)
-	get      func(buttonID) int64
-}
-
-// The parts of the bot's custom_ids, with their bounds: a match ID is a
-// session ID (a JSON-safe integer); a ply, a post sequence and a column are
-// far below their bounds in any real match.
+//	cn:drop:<match>:<post>:<ply>:<column>
 var (
-	partMatch = part{name: "match", min: 1, max: 1<<53 - 1,
-		set: func(b *buttonID, n int64) { b.Match = n }, get: func(b buttonID) int64 { return b.Match }}
-	partPost = part{name: "post sequence", min: 0, max: 1 << 20,
-		set: func(b *buttonID, n int64) { b.Post = int(n) }, get: func(b buttonID) int64 { return int64(b.Post) }}
-	partPly = part{name: "ply", min: 0, max: 1 << 20,
-		set: func(b *buttonID, n int64) { b.Ply = int(n) }, get: func(b buttonID) int64 { return int64(b.Ply) }}
-	partColumn = part{name: "column", min: 1, max: 1 << 10,
-		set: func(b *buttonID, n int64) { b.Column = int(n) }, get: func(b buttonID) int64 { return int64(b.Column) }}
+	partMatch  = customid.Part{Name: "match", Min: 1, Max: 1<<53 - 1}
+	partPost   = customid.Part{Name: "post sequence", Min: 0, Max: 1 << 20}
+	partPly    = customid.Part{Name: "ply", Min: 0, Max: 1 << 20}
+	partColumn = customid.Part{Name: "column", Min: 1, Max: 1 << 10}
 
-	matchParts = []part{partMatch}
-	dropParts  = []part{partMatch, partPost, partPly, partColumn}
+	matchParts = []customid.Part{partMatch}
+	dropParts  = []customid.Part{partMatch, partPost, partPly, partColumn}
 )
-
-// maxParts is the most parts a custom_id of the route table has, its
-// prefix and action included.
-const maxParts = 6
 
 // reasonBadCustomID refuses a custom_id this bot does not make: malformed,
 // foreign or crafted.
 var reasonBadCustomID = sessions.NewReason("bad_custom_id")
 
-// String formats id as its custom_id, which parse reads back.
-func (id buttonID) String() string { return string(id.append(make([]byte, 0, 48))) }
-
-// append appends the custom_id of id to b, built by hand: a board's
-// buttons make seven or more of these per click. The parts written are
-// those the route table gives id's action (none for an action it lacks).
-func (id buttonID) append(b []byte) []byte {
-	b = append(append(b, "cn:"...), id.Action...)
-	partsMu.RLock()
-	parts := partsOf[id.Action]
-	partsMu.RUnlock()
-	for _, p := range parts {
-		b = strconv.AppendInt(append(b, ':'), p.get(id), 10)
-	}
-	return b
-}
-
-// partsOf holds the custom_id parts of every button action of the route
-// tables routed so far (the package's, from the start), for
-// buttonID.append.
-var (
-	partsMu sync.RWMutex
-	partsOf = map[string][]part{}
-)
-
-func init() { registerParts(routes) }
-
-// registerParts records the custom_id parts of table's buttons.
-func registerParts(table []route) {
-	partsMu.Lock()
-	defer partsMu.Unlock()
-	for _, r := range table {
-		if !r.command {
-			partsOf[r.name] = r.parts
-		}
-	}
-}
-
-// router dispatches calls by the route table: commands by subcommand name,
+// router dispatches calls by a route table: commands by subcommand name,
 // buttons by custom_id action, each through its middleware.
 type router struct {
 	commands map[string]*routed
 	buttons  map[string]*routed
+	table    []route    // in order: Commands registers the subcommands so
 	serve    handleFunc // the whole pipeline: middleware around dispatch
 }
 
@@ -266,15 +183,13 @@ type (
 
 // newRouter indexes table and wraps it in the middleware: global around
 // the whole dispatch (outermost first), perRoute around each route's
-// handler (outermost first).
-func newRouter(h *Handler, table []route, global []middleware, perRoute []routeMiddleware) *router {
-	rt := &router{commands: map[string]*routed{}, buttons: map[string]*routed{}}
-	registerParts(table)
+// handler (outermost first). A route declared twice, or a button with more
+// custom_id parts than customid.MaxParts, is a mistake in the program: it
+// panics.
+func newRouter(table []route, global []middleware, perRoute []routeMiddleware) *router {
+	rt := &router{commands: map[string]*routed{}, buttons: map[string]*routed{}, table: table}
 	for _, r := range table {
-		rr := &routed{route: r}
-		rr.serve = func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-			return rr.handle(h, ctx, c)
-		}
+		rr := &routed{route: r, serve: r.handle}
 		for k := len(perRoute) - 1; k >= 0; k-- {
 			rr.serve = perRoute[k](&rr.route, rr.serve)
 		}
@@ -285,8 +200,8 @@ func newRouter(h *Handler, table []route, global []middleware, perRoute []routeM
 		if _, dup := into[key]; dup {
 			panic(fmt.Sprintf("bot: route %q declared twice", key))
 		}
-		if len(r.parts)+2 > maxParts {
-			panic(fmt.Sprintf("bot: route %q has more than %d custom_id parts", r.name, maxParts))
+		if len(r.parts) > customid.MaxParts {
+			panic(fmt.Sprintf("bot: route %q has more than %d custom_id parts", r.name, customid.MaxParts))
 		}
 		into[key] = rr
 	}
@@ -297,59 +212,106 @@ func newRouter(h *Handler, table []route, global []middleware, perRoute []routeM
 	return rt
 }
 
-// parse reads a custom_id made by buttonID.String for a button of the
-// table. Anything else (another prefix, an unknown action, a missing or
-// extra part, a number with a sign, leading zeros or out of its part's
-// range) returns a refusal with reasonBadCustomID. Numbers are only
-// checked for form here; whether they fit the session is the handler's
-// business.
-func (rt *router) parse(customID string) (buttonID, *routed, error) {
-	bad := func(why string) (buttonID, *routed, error) {
-		return buttonID{}, nil, fmt.Errorf("custom_id %.100q: %s: %w", customID, why, sessions.Refuse(reasonBadCustomID))
-	}
-	// The parts, split without allocating: n counts them all, parts keeps
-	// as many as a route has.
-	var parts [maxParts]string
-	n := 0
-	for rest, more := customID, true; more; n++ {
-		var p string
-		p, rest, more = strings.Cut(rest, ":")
-		if n < len(parts) {
-			parts[n] = p
+// parse reads a custom_id made by customid.ID.String for a button of the
+// table; anything else returns a refusal with reasonBadCustomID.
+func (rt *router) parse(customID string) (customid.ID, *routed, error) {
+	var r *routed
+	id, err := customid.Parse(customID, func(action string) ([]customid.Part, bool) {
+		r = rt.buttons[action]
+		if r == nil {
+			return nil, false
 		}
+		return r.parts, true
+	})
+	if err != nil {
+		return customid.ID{}, nil, fmt.Errorf("custom_id %.100q: %s: %w", customID, err, sessions.Refuse(reasonBadCustomID))
 	}
-	if n < 2 || parts[0] != "cn" {
-		return bad("not ours")
-	}
-	r := rt.buttons[parts[1]]
-	if r == nil {
-		return bad("unknown action")
-	}
-	if n != 2+len(r.parts) {
-		return bad("wrong number of parts")
-	}
-	id := buttonID{Action: r.name}
-	for k, p := range r.parts {
-		v, ok := parseNatural(parts[2+k], p.max)
-		if !ok || v < p.min {
-			return bad("bad " + p.name)
-		}
-		p.set(&id, v)
-	}
+	id.Action = r.name
 	return id, r, nil
 }
 
-// parseNatural reads a decimal integer from 0 to limit written without sign
-// or leading zeros, as buttonID.String writes them.
-func parseNatural(s string, limit int64) (int64, bool) {
-	if s == "" || (len(s) > 1 && s[0] == '0') || len(s) > 18 {
-		return 0, false
+// subcommand returns the name of the subcommand data was sent for ("end";
+// "settings show" in a group) and the options given to it; ok is false
+// when data (ok: it is command data) names no subcommand in the shape
+// Discord sends: one subcommand, or one group holding one.
+func subcommand(data discordgo.ApplicationCommandInteractionData, ok bool) (name string, opts []*discordgo.ApplicationCommandInteractionDataOption, _ bool) {
+	if !ok || len(data.Options) != 1 || data.Options[0] == nil {
+		return "", nil, false
 	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, false
+	o := data.Options[0]
+	switch o.Type {
+	case discordgo.ApplicationCommandOptionSubCommand:
+		return o.Name, o.Options, true
+	case discordgo.ApplicationCommandOptionSubCommandGroup:
+		if len(o.Options) != 1 || o.Options[0] == nil || o.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+			return "", nil, false
 		}
+		return o.Name + " " + o.Options[0].Name, o.Options[0].Options, true
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil && n <= limit
+	return "", nil, false
+}
+
+// dispatch routes a call: PING and autocomplete are answered here, a
+// command by its subcommand's name, a click by its custom_id's action.
+func (rt *router) dispatch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	r, err := rt.resolve(c)
+	switch {
+	case err != nil:
+		return nil, err
+	case r != nil:
+		return r.serve(ctx, c)
+	case c.i.Type == discordgo.InteractionPing:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	}
+	// No option autocompletes; an empty list is the only valid answer.
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+	}, nil
+}
+
+// resolve names the kind of c and finds its route (nil for a PING or an
+// autocomplete request, answered without one), and its custom_id for a
+// click. It refuses an unknown command, a custom_id the route table does
+// not make, and any other kind of interaction.
+func (rt *router) resolve(c *call) (*routed, error) {
+	i := c.i
+	switch i.Type {
+	case discordgo.InteractionPing:
+		c.kind = "ping"
+		return nil, nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		c.kind = "autocomplete"
+		return nil, nil
+	case discordgo.InteractionApplicationCommand:
+		c.kind = "command/unknown"
+		data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+		name, _, ok := subcommand(data, ok)
+		r := rt.commands[data.Name+" "+name]
+		if !ok || r == nil {
+			return nil, sessions.Refuse(reasonUnknownCommand)
+		}
+		c.kind = "command/" + strings.ReplaceAll(name, " ", "/")
+		if r.parent != commandName {
+			c.kind = "command/" + r.parent + "/" + strings.ReplaceAll(name, " ", "/")
+		}
+		return r, nil
+	case discordgo.InteractionMessageComponent:
+		c.kind = "button/unknown"
+		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return nil, malformed("component data")
+		}
+		id, r, err := rt.parse(data.CustomID)
+		if err != nil {
+			return nil, err
+		}
+		c.kind, c.id = "button/"+r.name, id
+		return r, nil
+	case discordgo.InteractionModalSubmit:
+		c.kind = "modal"
+	default:
+		c.kind = "other"
+	}
+	return nil, malformed("interaction type %d", i.Type)
 }

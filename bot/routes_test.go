@@ -13,22 +13,15 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// withRoutes makes the route table table for the rest of the test.
-func withRoutes(t *testing.T, table []route) {
-	t.Helper()
-	saved := routes
-	routes = table
-	t.Cleanup(func() { routes = saved; registerParts(saved) })
-}
-
 // TestRouterRefusesBadTables: a route declared twice, or a button with
 // more custom_id parts than parse splits, is a mistake in the program,
 // caught when the handler is made.
 func TestRouterRefusesBadTables(t *testing.T) {
-	noop := func(*Handler, context.Context, *call) (*discordgo.InteractionResponse, error) { return nil, nil }
+	noop := func(context.Context, *call) (*discordgo.InteractionResponse, error) { return nil, nil }
+	hp := &help{}
 	tests := map[string][]route{
 		"a button twice":  {button("x", matchParts, noop), button("x", dropParts, noop)},
-		"a command twice": {command("x", (*Handler).help), command("x", (*Handler).help)},
+		"a command twice": {command("x", hp.help), command("x", hp.help)},
 		"too many parts":  {button("x", append(slices.Clone(dropParts), partColumn), noop)},
 	}
 	for name, table := range tests {
@@ -38,18 +31,18 @@ func TestRouterRefusesBadTables(t *testing.T) {
 					t.Error("newRouter accepted the table")
 				}
 			}()
-			newRouter(nil, table, nil, nil)
+			newRouter(table, nil, nil)
 		})
 	}
 	// A command and a button may share a name: they are told apart by
 	// the interaction's type.
-	newRouter(nil, []route{command("x", (*Handler).help), button("x", matchParts, noop)}, nil, nil)
+	newRouter([]route{command("x", hp.help), button("x", matchParts, noop)}, nil, nil)
 }
 
 // TestParseRefuses: custom_ids that parse must refuse, each for a reason of
 // its own.
 func TestParseRefuses(t *testing.T) {
-	rt := newRouter(nil, routes, nil, nil)
+	rt := newRouter(table(features{}), nil, nil)
 	for _, id := range []string{
 		"", "cn", "cn:", "cn:accept", "cn:accept:", "xx:accept:1", "cn:nothing:1", "cn:accept:1:2",
 		"cn:accept:0", "cn:accept:01", "cn:accept:-1", "cn:accept:+1", "cn:accept:9007199254740992", "cn:accept:1e3",
@@ -72,14 +65,13 @@ func TestParseRefuses(t *testing.T) {
 // never runs; one that declares it gets the deferred response.
 func TestUndeclaredDeferralIsAFailure(t *testing.T) {
 	ran := make(chan bool, 2)
-	later := func(_ *Handler, _ context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	later := func(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
 		return c.deferPrivate(func(context.Context) *message { ran <- true; return nil }), nil
 	}
-	withRoutes(t, []route{
+	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), mount(
 		button("quiet", matchParts, later),
 		button("loud", matchParts, later, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
-	})
-	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler))
+	))
 	defer h.Close(context.Background())
 	click := func(customID string) *discordgo.InteractionResponse {
 		i := &discordgo.Interaction{ID: customID, Type: discordgo.InteractionMessageComponent, ChannelID: "1", AppID: "2", Token: "t",

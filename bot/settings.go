@@ -2,13 +2,15 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/render"
 
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/locale"
@@ -74,20 +76,34 @@ type rules struct {
 	guildLocale string
 }
 
-// rulesOf reads the settings of the server c comes from, fresh from the
-// store (a change made in another replica applies at once); outside a
-// server, the bot's defaults alone.
-func (h *Handler) rulesOf(ctx context.Context, c *call) (rules, error) {
+// defaults are the bot's own settings, beneath every server's: the
+// policy's timeouts and whether a challenge opens a thread (the host's
+// environment).
+type defaults struct {
+	policy  sessions.Policy
+	threads bool
+}
+
+// settingsReader reads a server's settings (sessions.Store's
+// GuildSettings).
+type settingsReader interface {
+	GuildSettings(ctx context.Context, guildID string) (sessions.GuildSettings, error)
+}
+
+// rulesOf reads the settings of the server c comes from, fresh from st
+// (a change made in another replica applies at once); outside a server,
+// the bot's defaults alone.
+func (d defaults) rulesOf(ctx context.Context, st settingsReader, c *call) (rules, error) {
 	if c.i.GuildID == "" {
-		return h.rules(c, sessions.GuildSettings{}), nil
+		return d.rules(c, sessions.GuildSettings{}), nil
 	}
-	gs, err := h.store.GuildSettings(ctx, c.i.GuildID)
-	return h.rules(c, gs), err
+	gs, err := st.GuildSettings(ctx, c.i.GuildID)
+	return d.rules(c, gs), err
 }
 
 // rules returns the rules of gs, the settings of the server c comes from.
-func (h *Handler) rules(c *call, gs sessions.GuildSettings) rules {
-	r := rules{gs: gs, policy: h.policy, threads: h.threads}
+func (d defaults) rules(c *call, gs sessions.GuildSettings) rules {
+	r := rules{gs: gs, policy: d.policy, threads: d.threads}
 	if c.i.GuildLocale != nil {
 		r.guildLocale = string(*c.i.GuildLocale)
 	}
@@ -117,7 +133,7 @@ func (r rules) place(c *call) sessions.Place {
 // mayChallenge refuses a challenge the server's rules forbid: outside the
 // allowed channels, by a member without the role to play, or within the
 // cooldown since the member's last challenge (the store remembers it).
-func (h *Handler) mayChallenge(ctx context.Context, c *call, r rules) error {
+func (h *challenges) mayChallenge(ctx context.Context, c *call, r rules) error {
 	gs := r.gs
 	if len(gs.Channels) > 0 && !slices.Contains(gs.Channels, c.i.ChannelID) {
 		var list []string
@@ -135,7 +151,7 @@ func (h *Handler) mayChallenge(ctx context.Context, c *call, r rules) error {
 			return err
 		}
 		if again := last.Add(cd); !last.IsZero() && c.now.Before(again) {
-			return sessions.Refuse(reasonCooldown, "When", timestamp(again), "Cooldown", durationArg(cd))
+			return sessions.Refuse(reasonCooldown, "When", render.Timestamp(again), "Cooldown", durationArg(cd))
 		}
 	}
 	return nil
@@ -166,16 +182,16 @@ var settings = []setting{
 	intSetting("connect", func(gs *sessions.GuildSettings) **int { return &gs.Connect }, defaultConnect),
 	intSetting("wins", func(gs *sessions.GuildSettings) **int { return &gs.Wins }, defaultWins),
 	{key: "theme", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return l.T("choice_theme_" + or(r.gs.Theme, themes[0].Name)), r.gs.Theme != nil
+		return l.T("choice_theme_" + or(r.gs.Theme, render.Themes[0].Name)), r.gs.Theme != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.Theme = nil }},
 	{key: "level", value: func(l *locale.Localizer, r rules) (string, bool) {
 		return l.T("level_" + or(r.gs.AILevel, ai.DefaultLevel.String())), r.gs.AILevel != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.AILevel = nil }},
 	{key: "challenge_timeout", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return duration(l, or(r.gs.ChallengeTimeout, r.policy.ChallengeTimeout)), r.gs.ChallengeTimeout != nil
+		return render.Duration(l, or(r.gs.ChallengeTimeout, r.policy.ChallengeTimeout)), r.gs.ChallengeTimeout != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.ChallengeTimeout = nil }},
 	{key: "turn_timeout", value: func(l *locale.Localizer, r rules) (string, bool) {
-		return duration(l, or(r.gs.TurnTimeout, r.policy.TurnTimeout)), r.gs.TurnTimeout != nil
+		return render.Duration(l, or(r.gs.TurnTimeout, r.policy.TurnTimeout)), r.gs.TurnTimeout != nil
 	}, clear: func(gs *sessions.GuildSettings) { gs.TurnTimeout = nil }},
 	{key: "channels", value: func(l *locale.Localizer, r rules) (string, bool) {
 		if len(r.gs.Channels) == 0 {
@@ -197,7 +213,7 @@ var settings = []setting{
 		if or(r.gs.Cooldown, 0) == 0 {
 			return l.T("value_no_cooldown"), r.gs.Cooldown != nil
 		}
-		return duration(l, *r.gs.Cooldown), true
+		return render.Duration(l, *r.gs.Cooldown), true
 	}, clear: func(gs *sessions.GuildSettings) { gs.Cooldown = nil }},
 	{key: "language", value: func(l *locale.Localizer, r rules) (string, bool) {
 		if r.gs.Locale == nil {
@@ -245,20 +261,42 @@ func renderSettings(l *locale.Localizer, r rules, saved string) *discordgo.Inter
 		}
 		lines = append(lines, l.T("settings_line", "Setting", l.T("setting_"+st.key), "Value", v, "Source", source))
 	}
-	resp := ephemeral(saved)
+	resp := render.Ephemeral(saved)
 	resp.Data.Embeds = []*discordgo.MessageEmbed{{
 		Title: l.T("settings_title"),
 		// The commands to change them are code, which a footer would show
 		// as plain text with its backticks: the last paragraph says them.
 		Description: strings.Join(lines, "\n") + "\n\n" + l.T("settings_footer"),
-		Color:       themes[0].color(0),
+		Color:       render.Themes[0].ColorOf(0),
 	}}
 	return resp
 }
 
-// settingsShow handles /connectn-admin settings show.
-func (h *Handler) settingsShow(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	r, err := h.rulesOf(ctx, c)
+// serverSettings is the feature of /connectn-admin settings: show, set
+// and reset, for members with Manage Server.
+type serverSettings struct {
+	store settingsStore
+	log   *slog.Logger
+	defaults
+}
+
+// settingsStore is what serverSettings reads and writes.
+type settingsStore interface {
+	settingsReader
+	UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*sessions.GuildSettings) error) (sessions.GuildSettings, error)
+}
+
+func (h *serverSettings) routes() []route {
+	return []route{
+		admin("settings show", discordgo.PermissionManageGuild, h.show, helpLine("help_admin")),
+		admin("settings set", discordgo.PermissionManageGuild, h.set, helpLine("help_admin")),
+		admin("settings reset", discordgo.PermissionManageGuild, h.reset, helpLine("help_admin")),
+	}
+}
+
+// show handles /connectn-admin settings show.
+func (h *serverSettings) show(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	r, err := h.rulesOf(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
@@ -313,11 +351,11 @@ func parseDuration(name, v string, lo, hi time.Duration) (time.Duration, error) 
 	return d, nil
 }
 
-// settingsSet handles /connectn-admin settings set: it checks every
+// set handles /connectn-admin settings set: it checks every
 // option given, saves them together (another replica's change to other
 // settings at the same moment is kept: the store reads and writes the
 // server's settings in one step) and shows the settings.
-func (h *Handler) settingsSet(ctx context.Context, c *call, o *setOptions) (*discordgo.InteractionResponse, error) {
+func (h *serverSettings) set(ctx context.Context, c *call, o *setOptions) (*discordgo.InteractionResponse, error) {
 	var changed []string
 	durations := map[string]*time.Duration{}
 	for _, d := range []struct {
@@ -440,9 +478,9 @@ func (o *resetOptions) declare(s *optionSet) {
 	s.optChoice("setting", &o.Setting, out)
 }
 
-// settingsReset handles /connectn-admin settings reset: the setting given
+// reset handles /connectn-admin settings reset: the setting given
 // (or all) goes back to the bot's default.
-func (h *Handler) settingsReset(ctx context.Context, c *call, o *resetOptions) (*discordgo.InteractionResponse, error) {
+func (h *serverSettings) reset(ctx context.Context, c *call, o *resetOptions) (*discordgo.InteractionResponse, error) {
 	if !o.Setting.set {
 		return nil, malformed("reset without a setting")
 	}
@@ -462,20 +500,4 @@ func (h *Handler) settingsReset(ctx context.Context, c *call, o *resetOptions) (
 	}
 	h.log.Info("server settings reset", "guild", c.i.GuildID, "by", c.user, "settings", strings.Join(keys, ","))
 	return renderSettings(c.reader, h.rules(c, gs), c.reader.T("settings_reset_done", "Settings", settingNames(c.reader, keys))), nil
-}
-
-// end handles /connectn-admin end: the channel's challenge or match ends
-// without a result, its message saying who ended it; logged with the
-// moderator's ID.
-func (h *Handler) end(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	s, err := h.store.Update(ctx, c.i.ChannelID, func(s *sessions.Session) error { return s.EndBy(c.user) })
-	if err != nil {
-		if errors.Is(err, sessions.ErrNotFound) {
-			return nil, sessions.Refuse(sessions.ReasonNothingToEnd)
-		}
-		return nil, err
-	}
-	h.log.Info("ended by a moderator", "match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "moderator", c.user)
-	c.afterResponse(func(ctx context.Context) { h.boards.edit(ctx, s, renderSession(publicOf(s), s)) })
-	return ephemeral(c.reader.T("end_done")), nil
 }

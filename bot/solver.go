@@ -3,15 +3,18 @@ package bot
 import (
 	"context"
 	"errors"
-	"strconv"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
-	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -33,6 +36,33 @@ var (
 	reasonNoReplay      = sessions.NewReason("no_replay")
 	reasonReplayUnknown = sessions.NewReason("replay_unknown")
 )
+
+// solver is the feature of the exact solver on demand: /connectn analyze,
+// /connectn replay and its buttons, and the Analysis button under a
+// finished match (ai.go).
+type solver struct {
+	store     historyStore
+	boards    *outbox.Boards
+	log       *slog.Logger
+	engine    engine
+	messenger Messenger // nil: no Analysis (it is sent through the messenger)
+}
+
+// historyStore is what solver reads.
+type historyStore interface {
+	getter
+	History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error)
+}
+
+func (h *solver) routes() []route {
+	return []route{
+		command("analyze", h.analyze, helpLine("help_analyze"),
+			mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+		command("replay", h.replay, helpLine("help_analyze")),
+		button("analysis", matchParts, h.analysis, mayDefer(discordgo.InteractionResponseDeferredChannelMessageWithSource)),
+		button("replay", replayParts, h.replayButton),
+	}
+}
 
 // parseMoves reads a moves string for a board of cfg (spaces ignored;
 // letters in either case; game's moves notation), playing the moves by the game's rules. It
@@ -69,22 +99,6 @@ func parseMoves(s string, cfg game.Config) ([]int, error) {
 	return moves, nil
 }
 
-// positionRound returns the round that moves (legal, zero-based) make
-// from the empty board of cfg, opener opening.
-func positionRound(cfg game.Config, opener game.Player, moves []int) *game.Round {
-	cfg.Wins, cfg.Openers, cfg.FirstOpener = 1, game.AlwaysFirst, opener
-	m, err := game.NewMatch(cfg)
-	if err != nil {
-		return nil
-	}
-	for _, c := range moves {
-		if _, err := m.Play(m.ToMove(), c); err != nil {
-			break
-		}
-	}
-	return m.Round()
-}
-
 // analyzeOptions are the options of /connectn analyze.
 type analyzeOptions struct {
 	Moves                  optString
@@ -103,8 +117,8 @@ func (o *analyzeOptions) declare(s *optionSet) {
 // public, and after the response values every column with the exact
 // solver for analyzeBudget, then shows the position and each column's
 // value: win or loss in n discs, draw, or not settled in time.
-func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
-	if h.ai == nil {
+func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
+	if h.engine.ai == nil {
 		return nil, sessions.Refuse(reasonNoAI)
 	}
 	cfg := game.Config{Rows: o.Rows.or(nil, defaultRows), Columns: o.Columns.or(nil, defaultColumns),
@@ -121,76 +135,15 @@ func (h *Handler) analyze(ctx context.Context, c *call, o *analyzeOptions) (*dis
 	c.afterResponse(func(ctx context.Context) {
 		actx, cancel := context.WithTimeout(ctx, analyzeBudget)
 		defer cancel()
-		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
 			h.log.Error("analysing a position", "err", err)
-			h.boards.editOriginal(ctx, c, &message{Content: l.T("analysis_failed"), AllowedMentions: noMentions()})
+			h.boards.EditOriginal(ctx, c.out(), &message{Content: l.T("analysis_failed"), AllowedMentions: render.NoMentions()})
 			return
 		}
-		h.boards.editOriginal(ctx, c, renderPosition(l, cfg, moves, vals))
+		h.boards.EditOriginal(ctx, c.out(), render.Position(l, cfg, moves, vals))
 	})
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
-}
-
-// renderPosition draws the position moves make on a board of cfg, and the
-// value of each column for the player to move.
-func renderPosition(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.ColumnValue) *message {
-	t := themes[0]
-	r := positionRound(cfg, game.Player1, moves)
-	title := l.T("analyze_title_empty")
-	if len(moves) > 0 {
-		title = l.N("analyze_title", len(moves))
-	}
-	var lines []string
-	switch {
-	case r.Outcome() == game.Won:
-		lines = append(lines, l.T("analyze_over", "Player", t.Disc[r.Winner()]))
-	case r.Outcome() == game.Drawn:
-		lines = append(lines, l.T("analyze_full"))
-	default:
-		lines = append(lines, l.T("analyze_to_move", "Player", t.Disc[r.ToMove()]))
-		for _, v := range vals {
-			lines = append(lines, l.T("analyze_column", "Column", headerLabel(v.Column, cfg.Columns), "Value", value(l, v)))
-		}
-	}
-	desc := drawGrid(t, r) + "\n" + strings.Join(lines, "\n")
-	if len(moves) > 0 {
-		desc = "`" + game.MovesCode(moves) + "`\n\n" + desc
-	}
-	return &message{
-		AllowedMentions: noMentions(),
-		Components:      []discordgo.MessageComponent{},
-		Embeds: []*discordgo.MessageEmbed{{
-			Title: title, Description: desc, Color: t.color(game.NoPlayer),
-			Footer: &discordgo.MessageEmbedFooter{Text: l.T("settings_size", "Rows", l.N("settings_rows", cfg.Rows),
-				"Columns", l.N("settings_columns", cfg.Columns)) + " · Connect " + strconv.Itoa(cfg.Connect) + " · " + l.T("analyze_footer")},
-		}},
-	}
-}
-
-// headerLabel returns column c's label as the board's header shows it:
-// a keycap up to 10 columns, a regional letter beyond.
-func headerLabel(c, columns int) string {
-	if usesLetters(columns) {
-		return string(rune(0x1F1E6 + c))
-	}
-	return keycaps[c]
-}
-
-// value says what a column is worth: win or loss in n discs, a draw, not
-// settled, or full.
-func value(l *locale.Localizer, v ai.ColumnValue) string {
-	switch {
-	case !v.Legal:
-		return l.T("value_full")
-	case !v.Settled:
-		return l.T("value_unsettled")
-	case v.Score > 0:
-		return l.N("value_win", v.In)
-	case v.Score < 0:
-		return l.N("value_loss", v.In)
-	}
-	return l.T("value_draw")
 }
 
 // replayOptions are the options of /connectn replay.
@@ -207,11 +160,11 @@ func (o *replayOptions) declare(s *optionSet) {
 // still have custom_ids of their own, as Discord wants) and the step it
 // shows (from 0 before the first disc of the first round, over every
 // round).
-var replayParts = []part{partMatch, partPost, partPly}
+var replayParts = []customid.Part{partMatch, partPost, partPly}
 
 // replay handles /connectn replay: the channel's last finished match (or
 // the one numbered match, in this channel), privately, at its first step.
-func (h *Handler) replay(ctx context.Context, c *call, o *replayOptions) (*discordgo.InteractionResponse, error) {
+func (h *solver) replay(ctx context.Context, c *call, o *replayOptions) (*discordgo.InteractionResponse, error) {
 	s, err := h.replayed(ctx, c.i.ChannelID, int64(o.Match.v), o.Match.set)
 	if err != nil {
 		return nil, err
@@ -220,18 +173,18 @@ func (h *Handler) replay(ctx context.Context, c *call, o *replayOptions) (*disco
 }
 
 // replayButton answers a replay's ⏮ ◀ ▶ ⏭ buttons: the step the button
-// names (c.id.Ply), in place of the private message.
-func (h *Handler) replayButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := h.replayed(ctx, c.i.ChannelID, c.id.Match, true)
+// names (int(c.id.Part(2))), in place of the private message.
+func (h *solver) replayButton(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
+	s, err := h.replayed(ctx, c.i.ChannelID, c.match(), true)
 	if err != nil {
 		return nil, err
 	}
-	return h.replayStep(ctx, c, s, c.id.Ply, true), nil
+	return h.replayStep(ctx, c, s, int(c.id.Part(2)), true), nil
 }
 
 // replayed returns the finished match of channel numbered match (any
 // when !numbered: the newest), from the channel's history.
-func (h *Handler) replayed(ctx context.Context, channelID string, match int64, numbered bool) (*sessions.Session, error) {
+func (h *solver) replayed(ctx context.Context, channelID string, match int64, numbered bool) (*sessions.Session, error) {
 	list, err := h.store.History(ctx, channelID, 50)
 	if err != nil {
 		return nil, err
@@ -271,7 +224,7 @@ func steps(m *game.Match) []step {
 // within replayBudget, and the buttons to the first, previous, next and
 // last steps: a new private message, or (update) in place of the one
 // clicked.
-func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
+func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
 	l := c.reader
 	all := steps(s.Match)
 	k = max(0, min(k, len(all)-1))
@@ -280,39 +233,39 @@ func (h *Handler) replayStep(ctx context.Context, c *call, s *sessions.Session, 
 	played := rounds[st.round]
 	moves := played.Moves()[:st.ply]
 	cfg := s.Config
-	r := positionRound(cfg, played.Opener(), moves) // the round as it stood
-	t := themeNamed(s.Theme)
+	r := render.PositionRound(cfg, played.Opener(), moves) // the round as it stood
+	t := render.ThemeNamed(s.Theme)
 	lines := []string{l.T("replay_start")}
 	if last, ok := r.LastMove(); ok {
 		lines[0] = l.T("replay_step", "Step", st.ply, "Steps", len(played.Moves()), "Disc", t.Disc[r.At(last.Row, last.Column)],
-			"Column", columnLabel(last.Column, cfg.Columns))
+			"Column", render.ColumnLabel(last.Column, cfg.Columns))
 	}
-	if !r.Over() && h.ai != nil {
+	if !r.Over() && h.engine.ai != nil {
 		// The position's value is the best column's.
 		actx, cancel := context.WithTimeout(ctx, replayBudget)
-		vals, err := h.ai.Evaluate(actx, cfg, moves)
+		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
 		cancel()
 		v := ai.ColumnValue{Legal: true}
 		if err == nil {
 			v = best(vals)
 		}
-		lines = append(lines, l.T("replay_value", "Player", name(l, s, r.ToMove()), "Value", value(l, v)))
+		lines = append(lines, l.T("replay_value", "Player", render.Name(l, s, r.ToMove()), "Value", render.Value(l, v)))
 	} else if r.Over() {
-		lines = append(lines, roundResult(l, s, r))
+		lines = append(lines, render.RoundResult(l, s, r))
 	}
 	nav := func(which int, label string, to int) discordgo.Button {
 		return discordgo.Button{Label: label, Style: discordgo.SecondaryButton, Disabled: to == k || to < 0 || to >= len(all),
-			CustomID: buttonID{Action: "replay", Match: s.ID, Post: which, Ply: max(0, min(to, len(all)-1))}.String()}
+			CustomID: customid.New("replay", s.ID, int64(which), int64(max(0, min(to, len(all)-1)))).String()}
 	}
 	msg := &message{
 		Flags:           discordgo.MessageFlagsEphemeral,
-		AllowedMentions: noMentions(),
+		AllowedMentions: render.NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       l.T("replay_title", "Match", s.ID, "Round", st.round+1),
-			Description: drawGrid(t, r) + "\n" + strings.Join(lines, "\n"),
-			Color:       t.color(game.NoPlayer),
-			Footer: &discordgo.MessageEmbedFooter{Text: l.T("replay_footer", "Player1", t.Disc[game.Player1]+" "+escapeName(l, s.Players[0].Name),
-				"Player2", t.Disc[game.Player2]+" "+escapeName(l, s.Players[1].Name))},
+			Description: render.Grid(t, r) + "\n" + strings.Join(lines, "\n"),
+			Color:       t.ColorOf(game.NoPlayer),
+			Footer: &discordgo.MessageEmbedFooter{Text: l.T("replay_footer", "Player1", t.Disc[game.Player1]+" "+render.EscapeName(l, s.Players[0].Name),
+				"Player2", t.Disc[game.Player2]+" "+render.EscapeName(l, s.Players[1].Name))},
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			nav(0, "⏮", 0), nav(1, "◀", k-1), nav(2, "▶", k+1), nav(3, "⏭", len(all)-1),

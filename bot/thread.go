@@ -3,14 +3,12 @@ package bot
 import (
 	"context"
 	"errors"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/game"
-	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -32,10 +30,6 @@ var (
 // in Threads (https://discord.com/developers/docs/topics/permissions).
 const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 
-// threadArchiveDelay is how long after its match ends the bot archives a
-// thread it opened for it.
-const threadArchiveDelay = 5 * time.Minute
-
 // WithThreads sets whether a challenge opens a thread for its match when
 // the challenger leaves the thread option out (CONNECTN_THREADS; off by
 // default). Where no thread can be opened, the match is then played in
@@ -51,7 +45,7 @@ func WithThreads(on bool) Option {
 // bot token) and reasonThreadPermission when the interaction's
 // app_permissions lack threadPermissions; the default alone never refuses:
 // the match is then played in the channel.
-func (h *Handler) inThread(c *call, t toggle, def bool) (bool, error) {
+func (h *challenges) inThread(c *call, t toggle, def bool) (bool, error) {
 	if !t.or(def) {
 		return false, nil
 	}
@@ -78,18 +72,17 @@ func (h *Handler) inThread(c *call, t toggle, def bool) (bool, error) {
 // where no thread can be opened (a thread or a forum post: Discord's code
 // 50024), with the thread option left to the bot's default, hosts the
 // match itself (playHere).
-func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
+func (h *challenges) openThread(ctx context.Context, c *call, req sessions.Challenge, explicit bool) {
 	l := c.public(nil)
-	name := l.T("thread_name", "Connect", req.Config.Connect,
-		"Player1", bareName(l, req.Challenger.Name), "Player2", bareName(l, req.Opponent.Name))
-	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, truncate(name, threadNameMax))
-	if err != nil && !explicit && hasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
+	name := render.ThreadName(l, req.Config.Connect, req.Challenger.Name, req.Opponent.Name)
+	thread, err := h.messenger.StartThread(ctx, c.i.ChannelID, name)
+	if err != nil && !explicit && outbox.HasCode(err, discordgo.ErrCodeCannotExecuteActionOnThisChannelType) {
 		h.playHere(ctx, c, req)
 		return
 	}
 	if err != nil {
-		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", restErrorText(err))
-		h.boards.privately(ctx, c, c.reader.T(reasonThreadFailed.MessageID()))
+		h.log.Warn("opening a thread for a challenge", "channel", c.i.ChannelID, "err", outbox.RESTErrorText(err))
+		h.boards.Privately(ctx, c.out(), c.reader.T(reasonThreadFailed.MessageID()))
 		return
 	}
 	req.ChannelID, req.Place.Thread, req.Webhook = thread, true, sessions.Webhook{}
@@ -97,8 +90,8 @@ func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challeng
 	if s == nil {
 		return
 	}
-	h.boards.editOriginal(ctx, c, renderThreadLink(l, s))
-	h.boards.postPending(ctx, s.ChannelID, s.ID)
+	h.boards.EditOriginal(ctx, c.out(), render.ThreadLink(l, s))
+	h.boards.PostPending(ctx, s.ChannelID, s.ID)
 }
 
 // playHere stores the challenge req in the channel it was made in, after
@@ -106,11 +99,11 @@ func (h *Handler) openThread(ctx context.Context, c *call, req sessions.Challeng
 // interaction's webhook (a new message, so that the opponent's mention
 // notifies them, which an edit would not), in place of the "thinking…"
 // response. A channel already busy gets the refusal, privately.
-func (h *Handler) playHere(ctx context.Context, c *call, req sessions.Challenge) {
+func (h *challenges) playHere(ctx context.Context, c *call, req sessions.Challenge) {
 	req.Webhook = c.webhook("")
 	if s := h.openAfter(ctx, c, req); s != nil {
-		h.boards.privately(ctx, c, "") // the "thinking…" response goes
-		h.boards.postPending(ctx, s.ChannelID, s.ID)
+		h.boards.Privately(ctx, c.out(), "") // the "thinking…" response goes
+		h.boards.PostPending(ctx, s.ChannelID, s.ID)
 	}
 }
 
@@ -119,11 +112,11 @@ func (h *Handler) playHere(ctx context.Context, c *call, req sessions.Challenge)
 // caller (PostDue now; the scheduler posts it if the caller cannot). It
 // returns nil after answering c privately when the channel is busy or the
 // store fails.
-func (h *Handler) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
+func (h *challenges) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
 	now := h.now()
 	fresh, err := sessions.Open(req, h.policy, now)
 	if err == nil {
-		if err := fresh.Opening(ctx, h.bot(inlineBudget(ctx)), now); err != nil {
+		if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), now); err != nil {
 			h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 		}
 		fresh.PostDue = now // posted below; the scheduler tries again after a failure
@@ -131,112 +124,14 @@ func (h *Handler) openAfter(ctx context.Context, c *call, req sessions.Challenge
 	}
 	switch {
 	case errors.Is(err, sessions.ErrActiveSession):
-		h.boards.privately(ctx, c, c.reader.T(sessions.ReasonBusy.MessageID()))
+		h.boards.Privately(ctx, c.out(), c.reader.T(sessions.ReasonBusy.MessageID()))
 		return nil
 	case err != nil:
 		h.log.Error("storing a challenge", "channel", req.ChannelID, "err", err)
-		h.boards.privately(ctx, c, c.reader.T("apology"))
+		h.boards.Privately(ctx, c.out(), c.reader.T("apology"))
 		return nil
 	}
 	h.log.Info("challenge", "match", fresh.ID, "guild", fresh.GuildID, "channel", fresh.ChannelID, "from", c.i.ChannelID,
 		"challenger", fresh.Players[0].ID, "opponent", fresh.Players[1].ID, "ai", fresh.AI)
 	return fresh
-}
-
-// threadNameMax is the longest name Discord gives a thread, in characters.
-const threadNameMax = 100
-
-// bareName returns a display name as plain text (a thread's name shows no
-// markdown): on one line, at most maxNameLength characters; an empty name
-// reads as l's word for someone.
-func bareName(l *locale.Localizer, name string) string {
-	name = truncate(strings.Join(strings.Fields(name), " "), maxNameLength+1)
-	if name == "" {
-		return l.T("name_someone")
-	}
-	return name
-}
-
-// truncate shortens s to at most n characters, with an ellipsis.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// renderThreadLink draws the line a challenge with the thread option
-// leaves in its channel: who challenges whom, to what, and the link to
-// the thread where the match is. It mentions nobody: the challenge in the
-// thread pings the opponent.
-func renderThreadLink(l *locale.Localizer, s *sessions.Session) *message {
-	return &message{
-		Content: l.T("challenge_in_thread", "Challenger", name(l, s, game.Player1), "Opponent", name(l, s, game.Player2),
-			"Connect", s.Config.Connect, "Thread", "<#"+s.ChannelID+">"),
-		AllowedMentions: noMentions(),
-		Components:      []discordgo.MessageComponent{},
-	}
-}
-
-// archives are the threads the bot opened whose match has ended, with when
-// to archive them. The plan lives in memory: after a restart, Discord's
-// auto-archive (threadAutoArchive) closes a thread the bot forgot.
-type archives struct {
-	mu  sync.Mutex
-	due map[string]time.Time // thread channel ID → when
-}
-
-// plan archives the thread of s, a match over in a thread the bot
-// opened, threadArchiveDelay after it ended (s.UpdatedAt), and returns
-// when.
-func (a *archives) plan(s *sessions.Session) time.Time {
-	at := s.UpdatedAt.Add(threadArchiveDelay)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.due == nil {
-		a.due = map[string]time.Time{}
-	}
-	if _, ok := a.due[s.ChannelID]; !ok {
-		a.due[s.ChannelID] = at
-	}
-	return at
-}
-
-// take removes and returns the threads due at now.
-func (a *archives) take(now time.Time) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []string
-	for id, at := range a.due {
-		if !now.Before(at) {
-			out = append(out, id)
-			delete(a.due, id)
-		}
-	}
-	return out
-}
-
-// archiveDue archives the threads whose match ended threadArchiveDelay ago
-// or more, unless a new challenge or match (a rematch) is under way in
-// one. The scheduler calls it at every sweep.
-func (b *boards) archiveDue(ctx context.Context) {
-	for _, id := range b.archives.take(b.now()) {
-		s, err := b.store.Get(ctx, id)
-		switch {
-		case err != nil && !errors.Is(err, sessions.ErrNotFound):
-			b.log.Warn("reading a thread's session before archiving it", "channel", id, "err", err)
-			continue
-		case err == nil && s.Phase.Active():
-			continue // a rematch: its own end plans the archive again
-		}
-		if b.messenger == nil {
-			continue
-		}
-		if err := b.messenger.ArchiveThread(ctx, id); err != nil {
-			b.log.Warn("archiving a thread", "channel", id, "err", restErrorText(err))
-			continue
-		}
-		b.log.Info("thread archived", "channel", id)
-	}
 }

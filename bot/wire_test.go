@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/wire"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -25,22 +27,22 @@ func TestEncodeResponseIsEncodingJSON(t *testing.T) {
 		{Rows: 12, Columns: 12, Connect: 5, Wins: 1},
 		{Rows: 4, Columns: 4, Connect: 3, Wins: 3},
 	} {
-		for _, th := range themes {
+		for _, th := range render.Themes {
 			round := fillRound(cfg, 7)
 			for _, moves := range [][]int{nil, round[:len(round)/2], round} {
 				s := testSession(t, cfg, th.Name, moves, "Alice <&> \"A\"", worstName)
 				for _, msg := range allMessages(s) {
 					responses = append(responses, updateMessage(msg), newMessage(msg))
 				}
-				responses = append(responses, forfeitPrompt(en, s, game.Player1))
+				responses = append(responses, render.ForfeitPrompt(en, s, game.Player1))
 			}
 		}
 	}
 	help := renderHelp(en, DefaultTurnTimeout)
 	responses = append(responses, help,
-		newMessage(renderLeaderboard(en, false, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
-		newMessage(renderStats(en, false, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob")),
-		ephemeral("It is not your turn."),
+		newMessage(render.Leaderboard(en, false, []sessions.Stats{{UserID: "1", Matches: 3, Wins: 2}})),
+		newMessage(render.Stats(en, false, "Bob", sessions.Stats{Matches: 1}, sessions.Stats{}, nil, "Bob", sessions.MemberRating{})),
+		render.Ephemeral("It is not your turn."),
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate},
 		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 			Components: []discordgo.MessageComponent{&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.Button{Label: "pointer, no style"}}}},

@@ -9,7 +9,10 @@ import (
 )
 
 // Chart is the evaluation of every ply of a round, as chess sites chart a
-// game: one point per disc, its value from Player 1's side.
+// game: one point per disc, its value from Player 1's side. It is drawn by
+// hand, without axes or legend; EvalChart supersedes it, and it stays, with
+// DrawChart and EncodeChart unchanged, only until the bot switches to
+// EvalChart.
 type Chart struct {
 	// Values holds, for each disc (in the order played), the value of the
 	// position it left, from -1 (Player 2 wins at once) through 0 (a draw)

@@ -16,6 +16,7 @@ import (
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/metrics"
+	"github.com/connectn/connectn/sessions"
 )
 
 // defaultAPI is DefaultDiscordAPI parsed: the scheme, host and path prefix
@@ -167,7 +168,7 @@ const schedulerInterval = time.Second
 // a.metrics, reaching Discord after a response through rest (a session
 // with the bot token, or without one in serve mode), with the configured
 // deadlines and an AI with the configured memory and workers.
-func (a *app) handler(store bot.Store, rest *discordgo.Session) *bot.Handler {
+func (a *app) handler(store sessions.Store, rest *discordgo.Session) *bot.Handler {
 	procs := runtime.GOMAXPROCS(0)
 	workers := aiWorkers(a.c.aiWorkers, procs)
 	if workers < a.c.aiWorkers {

@@ -34,10 +34,20 @@ var layers = map[string][]string{
 	"puzzle":                     {"game/ai", "rating", "game"},
 	"bot/internal/wire":          {},
 	"bot/internal/limits":        {},
+	"bot/internal/customid":      {},
+	"bot/internal/render":        {"bot/internal/customid", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
+	"bot/internal/outbox":        {"bot/internal/limits", "bot/internal/render", "bot/internal/wire", "sessions", "locale"},
+	"internal/clock":             {},
+	"internal/clock/clocktest":   {},
 	"bot/discordtest":            {"bot/internal/limits"},
-	"bot":                        {"bot/internal/wire", "bot/internal/limits", "sessions", "locale", "picture", "game/ai", "game"},
+	"bot":                        {"bot/internal/wire", "bot/internal/limits", "bot/internal/customid", "bot/internal/render", "bot/internal/outbox", "sessions", "locale", "picture", "game/ai", "game"},
 	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "puzzle", "game/ai", "game", "locale"},
 	"cmd/connectn-loadgen":       {"bot/discordtest", "sessions", "sessions/sqlite", "game"},
+
+	// Tournaments: the rules on rating and game only; the matching below
+	// them on nothing.
+	"tournament":                   {"tournament/internal/matching", "rating", "game"},
+	"tournament/internal/matching": {},
 }
 
 // forbidden are outside packages (by path prefix) and who alone may import
@@ -48,9 +58,12 @@ var forbidden = map[string][]string{
 	"github.com/lib/pq":              {},
 	"github.com/mattn/go-sqlite3":    {},
 	"github.com/joho/godotenv":       {"cmd/connectn"},
-	"github.com/bwmarrin/discordgo":  {"bot", "bot/internal/wire", "bot/discordtest", "cmd/connectn", "cmd/connectn-loadgen"},
+	"github.com/bwmarrin/discordgo":  {"bot", "bot/internal/wire", "bot/internal/render", "bot/internal/outbox", "bot/discordtest", "cmd/connectn", "cmd/connectn-loadgen"},
 	"github.com/prometheus/":         {"metrics"},
 	"github.com/nicksnyder/go-i18n/": {"locale"},
+	// The plotting library and its fonts (about 7 MB of the binary) stay
+	// behind picture's API.
+	"gonum.org/v1/plot": {"picture"},
 }
 
 // TestImportsPointDown checks every package's imports (not its tests')

@@ -19,13 +19,13 @@ type observedStore struct {
 	failures func(op string)   // nil counts nothing
 }
 
-// Create implements bot.Store.
+// Create implements sessions.Store, as the bot uses it.
 func (s *observedStore) Create(ctx context.Context, sess *sessions.Session) (*sessions.Session, error) {
 	out, err := s.Store.Create(ctx, sess)
 	return out, s.observe("create", err, nil)
 }
 
-// Update implements bot.Store.
+// Update implements sessions.Store, as the bot uses it.
 func (s *observedStore) Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
 	var fnErr error
 	out, err := s.Store.Update(ctx, channelID, func(sess *sessions.Session) error {
@@ -35,7 +35,7 @@ func (s *observedStore) Update(ctx context.Context, channelID string, fn func(*s
 	return out, s.observe("update", err, fnErr)
 }
 
-// Abandon implements bot.Store.
+// Abandon implements sessions.Store, as the bot uses it.
 func (s *observedStore) Abandon(ctx context.Context, channelID string) (int64, error) {
 	id, err := s.Store.Abandon(ctx, channelID)
 	return id, s.observe("abandon", err, nil)

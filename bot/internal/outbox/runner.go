@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 const (
 	// workTimeout bounds one piece of background work.
 	workTimeout = 30 * time.Second
-	// afterTTL is how long work queued for Delivered waits before it is
+	// AfterTTL is how long work queued for Delivered waits before it is
 	// dropped (a transport that never delivered the response); the
 	// scheduler still does the durable part of it.
-	afterTTL = time.Minute
+	AfterTTL = time.Minute
 	// dueBatch is how many due sessions RunDue settles at most per call.
 	dueBatch = 100
 )
@@ -27,7 +27,7 @@ const (
 // (posting the next round's board, learning a new message's ID), the
 // scheduler's ticks, and the background goroutines both start, which
 // close and waitIdle wait for.
-type runner struct {
+type Runner struct {
 	now func() time.Time
 	log *slog.Logger
 
@@ -47,14 +47,14 @@ type afterTask struct {
 	fns    []func(context.Context)
 }
 
-func newRunner(now func() time.Time, log *slog.Logger) *runner {
-	r := &runner{now: now, log: log, pending: map[string]*afterTask{}}
+func NewRunner(now func() time.Time, log *slog.Logger) *Runner {
+	r := &Runner{now: now, log: log, pending: map[string]*afterTask{}}
 	r.ctx, r.stop = context.WithCancel(context.Background())
 	return r
 }
 
 // queue holds fns until the response to interaction id is delivered.
-func (r *runner) queue(id string, fns []func(context.Context)) {
+func (r *Runner) Queue(id string, fns []func(context.Context)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.pending[id]
@@ -66,7 +66,7 @@ func (r *runner) queue(id string, fns []func(context.Context)) {
 }
 
 // delivered starts the work queued for interaction id, in the background.
-func (r *runner) delivered(id string) {
+func (r *Runner) Delivered(id string) {
 	r.running.Add(1) // before the queue forgets the work, for waitIdle
 	defer r.running.Add(-1)
 	r.mu.Lock()
@@ -77,25 +77,25 @@ func (r *runner) delivered(id string) {
 		return
 	}
 	for _, fn := range t.fns {
-		r.spawn(fn)
+		r.Spawn(fn)
 	}
 }
 
 // undelivered drops the work queued for interaction id.
-func (r *runner) undelivered(id string) {
+func (r *Runner) Undelivered(id string) {
 	r.mu.Lock()
 	delete(r.pending, id)
 	r.mu.Unlock()
 }
 
-// sweep drops work queued more than afterTTL ago by the runner's clock,
+// sweep drops work queued more than AfterTTL ago by the runner's clock,
 // and returns how much it dropped.
-func (r *runner) sweep() int {
+func (r *Runner) Sweep() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
 	for id, t := range r.pending {
-		if r.now().Sub(t.queued) > afterTTL {
+		if r.now().Sub(t.queued) > AfterTTL {
 			delete(r.pending, id)
 			n++
 		}
@@ -105,7 +105,7 @@ func (r *runner) sweep() int {
 
 // spawn runs fn in the background with a bounded context, logging a panic
 // instead of crashing.
-func (r *runner) spawn(fn func(context.Context)) {
+func (r *Runner) Spawn(fn func(context.Context)) {
 	r.work.Add(1)
 	r.running.Add(1)
 	go func() {
@@ -123,7 +123,7 @@ func (r *runner) spawn(fn func(context.Context)) {
 }
 
 // every calls tick at once, then every interval, until ctx ends.
-func (r *runner) every(ctx context.Context, interval time.Duration, tick func(context.Context)) {
+func (r *Runner) Every(ctx context.Context, interval time.Duration, tick func(context.Context)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -140,7 +140,7 @@ func (r *runner) every(ctx context.Context, interval time.Duration, tick func(co
 // it cancels what is left and waits up to cancelWait for it to stop (work
 // that honours its context returns at once: a REST call, deliver's
 // tries), returning ctx's error if the work did not finish in time.
-func (r *runner) close(ctx context.Context) error {
+func (r *Runner) Close(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		r.work.Wait()
@@ -169,7 +169,7 @@ const cancelWait = 2 * time.Second
 
 // waitIdle waits until no work waits for a delivery and none runs, or
 // until ctx ends (returning its error).
-func (r *runner) waitIdle(ctx context.Context) error {
+func (r *Runner) WaitIdle(ctx context.Context) error {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {

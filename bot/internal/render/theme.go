@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"github.com/connectn/connectn/game"
@@ -11,7 +11,7 @@ import (
 // winning-line marks differ from the empty cell and from the discs. An emoji
 // means one thing in every theme: no theme's winning mark or disc is another
 // theme's empty cell, so a player used to one theme never misreads another.
-// The last disc played is marked the same way in every theme, by lastMark
+// The last disc played is marked the same way in every theme, by LastMark
 // over its column.
 type Theme struct {
 	// Name is the value of the challenge's theme option; the catalog's
@@ -28,23 +28,23 @@ type Theme struct {
 	Picture picture.Style
 }
 
-// lastMark stands over the column of the last disc played, in place of its
+// LastMark stands over the column of the last disc played, in place of its
 // header, in every theme: the last disc is the top one of its column, and
 // an arrow pointing down into a column reads as "dropped here" in any
 // colours. Twemoji draws it as a blue tile like the keycaps beside it, so
 // it sits in the header row and reads in Discord's dark and light modes.
-const lastMark = "⬇️"
+const LastMark = "⬇️"
 
-// closedColor is the embed colour of a challenge that ended without a
+// ClosedColor is the embed colour of a challenge that ended without a
 // match: a neutral grey, in every theme.
-const closedColor = 0x80848E
+const ClosedColor = 0x80848E
 
-// The themes, the first being the default. The colour-blind pair, blue and
+// Themes are the themes, the first being the default. The colour-blind pair, blue and
 // orange, stays apart under protanopia, deuteranopia and tritanopia; its
 // empty cell is a grey framed square, neither blue nor orange, and its
 // winning line diamonds, a shape apart from the discs that needs no colour
 // to be told from them (a blue square would be the classic empty cell).
-var themes = []Theme{
+var Themes = []Theme{
 	{
 		Name:    "classic",
 		Empty:   "🟦",
@@ -71,36 +71,27 @@ var themes = []Theme{
 	},
 }
 
-// themeNamed returns the theme called name, and the default theme for ""
+// ThemeNamed returns the theme called name, and the default theme for ""
 // or an unknown name (a theme retired after a match was stored).
-func themeNamed(name string) Theme {
-	for _, t := range themes {
+func ThemeNamed(name string) Theme {
+	for _, t := range Themes {
 		if t.Name == name {
 			return t
 		}
 	}
-	return themes[0]
+	return Themes[0]
 }
 
-// themeChoices returns the choices of the theme option.
-func themeChoices() []choice {
-	var out []choice
-	for _, t := range themes {
-		out = append(out, choice{value: t.Name, label: "choice_theme_" + t.Name})
-	}
-	return out
-}
-
-// disc returns p's disc in t, the empty cell for game.NoPlayer.
-func (t Theme) disc(p game.Player) string {
+// DiscOf returns p's disc in t, the empty cell for game.NoPlayer.
+func (t Theme) DiscOf(p game.Player) string {
 	if !p.Valid() {
 		return t.Empty
 	}
 	return t.Disc[p]
 }
 
-// color returns the embed colour for p, neutral for game.NoPlayer.
-func (t Theme) color(p game.Player) int {
+// ColorOf returns the embed colour for p, neutral for game.NoPlayer.
+func (t Theme) ColorOf(p game.Player) int {
 	if !p.Valid() {
 		return t.Color[0]
 	}

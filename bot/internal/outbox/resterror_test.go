@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestRESTErrorNamesTheHostCalled(t *testing.T) {
 	if err == nil {
 		t.Fatal("a call to a closed port succeeded")
 	}
-	got := restErrorText(err)
+	got := RESTErrorText(err)
 	for _, want := range []string{addr, "/webhooks/1100000000000000001/[token]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("restErrorText = %q, want it to name %q", got, want)

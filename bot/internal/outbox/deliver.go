@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// retryPolicy bounds the tries of one REST call after a response: the
+// Retry bounds the tries of one REST call after a response: the
 // next round's board, a rematch invitation, a deadline's edit, a deferred
 // answer.
 //
@@ -26,27 +26,19 @@ import (
 // retry_after period before retrying"); a wait (a Retry-After among them)
 // after which a whole try does not fit in what is left of the budget ends
 // the tries at once, so that no try is cut off by the budget.
-type retryPolicy struct {
-	budget, attempt, base, max time.Duration
+type Retry struct {
+	// Budget bounds all the tries, waits included; Attempt one try; the
+	// wait between tries doubles from Base up to Max.
+	Budget, Attempt, Base, Max time.Duration
 }
 
-// defaultRetry is the policy of every handler; tests shorten it.
-//
-// A try is cut off after 2 s: Discord answers a webhook call in well
-// under a second, and a stall or a lost answer costs the board that much,
-// not more. The waits between tries grow from 250 ms to 1 s, not more (a
-// 429's Retry-After still rules), and stay at 250 ms after a try cut off
-// (it has waited already): six tries or more fit in the budget. A try cut
-// off that Discord carried out all the same is found before the next
-// (see boards.post); that look has half the try, the post the rest. With
-// a fifth of the REST calls stalling (connectn-loadgen -faults 0.2
-// -fault-kinds stall, docs/load.md), tries of 2.5 s and waits up to 4 s
-// gave up 7 boards of 1,556 for the moment (the scheduler posted them
-// after 15 s); tries of 2 s and waits up to 1 s, 2 of 1,929, with a p99
-// of 10.8 s after the round's end (a look and a post sharing a try, a try
-// failed a third of the time); with the look's half and the short wait
-// after a timeout, none of 2,197, p99 6.0 s.
-var defaultRetry = retryPolicy{budget: 15 * time.Second, attempt: 2 * time.Second, base: 250 * time.Millisecond, max: time.Second}
+// DefaultRetry is the policy of every handler; tests shorten it. A try
+// is cut off after 2 s (Discord answers a webhook call in well under a
+// second; a stall costs the board that much, not more), and the waits
+// grow from 250 ms to 1 s, so that six tries or more fit in the budget.
+// The figures that chose these numbers are in docs/load.md ("The tries
+// after a response").
+var DefaultRetry = Retry{Budget: 15 * time.Second, Attempt: 2 * time.Second, Base: 250 * time.Millisecond, Max: time.Second}
 
 // The causes of a retry, as passed to Metrics.RESTRetry and
 // Metrics.RESTGiveUp: a bounded set.
@@ -106,13 +98,13 @@ func ambiguous(err error) bool {
 // After a try cut off for want of an answer it is base, not more: that try
 // has waited its attempt already, and another wait that grows would only
 // add to the time the players wait for the board.
-func (p retryPolicy) retryWait(n int, err error) time.Duration {
+func (p Retry) Wait(n int, err error) time.Duration {
 	if cause(err) == CauseTimeout {
-		return p.base
+		return p.Base
 	}
-	d := p.base << min(n, 16)
-	if d > p.max || d <= 0 {
-		d = p.max
+	d := p.Base << min(n, 16)
+	if d > p.Max || d <= 0 {
+		d = p.Max
 	}
 	var rl *discordgo.RateLimitError
 	if errors.As(err, &rl) && rl.TooManyRequests != nil && rl.RetryAfter > d {
@@ -124,14 +116,14 @@ func (p retryPolicy) retryWait(n int, err error) time.Duration {
 // deliver calls fn with a context cut off after one try's time, and again
 // after the policy's wait while it fails with a cause that may pass, for
 // at most the policy's budget or until ctx ends. Every retry and a final
-// failure that had a cause are counted in b.metrics; what is left to log
+// failure that had a cause are counted in b.Metrics; what is left to log
 // is the caller's. It returns fn's last error.
-func (b *boards) deliver(ctx context.Context, fn func(ctx context.Context) error) error {
-	p := b.retry
-	ctx, cancel := context.WithTimeout(ctx, p.budget)
+func (b *Boards) deliver(ctx context.Context, fn func(ctx context.Context) error) error {
+	p := b.Retry
+	ctx, cancel := context.WithTimeout(ctx, p.Budget)
 	defer cancel()
 	for n := 0; ; n++ {
-		try, tryCancel := context.WithTimeout(ctx, p.attempt)
+		try, tryCancel := context.WithTimeout(ctx, p.Attempt)
 		err := fn(try)
 		tryCancel()
 		c := cause(err)
@@ -143,15 +135,15 @@ func (b *boards) deliver(ctx context.Context, fn func(ctx context.Context) error
 		// answer, which makes a post one that may have been made (where
 		// the bot cannot look, one given up rather than risk a copy),
 		// when all Discord did was answer 500.
-		wait := p.retryWait(n, err)
-		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait+p.attempt) {
-			b.metrics.RESTGiveUp(c)
+		wait := p.Wait(n, err)
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait+p.Attempt) {
+			b.Metrics.RESTGiveUp(c)
 			return err
 		}
-		b.metrics.RESTRetry(c)
+		b.Metrics.RESTRetry(c)
 		select {
 		case <-ctx.Done():
-			b.metrics.RESTGiveUp(c)
+			b.Metrics.RESTGiveUp(c)
 			return err
 		case <-time.After(wait):
 		}
@@ -179,17 +171,17 @@ func customIDs(components []discordgo.MessageComponent) []string {
 // findPosted looks among the latest messages of channelID for the one
 // that posts msg, and returns its ID, or "" when there is none. A board is
 // known by its column buttons' custom_ids up to the post sequence
-// (cn:drop:<match>:<post>:, see buttonID): the players may have played on
+// (cn:drop:<match>:<post>:, see customid): the players may have played on
 // it since it was made, which edits its buttons' plies and columns (a lost
 // post is visible in the channel, and clicked, while the bot still does
 // not know of it). Any other message (a rematch invitation) is known by
 // exactly the custom_ids of its buttons, which name its match and never
 // change. It needs the bot token and the bot a member of the channel with
 // Read Message History.
-func (b *boards) findPosted(ctx context.Context, channelID string, msg *message) (string, error) {
+func (b *Boards) findPosted(ctx context.Context, channelID string, msg *message) (string, error) {
 	ids := customIDs(msg.Components)
 	want, prefix := strings.Join(ids, "\x00"), postPrefix(ids)
-	msgs, err := b.messenger.RecentChannelMessages(ctx, channelID, recentLimit)
+	msgs, err := b.Messenger.RecentChannelMessages(ctx, channelID, recentLimit)
 	if err != nil {
 		return "", err
 	}

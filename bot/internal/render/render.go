@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/customid"
 
 	"github.com/connectn/connectn/bot/internal/limits"
 
@@ -36,10 +38,10 @@ func usesLetters(columns int) bool { return columns > len(keycaps) }
 // letters are the labels of columns on boards that use letters.
 const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-// columnLabel returns the label of column c (zero-based) on a board of
+// ColumnLabel returns the label of column c (zero-based) on a board of
 // columns columns, as on its button: "1" to "10", or "A" to "Z". It
 // allocates nothing.
-func columnLabel(c, columns int) string {
+func ColumnLabel(c, columns int) string {
 	if usesLetters(columns) {
 		return letters[c : c+1]
 	}
@@ -56,7 +58,7 @@ func headerRow(columns int) string {
 }
 
 // writeHeader writes the row of column headers to sb, as headerRow reads,
-// with lastMark in place of the header of column marked (zero-based; none
+// with LastMark in place of the header of column marked (zero-based; none
 // when it is negative).
 func writeHeader(sb *strings.Builder, columns, marked int) {
 	for c := 0; c < columns; c++ {
@@ -65,7 +67,7 @@ func writeHeader(sb *strings.Builder, columns, marked int) {
 		}
 		switch {
 		case c == marked:
-			sb.WriteString(lastMark)
+			sb.WriteString(LastMark)
 		case !usesLetters(columns):
 			sb.WriteString(keycaps[c])
 		default:
@@ -74,11 +76,11 @@ func writeHeader(sb *strings.Builder, columns, marked int) {
 	}
 }
 
-// drawGrid draws round r in theme t: the header row, with lastMark over
+// Grid draws round r in theme t: the header row, with LastMark over
 // the column of the last disc played, the board's rows top first, and the
 // plain header again under a tall board. Discs on the winning line are
 // drawn with the theme's winning marks.
-func drawGrid(t Theme, r *game.Round) string {
+func Grid(t Theme, r *game.Round) string {
 	rows, columns := r.Rows(), r.Columns()
 	marked := -1
 	if last, ok := r.LastMove(); ok {
@@ -110,10 +112,10 @@ func drawGrid(t Theme, r *game.Round) string {
 
 // boardNotes returns the line under the grid of round r: on a won board,
 // where the winning line lies, beside its mark; otherwise, from the first
-// disc on, where the last disc went (beside lastMark, as over its column)
+// disc on, where the last disc went (beside LastMark, as over its column)
 // and each player's longest run. A board with no disc has no notes: "".
 func boardNotes(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
-	t := themeNamed(s.Theme)
+	t := ThemeNamed(s.Theme)
 	last, ok := r.LastMove()
 	if !ok {
 		return ""
@@ -122,7 +124,7 @@ func boardNotes(l *locale.Localizer, s *sessions.Session, r *game.Round) string 
 		return winningLines(l, t, r, last, s.Config.Connect)
 	}
 	p := r.At(last.Row, last.Column)
-	return l.T("board_last_disc", "Mark", lastMark, "Disc", t.Disc[p], "Column", columnLabel(last.Column, r.Columns())) +
+	return l.T("board_last_disc", "Mark", LastMark, "Disc", t.Disc[p], "Column", ColumnLabel(last.Column, r.Columns())) +
 		" · " + l.T("board_longest_run", "Disc1", t.Disc[game.Player1], "Run1", r.LongestRun(game.Player1),
 		"Disc2", t.Disc[game.Player2], "Run2", r.LongestRun(game.Player2))
 }
@@ -157,37 +159,41 @@ func winningLines(l *locale.Localizer, t Theme, r *game.Round, last game.Cell, c
 		switch {
 		case d[0] == 0 && from.Row == 0:
 			line = l.N("win_line_bottom_row", n, "Mark", t.Win[p],
-				"From", columnLabel(from.Column, columns), "To", columnLabel(to.Column, columns))
+				"From", ColumnLabel(from.Column, columns), "To", ColumnLabel(to.Column, columns))
 		case d[0] == 0:
 			line = l.N("win_line_row", n, "Mark", t.Win[p], "Row", from.Row+1,
-				"From", columnLabel(from.Column, columns), "To", columnLabel(to.Column, columns))
+				"From", ColumnLabel(from.Column, columns), "To", ColumnLabel(to.Column, columns))
 		case d[1] == 0:
-			line = l.N("win_line_column", n, "Mark", t.Win[p], "Column", columnLabel(from.Column, columns),
+			line = l.N("win_line_column", n, "Mark", t.Win[p], "Column", ColumnLabel(from.Column, columns),
 				"From", from.Row+1, "To", to.Row+1)
 		default:
 			line = l.N("win_line_diagonal", n, "Mark", t.Win[p],
-				"FromColumn", columnLabel(from.Column, columns), "FromRow", from.Row+1,
-				"ToColumn", columnLabel(to.Column, columns), "ToRow", to.Row+1)
+				"FromColumn", ColumnLabel(from.Column, columns), "FromRow", from.Row+1,
+				"ToColumn", ColumnLabel(to.Column, columns), "ToRow", to.Row+1)
 		}
 		out = append(out, line)
 	}
 	return strings.Join(out, " · ")
 }
 
+// BotName is the bot's name on the board when it plays: the product's
+// name, in every language.
+const BotName = "ConnectN"
+
 // maxNameLength is the most characters of a display name a message shows.
 const maxNameLength = 32
 
-// escapeName makes a display name safe to show inside markdown: it drops
+// EscapeName makes a display name safe to show inside markdown: it drops
 // line breaks, trims it to maxNameLength runes and escapes markdown
 // characters; an empty name reads as l's word for someone.
-func escapeName(l *locale.Localizer, name string) string {
+func EscapeName(l *locale.Localizer, name string) string {
 	if plainName(name) {
 		return name // most names: nothing to change, nothing to allocate
 	}
 	return escapeAnyName(l, name)
 }
 
-// escapeAnyName is escapeName for any name, without the shortcut.
+// escapeAnyName is EscapeName for any name, without the shortcut.
 func escapeAnyName(l *locale.Localizer, name string) string {
 	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > maxNameLength {
@@ -206,7 +212,7 @@ func escapeAnyName(l *locale.Localizer, name string) string {
 	return sb.String()
 }
 
-// plainName reports whether escapeName leaves name as it is: ASCII
+// plainName reports whether EscapeName leaves name as it is: ASCII
 // letters, digits, '.' and '-', with single spaces between words, at most
 // maxNameLength bytes.
 func plainName(name string) bool {
@@ -224,19 +230,19 @@ func plainName(name string) bool {
 	return true
 }
 
-func mention(userID string) string { return "<@" + userID + ">" }
+func Mention(userID string) string { return "<@" + userID + ">" }
 
-// timestamp formats t as a Discord timestamp that every client shows in its
+// Timestamp formats t as a Discord timestamp that every client shows in its
 // own time zone, relative ("in 5 minutes").
-func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
+func Timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
 
-// name returns the escaped display name of player p of s in bold, after
+// Name returns the escaped display name of player p of s in bold, after
 // their disc.
-func name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
+func Name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
 	if m := s.Member(p); m.ID == sessions.OpenSeat {
-		return themeNamed(s.Theme).disc(p) + " *" + l.T("open_seat") + "*"
+		return ThemeNamed(s.Theme).DiscOf(p) + " *" + l.T("open_seat") + "*"
 	}
-	return themeNamed(s.Theme).disc(p) + " **" + escapeName(l, s.Member(p).Name) + "**"
+	return ThemeNamed(s.Theme).DiscOf(p) + " **" + EscapeName(l, s.Member(p).Name) + "**"
 }
 
 // ratingValue writes a rating as players read it: a whole number.
@@ -258,9 +264,9 @@ func ratingDelta(before, after float64) string {
 // scoreLine says whose score is whose: "🔴 **Alice** 1 – 0 **Bob** 🟡",
 // with the drawn rounds after it.
 func scoreLine(l *locale.Localizer, s *sessions.Session) string {
-	t, m := themeNamed(s.Theme), s.Match
-	line := t.Disc[game.Player1] + " **" + escapeName(l, s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
-		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + escapeName(l, s.Players[1].Name) + "** " + t.Disc[game.Player2]
+	t, m := ThemeNamed(s.Theme), s.Match
+	line := t.Disc[game.Player1] + " **" + EscapeName(l, s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
+		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + EscapeName(l, s.Players[1].Name) + "** " + t.Disc[game.Player2]
 	if d := m.Draws(); d > 0 {
 		line += " · " + l.N("board_draws", d)
 	}
@@ -275,60 +281,60 @@ func settingsLine(l *locale.Localizer, cfg game.Config) string {
 		l.N("settings_wins", cfg.Wins)
 }
 
-// footer is the settings line of s, and the bot's level when s is a match
+// Footer is the settings line of s, and the bot's level when s is a match
 // against the bot.
-func footer(l *locale.Localizer, s *sessions.Session) string {
+func Footer(l *locale.Localizer, s *sessions.Session) string {
 	if s.AI != "" {
 		return l.T("footer_vs_bot", "Settings", settingsLine(l, s.Config), "Level", l.T("level_"+s.AI))
 	}
 	return settingsLine(l, s.Config)
 }
 
-// message is what the bot shows: the data of an interaction response, also
+// Message is what the bot shows: the data of an interaction response, also
 // turned into follow-ups and edits by the messenger.
-type message = discordgo.InteractionResponseData
+type Message = discordgo.InteractionResponseData
 
-// renderChallenge draws the challenge message: the challenged member
+// Challenge draws the challenge message: the challenged member
 // mentioned once (the only mention, and the only ping), both players with
 // their discs, the settings, who opens (and that the opener alternates,
 // when the match may have more than one round), the deadline, and Accept
 // and Decline buttons.
-func renderChallenge(l *locale.Localizer, s *sessions.Session) *message {
+func Challenge(l *locale.Localizer, s *sessions.Session) *Message {
 	challenger, opponent := s.Players[0], s.Players[1]
 	opener := "challenge_opener_once"
 	if s.Config.Wins > 1 && s.Config.Openers == game.Alternate {
 		opener = "challenge_opener"
 	}
-	answer := l.T("challenge_answer", "Opponent", "**"+escapeName(l, opponent.Name)+"**")
-	content := l.T(challengeContent(s), "Opponent", mention(opponent.ID), "Challenger", "**"+escapeName(l, challenger.Name)+"**",
+	answer := l.T("challenge_answer", "Opponent", "**"+EscapeName(l, opponent.Name)+"**")
+	content := l.T(challengeContent(s), "Opponent", Mention(opponent.ID), "Challenger", "**"+EscapeName(l, challenger.Name)+"**",
 		"Connect", s.Config.Connect)
 	mentions := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{opponent.ID}}
 	decline := l.T("button_decline")
 	if opponent.ID == sessions.OpenSeat {
-		answer = l.T("open_answer", "Challenger", "**"+escapeName(l, challenger.Name)+"**")
-		content = l.T("open_content", "Challenger", "**"+escapeName(l, challenger.Name)+"**", "Connect", s.Config.Connect)
-		mentions, decline = noMentions(), l.T("button_withdraw")
+		answer = l.T("open_answer", "Challenger", "**"+EscapeName(l, challenger.Name)+"**")
+		content = l.T("open_content", "Challenger", "**"+EscapeName(l, challenger.Name)+"**", "Connect", s.Config.Connect)
+		mentions, decline = NoMentions(), l.T("button_withdraw")
 	}
-	desc := l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
+	desc := l.T("challenge_players", "Player1", Name(l, s, game.Player1), "Player2", Name(l, s, game.Player2)) + "\n" +
 		settingsLine(l, s.Config) + "\n" +
-		l.T(opener, "Opener", name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
+		l.T(opener, "Opener", Name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
 	if !s.Deadline.IsZero() {
-		desc += " " + l.T("challenge_expires", "When", timestamp(s.Deadline))
+		desc += " " + l.T("challenge_expires", "When", Timestamp(s.Deadline))
 	}
 	if s.Rated {
 		desc += "\n" + l.T("challenge_rated")
 	}
-	return &message{
+	return &Message{
 		Content:         content,
 		AllowedMentions: mentions,
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       l.T("challenge_title", "Connect", s.Config.Connect),
 			Description: desc,
-			Color:       themeNamed(s.Theme).color(game.NoPlayer),
+			Color:       ThemeNamed(s.Theme).ColorOf(game.NoPlayer),
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: buttonID{Action: "accept", Match: s.ID}.String()},
-			discordgo.Button{Label: decline, Style: discordgo.DangerButton, CustomID: buttonID{Action: "decline", Match: s.ID}.String()},
+			discordgo.Button{Label: l.T("button_accept"), Style: discordgo.SuccessButton, CustomID: customid.New("accept", s.ID).String()},
+			discordgo.Button{Label: decline, Style: discordgo.DangerButton, CustomID: customid.New("decline", s.ID).String()},
 		}}},
 	}
 }
@@ -342,74 +348,74 @@ func challengeContent(s *sessions.Session) string {
 	return "challenge_content"
 }
 
-// renderMoved draws a board message that was posted again further down
+// Moved draws a board message that was posted again further down
 // (/connectn board): the board as it stood, no button, and where the live
 // board is now (link, "" while its message is not known).
-func renderMoved(l *locale.Localizer, s *sessions.Session, link string) *message {
+func Moved(l *locale.Localizer, s *sessions.Session, link string) *Message {
 	status := l.T("board_moved")
 	if link != "" {
 		status = l.T("board_moved_to", "Link", link)
 	}
 	r := s.Match.Round()
 	embed := boardEmbed(l, s, r, l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
-		themeNamed(s.Theme).color(game.NoPlayer))
+		ThemeNamed(s.Theme).ColorOf(game.NoPlayer))
 	embed.Description = strings.TrimRight(embed.Description, "\n") // no status line: the content says it
-	return &message{
+	return &Message{
 		Content:         status,
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 		Embeds:          []*discordgo.MessageEmbed{embed},
 		Components:      []discordgo.MessageComponent{},
 	}
 }
 
-// renderClosedChallenge draws a challenge that ended without a match:
+// ClosedChallenge draws a challenge that ended without a match:
 // declined, withdrawn, expired or called off (abandoned). Its title says
 // which, its embed turns grey, its content (the challenge's mention) is
 // cleared, and no button is left.
-func renderClosedChallenge(l *locale.Localizer, s *sessions.Session) *message {
+func ClosedChallenge(l *locale.Localizer, s *sessions.Session) *Message {
 	title, why := "challenge_title_called_off", ""
 	switch s.End {
 	case sessions.EndEnded:
-		ended := l.T("match_ended", "Moderator", mention(s.EndedBy))
+		ended := l.T("match_ended", "Moderator", Mention(s.EndedBy))
 		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
 			// A match under way: its board as it stood, and who ended it.
-			return &message{
-				AllowedMentions: noMentions(),
+			return &Message{
+				AllowedMentions: NoMentions(),
 				Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
-					l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()), closedColor, ended)},
+					l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()), ClosedColor, ended)},
 				Components: []discordgo.MessageComponent{},
 			}
 		}
 		title, why = "challenge_title_ended", ended+" "
 	case sessions.EndDeclined:
-		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", name(l, s, game.Player2))+" "
+		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", Name(l, s, game.Player2))+" "
 	case sessions.EndWithdrawn:
-		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", name(l, s, game.Player1))+" "
+		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", Name(l, s, game.Player1))+" "
 	case sessions.EndExpired:
 		title, why = "challenge_title_expired", l.T("challenge_expired")+" "
 	}
-	return &message{
-		AllowedMentions: noMentions(),
+	return &Message{
+		AllowedMentions: NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title: l.T(title, "Connect", s.Config.Connect),
-			Description: l.T("challenge_players", "Player1", name(l, s, game.Player1), "Player2", name(l, s, game.Player2)) + "\n" +
+			Description: l.T("challenge_players", "Player1", Name(l, s, game.Player1), "Player2", Name(l, s, game.Player2)) + "\n" +
 				settingsLine(l, s.Config) + "\n\n" + why + l.T("challenge_no_match"),
-			Color: closedColor,
+			Color: ClosedColor,
 		}},
 		Components: []discordgo.MessageComponent{},
 	}
 }
 
-// roundResult says how round r ended, in a match that goes on: the title
+// RoundResult says how round r ended, in a match that goes on: the title
 // names the round, and the line under the grid how it was won.
-func roundResult(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
+func RoundResult(l *locale.Localizer, s *sessions.Session, r *game.Round) string {
 	switch r.Outcome() {
 	case game.Won:
-		return l.T("round_won", "Winner", name(l, s, r.Winner()))
+		return l.T("round_won", "Winner", Name(l, s, r.Winner()))
 	case game.Drawn:
 		return l.T("round_drawn")
 	case game.Forfeited:
-		return l.T("round_forfeited", "Loser", name(l, s, r.Winner().Other()))
+		return l.T("round_forfeited", "Loser", Name(l, s, r.Winner().Other()))
 	}
 	return ""
 }
@@ -420,7 +426,7 @@ func roundResult(l *locale.Localizer, s *sessions.Session, r *game.Round) string
 func matchResult(l *locale.Localizer, s *sessions.Session) string {
 	m := s.Match
 	r, winner := m.Round(), m.Winner()
-	w, loser := name(l, s, winner), name(l, s, winner.Other())
+	w, loser := Name(l, s, winner), Name(l, s, winner.Other())
 	switch {
 	case s.End == sessions.EndTimeout:
 		return l.T("match_won_timeout", "Winner", w, "Loser", loser)
@@ -441,7 +447,7 @@ func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title s
 	var desc strings.Builder
 	desc.WriteString(scoreLine(l, s))
 	desc.WriteString("\n\n")
-	desc.WriteString(drawGrid(themeNamed(s.Theme), r))
+	desc.WriteString(Grid(ThemeNamed(s.Theme), r))
 	desc.WriteByte('\n')
 	if notes := boardNotes(l, s, r); notes != "" {
 		desc.WriteString(notes)
@@ -452,15 +458,15 @@ func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title s
 		Title:       title,
 		Description: desc.String(),
 		Color:       color,
-		Footer:      &discordgo.MessageEmbedFooter{Text: footer(l, s)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: Footer(l, s)},
 	}
 }
 
-// renderBoard draws the live board of a match being played: the player to
+// Board draws the live board of a match being played: the player to
 // move mentioned (and nobody else), the score, the current round's board,
 // whose turn it is and when the turn runs out, one button per column
 // (disabled when full) and a Forfeit match button on a row of its own.
-func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
+func Board(l *locale.Localizer, s *sessions.Session) *Message {
 	m := s.Match
 	r := m.Round()
 	toMove := m.ToMove()
@@ -471,71 +477,71 @@ func renderBoard(l *locale.Localizer, s *sessions.Session) *message {
 	case r.Plies() == 0 && r.Number() > 1:
 		id = "board_opens"
 	}
-	status := l.T(id, "Player", name(l, s, toMove))
+	status := l.T(id, "Player", Name(l, s, toMove))
 	if !s.Deadline.IsZero() && !s.BotToMove() {
-		status += " " + l.T("board_turn_runs_out", "When", timestamp(s.Deadline))
+		status += " " + l.T("board_turn_runs_out", "When", Timestamp(s.Deadline))
 	}
 	if s.RatedCapped {
 		status += "\n" + l.T("rating_capped")
 	}
-	return &message{
-		Content:         l.T("board_your_move", "Player", mention(s.Member(toMove).ID)),
+	return &Message{
+		Content:         l.T("board_your_move", "Player", Mention(s.Member(toMove).ID)),
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
 			l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
-			themeNamed(s.Theme).color(toMove), status)},
+			ThemeNamed(s.Theme).ColorOf(toMove), status)},
 		Components: boardButtons(l, s),
 	}
 }
 
-// renderRoundRecord draws round r, which has ended while the match goes on,
+// RoundRecord draws round r, which has ended while the match goes on,
 // as the record its message keeps: the final board with the winning line
 // named, the result (once: the content, which pinged the player to move,
 // is cleared) and the score, and no buttons. The next round's board follows
 // as a new message.
-func renderRoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *message {
+func RoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *Message {
 	winner := r.Winner()
-	return &message{
-		AllowedMentions: noMentions(),
+	return &Message{
+		AllowedMentions: NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
 			l.T("record_title", "Connect", s.Config.Connect, "Round", r.Number()),
-			themeNamed(s.Theme).color(winner),
-			roundResult(l, s, r), l.T("record_next", "Round", r.Number()+1))},
+			ThemeNamed(s.Theme).ColorOf(winner),
+			RoundResult(l, s, r), l.T("record_next", "Round", r.Number()+1))},
 		Components: []discordgo.MessageComponent{},
 	}
 }
 
-// renderMatchOver draws a finished match: the last round's board with the
+// MatchOver draws a finished match: the last round's board with the
 // winning line named, who won and how, said once (the content, which
 // pinged the player to move, is cleared), the final score, the two
 // players' record against each other in this server (pair, from
 // Players[0]'s side; nil to leave it out), and the Rematch and Picture
 // buttons (and Analysis when analysis is set), unless rematch, a last
 // status line, says a rematch was asked for: then no button is left.
-func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *message {
+func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *Message {
 	m := s.Match
 	winner := m.Winner()
 	status := []string{matchResult(l, s)}
 	if pair != nil && s.AI == "" {
-		status = append(status, l.T(scoped("match_pair", s.GuildID == ""), "Player1", escapeName(l, s.Players[0].Name), "Wins", pair.Wins,
-			"Losses", pair.Losses, "Player2", escapeName(l, s.Players[1].Name)))
+		status = append(status, l.T(scoped("match_pair", s.GuildID == ""), "Player1", EscapeName(l, s.Players[0].Name), "Wins", pair.Wins,
+			"Losses", pair.Losses, "Player2", EscapeName(l, s.Players[1].Name)))
 	}
 	if rc := s.Ratings; rc != nil {
 		status = append(status, l.T("rating_line",
-			"Player1", name(l, s, game.Player1), "Rating1", ratingValue(rc.After[0].R), "Change1", ratingDelta(rc.Before[0].R, rc.After[0].R),
-			"Player2", name(l, s, game.Player2), "Rating2", ratingValue(rc.After[1].R), "Change2", ratingDelta(rc.Before[1].R, rc.After[1].R)))
+			"Player1", Name(l, s, game.Player1), "Rating1", ratingValue(rc.After[0].R), "Change1", ratingDelta(rc.Before[0].R, rc.After[0].R),
+			"Player2", Name(l, s, game.Player2), "Rating2", ratingValue(rc.After[1].R), "Change2", ratingDelta(rc.Before[1].R, rc.After[1].R)))
 	} else if s.RatedCapped {
 		status = append(status, l.T("rating_capped"))
 	}
 	row := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
-			CustomID: buttonID{Action: "rematch", Match: s.ID}.String()},
+			CustomID: customid.New("rematch", s.ID).String()},
 		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
-			CustomID: buttonID{Action: "picture", Match: s.ID}.String()},
+			CustomID: customid.New("picture", s.ID).String()},
 	}
 	if analysis {
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
-			CustomID: buttonID{Action: "analysis", Match: s.ID}.String()})
+			CustomID: customid.New("analysis", s.ID).String()})
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	// Each round's moves, copyable into /connectn analyze or connectn solve.
@@ -552,29 +558,29 @@ func renderMatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.Pa
 		status = append(status, rematch)
 		components = []discordgo.MessageComponent{}
 	}
-	e := boardEmbed(l, s, m.Round(), l.T("match_title", "Connect", s.Config.Connect), themeNamed(s.Theme).color(winner), status...)
+	e := boardEmbed(l, s, m.Round(), l.T("match_title", "Connect", s.Config.Connect), ThemeNamed(s.Theme).ColorOf(winner), status...)
 	e.Footer.Text += " · " + l.T("match_number", "Match", s.ID)
-	return &message{
-		AllowedMentions: noMentions(),
+	return &Message{
+		AllowedMentions: NoMentions(),
 		Embeds:          []*discordgo.MessageEmbed{e},
 		Components:      components,
 	}
 }
 
-// renderSession draws s as its board message should now read, whatever its
+// Session draws s as its board message should now read, whatever its
 // phase: the challenge, the live board, the finished match (without the
 // record against each other, which needs the store), or the closed
 // challenge.
-func renderSession(l *locale.Localizer, s *sessions.Session) *message {
+func Session(l *locale.Localizer, s *sessions.Session) *Message {
 	switch s.Phase {
 	case sessions.PhaseChallenge:
-		return renderChallenge(l, s)
+		return Challenge(l, s)
 	case sessions.PhasePlaying:
-		return renderBoard(l, s)
+		return Board(l, s)
 	case sessions.PhaseFinished:
-		return renderMatchOver(l, s, nil, "", false)
+		return MatchOver(l, s, nil, "", false)
 	}
-	return renderClosedChallenge(l, s)
+	return ClosedChallenge(l, s)
 }
 
 // rowButtons is the most column buttons a row of a board holds: one fewer
@@ -599,10 +605,10 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	ids := make([]byte, 0, 32*(columns+1))
 	off := make([]int, 1, columns+2)
 	for c := range columns {
-		ids = buttonID{Action: "drop", Match: s.ID, Post: s.PostSeq, Ply: m.Plies(), Column: c + 1}.append(ids)
+		ids = customid.New("drop", s.ID, int64(s.PostSeq), int64(m.Plies()), int64(c+1)).Append(ids)
 		off = append(off, len(ids))
 	}
-	ids = buttonID{Action: "forfeit", Match: s.ID}.append(ids)
+	ids = customid.New("forfeit", s.ID).Append(ids)
 	off = append(off, len(ids))
 	all := string(ids)
 	// Pointers into one slice of buttons and one of rows: a value in an
@@ -614,7 +620,7 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	rows := make([]discordgo.MessageComponent, len(lines))
 	for c := range columns {
 		buttons[c] = discordgo.Button{
-			Label:    columnLabel(c, columns),
+			Label:    ColumnLabel(c, columns),
 			Style:    discordgo.SecondaryButton,
 			CustomID: all[off[c]:off[c+1]],
 			Disabled: !r.CanDrop(c),
@@ -642,39 +648,39 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	return rows
 }
 
-// forfeitPrompt is the private confirmation a player sees before forfeiting.
-func forfeitPrompt(l *locale.Localizer, s *sessions.Session, p game.Player) *discordgo.InteractionResponse {
-	resp := ephemeral(l.T("forfeit_prompt", "Winner", name(l, s, p.Other())))
+// ForfeitPrompt is the private confirmation a player sees before forfeiting.
+func ForfeitPrompt(l *locale.Localizer, s *sessions.Session, p game.Player) *discordgo.InteractionResponse {
+	resp := Ephemeral(l.T("forfeit_prompt", "Winner", Name(l, s, p.Other())))
 	resp.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("button_forfeit"), Style: discordgo.DangerButton, CustomID: buttonID{Action: "forfeit!", Match: s.ID}.String()},
-		discordgo.Button{Label: l.T("button_keep_playing"), Style: discordgo.SecondaryButton, CustomID: buttonID{Action: "keep", Match: s.ID}.String()},
+		discordgo.Button{Label: l.T("button_forfeit"), Style: discordgo.DangerButton, CustomID: customid.New("forfeit!", s.ID).String()},
+		discordgo.Button{Label: l.T("button_keep_playing"), Style: discordgo.SecondaryButton, CustomID: customid.New("keep", s.ID).String()},
 	}}}
 	return resp
 }
 
-// noMentions allows no mention to ping anyone. Parse is an empty list, not
+// NoMentions allows no mention to ping anyone. Parse is an empty list, not
 // null, as Discord's documentation shows it.
-func noMentions() *discordgo.MessageAllowedMentions {
+func NoMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-// messageLink returns the link that jumps to a message in a server channel.
-func messageLink(guildID, channelID, messageID string) string {
+// MessageLink returns the link that jumps to a message in a server channel.
+func MessageLink(guildID, channelID, messageID string) string {
 	return "https://discord.com/channels/" + guildID + "/" + channelID + "/" + messageID
 }
 
-// renderAnalysis draws the review of round r of s, move by move.
-func renderAnalysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
+// Analysis draws the review of round r of s, move by move.
+func Analysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Analysis) *discordgo.MessageEmbed {
 	columns := r.Columns()
 	var d strings.Builder
 	if len(a.Moves) > 0 && a.Moves[0].Settled {
-		d.WriteString(l.T("analysis_start", "Opener", name(l, s, a.Moves[0].Player), "Outlook", l.T(outlook(a.Moves[0].Before))))
+		d.WriteString(l.T("analysis_start", "Opener", Name(l, s, a.Moves[0].Player), "Outlook", l.T(outlook(a.Moves[0].Before))))
 		d.WriteString("\n")
 	}
 	if a.FirstChange >= 0 {
 		mv := a.Moves[a.FirstChange]
-		d.WriteString(l.T("analysis_first_change", "Move", mv.Ply+1, "Player", name(l, s, mv.Player),
-			"Column", columnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
+		d.WriteString(l.T("analysis_first_change", "Move", mv.Ply+1, "Player", Name(l, s, mv.Player),
+			"Column", ColumnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
 	} else {
 		d.WriteString(l.T("analysis_no_change"))
 	}
@@ -684,8 +690,8 @@ func renderAnalysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *
 		if len(n) < 2 {
 			n = " " + n // as "%2d" pads it, so the moves line up
 		}
-		d.WriteString(l.T("analysis_move", "Move", n, "Disc", themeNamed(s.Theme).disc(mv.Player),
-			"Column", columnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
+		d.WriteString(l.T("analysis_move", "Move", n, "Disc", ThemeNamed(s.Theme).DiscOf(mv.Player),
+			"Column", ColumnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
 		d.WriteString("\n")
 	}
 	if !a.Complete {
@@ -694,7 +700,7 @@ func renderAnalysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *
 	return &discordgo.MessageEmbed{
 		Title:       l.T("analysis_title", "Round", r.Number()),
 		Description: strings.TrimSuffix(d.String(), "\n"),
-		Color:       themeNamed(s.Theme).color(game.NoPlayer),
+		Color:       ThemeNamed(s.Theme).ColorOf(game.NoPlayer),
 		Footer:      &discordgo.MessageEmbedFooter{Text: l.T("analysis_footer")},
 	}
 }
@@ -729,4 +735,36 @@ func verdict(mv ai.MoveReview) string {
 		return "verdict_gave_win_loss"
 	}
 	return "verdict_gave_draw"
+}
+
+// Duration says d in l's language, in the largest unit that counts it
+// whole: "5 minutes", "1 hour", "90 seconds" (a part of a second rounds
+// up).
+func Duration(l *locale.Localizer, d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("duration_hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("duration_minutes", int(d/time.Minute))
+	}
+	return l.N("duration_seconds", int((d+time.Second-1)/time.Second))
+}
+
+// Ephemeral returns a private reply with text, seen only by the user who
+// clicked or typed, that mentions no one.
+func Ephemeral(text string) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &Message{
+			Content:         text,
+			Flags:           discordgo.MessageFlagsEphemeral,
+			AllowedMentions: NoMentions(),
+		},
+	}
+}
+
+// Public returns the localizer of s's public messages (boards, records,
+// results): the language of its place (sessions.Place.Locale).
+func Public(s *sessions.Session) *locale.Localizer {
+	return locale.Default().Localizer(s.Place.Locale)
 }

@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func TestStalledWebhookCallHoldsNoOther(t *testing.T) {
 	t.Cleanup(fake.Close)
 	// Tokens in different buckets.
 	stalled, other := "token-1", "token-2"
-	for webhookBucket(stalled) == webhookBucket(other) {
+	for WebhookBucket(stalled) == WebhookBucket(other) {
 		other += "x"
 	}
 	fake.Inject(func(r discordtest.Request) bool { return strings.Contains(r.Path, stalled) }, discordtest.FaultStall, 0)

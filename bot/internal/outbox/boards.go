@@ -1,8 +1,9 @@
-package bot
+package outbox
 
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -11,32 +12,36 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/connectn/connectn/bot/internal/render"
+
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
-// boards reaches the board messages of sessions after the responses that
+// Boards reaches the board messages of sessions after the responses that
 // made them: it edits a board when a deadline settles it or the bot moves
 // late, posts the next round's board as a follow-up (or with the bot
 // token), learns the ID of a message a response created, and finishes a
 // deferred private answer. Its rendering of a settled session reads the
 // players' record from the store. All of it runs in the runner's
-// background work or the scheduler, never inside a response.
-type boards struct {
-	store     Store
-	messenger Messenger // nil: nothing is posted or edited
-	log       *slog.Logger
-	metrics   Metrics
-	now       func() time.Time
-	policy    sessions.Policy
-	// analysis reports whether a finished match of these settings gets
+// background work or the scheduler, never inside a response. The fields
+// are set once, before first use.
+type Boards struct {
+	Store     BoardStore
+	Messenger Messenger // nil: nothing is posted or edited
+	Log       *slog.Logger
+	Metrics   Metrics
+	Now       func() time.Time
+	Policy    sessions.Policy
+	// Analysis reports whether a finished match of these settings gets
 	// an Analysis button.
-	analysis func(*sessions.Session) bool
+	Analysis func(*sessions.Session) bool
+	// Retry bounds the tries of each REST call (deliver).
+	Retry Retry
+
 	// archives are the threads to archive after their match.
 	archives archives
-	// retry bounds the tries of each REST call (deliver).
-	retry retryPolicy
 	// unsure holds the board posts given up for now after a try that may
 	// have been carried out (no answer came): the next claim of such a
 	// post looks for it before posting (see post). In memory only: after
@@ -44,6 +49,38 @@ type boards struct {
 	// looking.
 	unsure unsurePosts
 }
+
+// BoardStore is what Boards read and write of the session store
+// (sessions.Store's methods).
+type BoardStore interface {
+	Get(ctx context.Context, channelID string) (*sessions.Session, error)
+	Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error)
+	Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error)
+}
+
+// Metrics receives what the outbox measures (the bot's Metrics, in part).
+type Metrics interface {
+	// DeadlineFired records one deadline that expired and was acted on;
+	// kind is "challenge" or "turn".
+	DeadlineFired(kind string)
+	// RESTRetry records one REST call after a response tried again, for
+	// cause (CauseRateLimit, ...).
+	RESTRetry(cause string)
+	// RESTGiveUp records one REST call given up after tries, with the
+	// cause of its last failure.
+	RESTGiveUp(cause string)
+}
+
+// Interaction names the interaction whose deferred response, webhook or
+// new message Boards reach after the response.
+type Interaction struct {
+	ID, AppID, Token, ChannelID string
+	// Kind names the interaction for the log (the bot's InteractionKind).
+	Kind string
+}
+
+// message is what the bot shows.
+type message = render.Message
 
 // unsurePosts is a set of board posts (match, post sequence), safe for
 // concurrent use.
@@ -79,31 +116,31 @@ func (u *unsurePosts) add(match int64, seq int) {
 const retryPostAfter = 2 * time.Second
 
 // expired reports a deadline that fired on s and edits its message.
-func (b *boards) expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
-	b.metrics.DeadlineFired(string(e))
+func (b *Boards) Expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
+	b.Metrics.DeadlineFired(string(e))
 	attrs := []any{"match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "deadline", string(e)}
 	if e == sessions.ExpiryTurn {
 		attrs = append(attrs, "loser", s.Member(s.Match.Winner().Other()).ID)
 	}
-	b.log.Info("deadline passed", attrs...)
-	b.edit(ctx, s, b.settled(ctx, b.public(s), s))
+	b.Log.Info("deadline passed", attrs...)
+	b.Edit(ctx, s, b.Settled(ctx, render.Public(s), s))
 }
 
 // public returns the localizer of the messages everyone sees in s's
 // channel.
-func (b *boards) public(s *sessions.Session) *locale.Localizer { return publicOf(s) }
+func (b *Boards) public(s *sessions.Session) *locale.Localizer { return render.Public(s) }
 
 // settled draws a session that is no longer active as its message
 // should read, with the players' record against each other for a finished
 // match between members.
-func (b *boards) settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
-	msg := renderSession(l, s)
+func (b *Boards) Settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
+	msg := render.Session(l, s)
 	if s.Phase == sessions.PhaseFinished {
-		msg = b.matchOver(ctx, l, s, "")
+		msg = b.MatchOver(ctx, l, s, "")
 	}
 	if settledLate(s) && len(msg.Embeds) > 0 {
 		e := msg.Embeds[0]
-		e.Description += "\n" + l.T("board_settled_late", "When", timestamp(s.UpdatedAt))
+		e.Description += "\n" + l.T("board_settled_late", "When", render.Timestamp(s.UpdatedAt))
 	}
 	return msg
 }
@@ -120,24 +157,24 @@ func settledLate(s *sessions.Session) bool {
 // matchOver draws the finished match s with its players' record and the
 // buttons this bot offers, or with rematch, the line that says a rematch
 // was asked for, and no button.
-func (b *boards) matchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
-	msg := renderMatchOver(l, s, b.pair(ctx, s), rematch, b.analysis(s))
+func (b *Boards) MatchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
+	msg := render.MatchOver(l, s, b.pair(ctx, s), rematch, b.Analysis(s))
 	if s.Place.Thread && rematch == "" && len(msg.Embeds) > 0 {
 		at := b.archives.plan(s)
-		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", timestamp(at))
+		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", render.Timestamp(at))
 	}
 	return msg
 }
 
 // pair returns the record of s's first player against the second in this
 // server, or nil (and a log line) when the store cannot say.
-func (b *boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRecord {
+func (b *Boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRecord {
 	if s.AI != "" {
 		return nil
 	}
-	rec, err := b.store.Pair(ctx, s.GuildID, s.Players[0].ID, s.Players[1].ID)
+	rec, err := b.Store.Pair(ctx, s.GuildID, s.Players[0].ID, s.Players[1].ID)
 	if err != nil {
-		b.log.Warn("reading the record between two players", "match", s.ID, "err", err)
+		b.Log.Warn("reading the record between two players", "match", s.ID, "err", err)
 		return nil
 	}
 	return &rec
@@ -148,40 +185,40 @@ func (b *boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRe
 // there is one and the bot is a member there (not s.Place.WebhookOnly). When neither can reach the message, it stays as it is and
 // the next click on it shows msg instead (the click finds the session
 // settled). Failures are logged at warn level.
-func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
-	if b.messenger == nil {
+func (b *Boards) Edit(ctx context.Context, s *sessions.Session, msg *message) {
+	if b.Messenger == nil {
 		return
 	}
-	now := b.now()
-	member := b.messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly
+	now := b.Now()
+	member := b.Messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly
 	byBot := func() error {
 		return b.deliver(ctx, func(ctx context.Context) error {
-			return b.messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
+			return b.Messenger.EditChannelMessage(ctx, s.ChannelID, s.MessageID, msg)
 		})
 	}
 	var err error
 	switch {
 	case live(s.Webhook, now) && s.Webhook.Message != "":
 		err = b.deliver(ctx, func(ctx context.Context) error {
-			return b.messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
+			return b.Messenger.EditWebhookMessage(ctx, s.Webhook.AppID, s.Webhook.Token, s.Webhook.Message, msg)
 		})
 		if err != nil && deadToken(err) && member {
 			// The token died before its 15 minutes (the answer that
 			// carried it was lost, or Discord forgot it): the bot token
 			// reaches the message too.
-			b.log.Info("the interaction token is dead; editing the board with the bot token",
-				"match", s.ID, "channel", s.ChannelID, "err", restErrorText(err))
+			b.Log.Info("the interaction token is dead; editing the board with the bot token",
+				"match", s.ID, "channel", s.ChannelID, "err", RESTErrorText(err))
 			err = byBot()
 		}
 	case member:
 		err = byBot()
 	default:
-		b.log.Info("the board message cannot be reached now; the next click on it will show the result",
+		b.Log.Info("the board message cannot be reached now; the next click on it will show the result",
 			"match", s.ID, "channel", s.ChannelID)
 		return
 	}
 	if err != nil {
-		b.log.Warn("editing the board message", "match", s.ID, "channel", s.ChannelID, "gone", gone(err), "err", restErrorText(err))
+		b.Log.Warn("editing the board message", "match", s.ID, "channel", s.ChannelID, "gone", gone(err), "err", RESTErrorText(err))
 	}
 }
 
@@ -189,7 +226,7 @@ func (b *boards) edit(ctx context.Context, s *sessions.Session, msg *message) {
 // token no longer works: Unknown Webhook (10015), Invalid Webhook Token
 // (50027), or a bare 401.
 func deadToken(err error) bool {
-	if hasCode(err, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeInvalidWebhookTokenProvided) {
+	if HasCode(err, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeInvalidWebhookTokenProvided) {
 		return true
 	}
 	var re *discordgo.RESTError
@@ -198,8 +235,8 @@ func deadToken(err error) bool {
 
 // editOriginal replaces the (deferred) response to c with msg, through
 // the interaction's webhook, tried as deliver does.
-func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
-	if b.messenger == nil {
+func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message) {
+	if b.Messenger == nil {
 		return
 	}
 	files := msg.Files
@@ -207,50 +244,50 @@ func (b *boards) editOriginal(ctx context.Context, c *call, msg *message) {
 		return b.early(ctx, func() error {
 			// A fresh reader each try: a failed upload consumed the last one.
 			msg.Files = freshFiles(files)
-			return b.messenger.EditWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original", msg)
+			return b.Messenger.EditWebhookMessage(ctx, in.AppID, in.Token, "@original", msg)
 		}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
 	})
 	if err != nil {
-		b.log.Warn("sending a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "kind", c.kind, "err", restErrorText(err))
+		b.Log.Warn("sending a deferred answer", "interaction", in.ID, "channel", in.ChannelID, "kind", in.Kind, "err", RESTErrorText(err))
 	}
 }
 
 // privately replaces the (deferred, public) response to c with a private
 // reply of text to its sender: the response is deleted and the text
 // follows up, seen by the sender only ("": nothing follows).
-func (b *boards) privately(ctx context.Context, c *call, text string) {
-	if b.messenger == nil {
+func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
+	if b.Messenger == nil {
 		return
 	}
 	if err := b.early(ctx, func() error {
-		return b.messenger.DeleteWebhookMessage(ctx, c.i.AppID, c.i.Token, "@original")
+		return b.Messenger.DeleteWebhookMessage(ctx, in.AppID, in.Token, "@original")
 	}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage); err != nil {
-		b.log.Warn("deleting a deferred answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
+		b.Log.Warn("deleting a deferred answer", "interaction", in.ID, "channel", in.ChannelID, "err", RESTErrorText(err))
 	}
 	if text == "" {
 		return
 	}
-	msg := ephemeral(text).Data
-	if _, err := b.messenger.FollowUp(ctx, c.i.AppID, c.i.Token, msg); err != nil {
-		b.log.Warn("sending a private answer", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", restErrorText(err))
+	msg := render.Ephemeral(text).Data
+	if _, err := b.Messenger.FollowUp(ctx, in.AppID, in.Token, msg); err != nil {
+		b.Log.Warn("sending a private answer", "interaction", in.ID, "channel", in.ChannelID, "err", RESTErrorText(err))
 	}
 }
 
 // postPending posts the board that the session of match in channelID still
 // has to post, unless someone else is posting it already. Delivered runs
 // it as soon as the response that ended the round is delivered.
-func (b *boards) postPending(ctx context.Context, channelID string, match int64) {
-	now := b.now()
-	s, err := b.store.Update(ctx, channelID, func(s *sessions.Session) error {
-		return s.ClaimPost(match, now, b.policy)
+func (b *Boards) PostPending(ctx context.Context, channelID string, match int64) {
+	now := b.Now()
+	s, err := b.Store.Update(ctx, channelID, func(s *sessions.Session) error {
+		return s.ClaimPost(match, now, b.Policy)
 	})
 	if err != nil {
 		if !errors.Is(err, sessions.ErrNothingDue) {
-			b.log.Warn("claiming a board post", "match", match, "channel", channelID, "err", err)
+			b.Log.Warn("claiming a board post", "match", match, "channel", channelID, "err", err)
 		}
 		return
 	}
-	b.post(ctx, s)
+	b.Post(ctx, s)
 }
 
 // live reports whether w holds an interaction token that is still usable
@@ -278,9 +315,9 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // failure that may pass the lease runs out and the scheduler tries again;
 // on one that will not (the channel gone, no access, no way in) the post is
 // given up, logged, and /connectn board posts the board when asked.
-func (b *boards) post(ctx context.Context, s *sessions.Session) {
-	now := b.now()
-	msg := renderSession(b.public(s), s) // a board, or a rematch invitation
+func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
+	now := b.Now()
+	msg := render.Session(render.Public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
 		hook sessions.Webhook
@@ -301,12 +338,12 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	// session again: if the players have played on since the post was
 	// due (a click on the board that was lost, which they see), the
 	// board was posted, and is not posted again.
-	canLook := b.messenger != nil && b.messenger.HasBotToken() && !s.Place.WebhookOnly
+	canLook := b.Messenger != nil && b.Messenger.HasBotToken() && !s.Place.WebhookOnly
 	unsure, seen := b.unsure.take(s.ID, s.PostSeq), false
 	send := func(ctx context.Context, post func(ctx context.Context) error) error {
 		if unsure {
 			if b.playedOn(ctx, s) {
-				b.metrics.RESTRetry(CauseLost)
+				b.Metrics.RESTRetry(CauseLost)
 				seen = true
 				return nil
 			}
@@ -315,14 +352,14 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 			}
 			// The look has half the try: a look that stalls leaves the
 			// post the other half, or ends the try sooner.
-			lookCtx, cancel := context.WithTimeout(ctx, b.retry.attempt/2)
+			lookCtx, cancel := context.WithTimeout(ctx, b.Retry.Attempt/2)
 			found, err := b.findPosted(lookCtx, s.ChannelID, msg)
 			cancel()
 			if err != nil {
 				return err
 			}
 			if found != "" {
-				b.metrics.RESTRetry(CauseLost)
+				b.Metrics.RESTRetry(CauseLost)
 				id = found
 				return nil
 			}
@@ -332,13 +369,13 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		return err
 	}
 	switch {
-	case b.messenger == nil:
+	case b.Messenger == nil:
 	case live(s.Webhook, now):
 		err = b.deliver(ctx, func(ctx context.Context) error {
 			return send(ctx, func(ctx context.Context) error {
 				return b.early(ctx, func() error {
 					var err error
-					id, err = b.messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
+					id, err = b.Messenger.FollowUp(ctx, s.Webhook.AppID, s.Webhook.Token, msg)
 					return err
 				}, discordgo.ErrCodeUnknownWebhook)
 			})
@@ -349,7 +386,7 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		err = b.deliver(ctx, func(ctx context.Context) error {
 			return send(ctx, func(ctx context.Context) error {
 				var err error
-				id, err = b.messenger.SendChannelMessage(ctx, s.ChannelID, msg)
+				id, err = b.Messenger.SendChannelMessage(ctx, s.ChannelID, msg)
 				return err
 			})
 		})
@@ -357,8 +394,8 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 	seq := s.PostSeq
 	if err != nil {
 		final := gone(err) || errors.Is(err, errUnreachable) || errors.Is(err, errAmbiguous)
-		b.log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
-			"retry", !final, "err", restErrorText(err))
+		b.Log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
+			"retry", !final, "err", RESTErrorText(err))
 		if final {
 			b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostGivenUp(s.ID, seq) })
 			return
@@ -366,7 +403,7 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 		if unsure {
 			b.unsure.add(s.ID, seq)
 		}
-		at := b.now().Add(retryPostAfter)
+		at := b.Now().Add(retryPostAfter)
 		b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostLater(s.ID, seq, at) })
 		return
 	}
@@ -380,8 +417,8 @@ func (b *boards) post(ctx context.Context, s *sessions.Session) {
 // playedOn reports whether the session of s's channel has moved on from s
 // (another match, another post, or more plies): the players have played
 // on the board s was posting. false when the store cannot say.
-func (b *boards) playedOn(ctx context.Context, s *sessions.Session) bool {
-	cur, err := b.store.Get(ctx, s.ChannelID)
+func (b *Boards) playedOn(ctx context.Context, s *sessions.Session) bool {
+	cur, err := b.Store.Get(ctx, s.ChannelID)
 	if err != nil || cur == nil {
 		return false
 	}
@@ -391,33 +428,33 @@ func (b *boards) playedOn(ctx context.Context, s *sessions.Session) bool {
 // record applies fn to the session of match in channelID, logging a
 // failure as doing; fn's ErrNothingDue (the session moved on) is no
 // failure.
-func (b *boards) record(ctx context.Context, channelID string, match int64, doing string, fn func(*sessions.Session) error) {
-	_, err := b.store.Update(ctx, channelID, fn)
+func (b *Boards) record(ctx context.Context, channelID string, match int64, doing string, fn func(*sessions.Session) error) {
+	_, err := b.Store.Update(ctx, channelID, fn)
 	if err != nil && !errors.Is(err, sessions.ErrNothingDue) {
-		b.log.Warn(doing, "match", match, "channel", channelID, "err", err)
+		b.Log.Warn(doing, "match", match, "channel", channelID, "err", err)
 	}
 }
 
 // learnMessageID records the ID of the message the response to c created,
 // as the board message of post seq of match, unless another was recorded
 // since, and returns it ("" when Discord could not say).
-func (b *boards) learnMessageID(ctx context.Context, c *call, match int64, seq int) string {
-	if b.messenger == nil {
+func (b *Boards) LearnMessageID(ctx context.Context, in Interaction, match int64, seq int) string {
+	if b.Messenger == nil {
 		return ""
 	}
 	var id string
 	err := b.deliver(ctx, func(ctx context.Context) error {
 		return b.early(ctx, func() error {
 			var err error
-			id, err = b.messenger.OriginalMessageID(ctx, c.i.AppID, c.i.Token)
+			id, err = b.Messenger.OriginalMessageID(ctx, in.AppID, in.Token)
 			return err
 		}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
 	})
 	if err != nil {
-		b.log.Warn("reading the ID of a new message", "match", match, "channel", c.i.ChannelID, "err", restErrorText(err))
+		b.Log.Warn("reading the ID of a new message", "match", match, "channel", in.ChannelID, "err", RESTErrorText(err))
 		return ""
 	}
-	b.record(ctx, c.i.ChannelID, match, "recording the ID of a new message",
+	b.record(ctx, in.ChannelID, match, "recording the ID of a new message",
 		func(s *sessions.Session) error { return s.LearnMessage(match, seq, id) })
 	return id
 }
@@ -430,10 +467,10 @@ var earlyRetries = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond
 
 // early calls fn, and again after each of earlyRetries while it fails with
 // one of the Discord error codes given, or until ctx ends.
-func (b *boards) early(ctx context.Context, fn func() error, codes ...int) error {
+func (b *Boards) early(ctx context.Context, fn func() error, codes ...int) error {
 	err := fn()
 	for _, wait := range earlyRetries {
-		if err == nil || !hasCode(err, codes...) {
+		if err == nil || !HasCode(err, codes...) {
 			return err
 		}
 		select {
@@ -447,10 +484,21 @@ func (b *boards) early(ctx context.Context, fn func() error, codes ...int) error
 }
 
 // hasCode reports whether err is a Discord API error with one of codes.
-func hasCode(err error, codes ...int) bool {
+func HasCode(err error, codes ...int) bool {
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Message == nil {
 		return false
 	}
 	return slices.Contains(codes, re.Message.Code)
+}
+
+// freshFiles rewinds the readers of files that can be rewound (the bot
+// attaches bytes.Readers), so that a retried upload sends them whole.
+func freshFiles(files []*discordgo.File) []*discordgo.File {
+	for _, f := range files {
+		if s, ok := f.Reader.(io.Seeker); ok {
+			s.Seek(0, io.SeekStart)
+		}
+	}
+	return files
 }

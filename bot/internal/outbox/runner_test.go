@@ -1,4 +1,4 @@
-package bot
+package outbox
 
 import (
 	"context"
@@ -30,62 +30,34 @@ func (c *testClock) Advance(d time.Duration) {
 }
 
 // TestAfterWorkExpiresOnTheClock: work queued for a response that is never
-// delivered is dropped once afterTTL has passed on the runner's clock (not
+// delivered is dropped once AfterTTL has passed on the runner's clock (not
 // the wall clock), and not before; a delivery after that runs nothing.
 func TestAfterWorkExpiresOnTheClock(t *testing.T) {
 	clock := &testClock{now: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)}
-	r := newRunner(clock.Now, slog.New(slog.DiscardHandler))
-	defer r.close(context.Background())
+	r := NewRunner(clock.Now, slog.New(slog.DiscardHandler))
+	defer r.Close(context.Background())
 	var ran atomic.Int64
 	work := []func(context.Context){func(context.Context) { ran.Add(1) }}
 
-	r.queue("kept", work)
-	r.queue("dropped", work)
-	clock.Advance(afterTTL)
-	if n := r.sweep(); n != 0 {
-		t.Fatalf("at exactly afterTTL, sweep dropped %d; want 0", n)
+	r.Queue("kept", work)
+	r.Queue("dropped", work)
+	clock.Advance(AfterTTL)
+	if n := r.Sweep(); n != 0 {
+		t.Fatalf("at exactly AfterTTL, sweep dropped %d; want 0", n)
 	}
-	r.delivered("kept")
+	r.Delivered("kept")
 	clock.Advance(time.Second)
-	if n := r.sweep(); n != 1 {
-		t.Fatalf("past afterTTL, sweep dropped %d; want 1", n)
+	if n := r.Sweep(); n != 1 {
+		t.Fatalf("past AfterTTL, sweep dropped %d; want 1", n)
 	}
-	r.delivered("dropped")
-	if err := r.waitIdle(context.Background()); err != nil {
+	r.Delivered("dropped")
+	if err := r.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := ran.Load(); got != 1 {
 		t.Fatalf("%d pieces of work ran; want 1 (the delivered one)", got)
 	}
 }
-
-// TestRunDueSweeps: the scheduler's tick drops the expired after-work of
-// the handler, by the handler's clock.
-func TestRunDueSweeps(t *testing.T) {
-	clock := &testClock{now: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)}
-	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clock.Now))
-	defer h.Close(context.Background())
-	h.run.queue("never delivered", []func(context.Context){func(context.Context) {}})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if err := h.WaitIdle(ctx); err == nil {
-		t.Fatal("WaitIdle returned with work still queued")
-	}
-	clock.Advance(afterTTL + time.Second)
-	if _, err := h.RunDue(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := h.WaitIdle(ctx); err != nil {
-		t.Fatalf("the expired work is still queued after RunDue: %v", err)
-	}
-}
-
-// emptyStore is a store with no session: only Due is called on it.
-type emptyStore struct{ Store }
-
-func (emptyStore) Due(context.Context, time.Time, int) ([]string, error) { return nil, nil }
 
 // TestLive: an interaction's token serves the board until a minute before
 // Discord's limit, and never without an application or a token.
@@ -117,10 +89,10 @@ func TestLive(t *testing.T) {
 // ends is cancelled, and close returns only once it has stopped, so that
 // nothing it does (a log line) comes after the handler is closed.
 func TestCloseWaitsForCancelledWork(t *testing.T) {
-	r := newRunner(time.Now, slog.New(slog.DiscardHandler))
+	r := NewRunner(time.Now, slog.New(slog.DiscardHandler))
 	var stopped atomic.Bool
 	started := make(chan struct{})
-	r.spawn(func(ctx context.Context) {
+	r.Spawn(func(ctx context.Context) {
 		close(started)
 		<-ctx.Done()
 		time.Sleep(20 * time.Millisecond) // the work's last step, after the cancel
@@ -129,7 +101,7 @@ func TestCloseWaitsForCancelledWork(t *testing.T) {
 	<-started
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if err := r.close(ctx); err == nil {
+	if err := r.Close(ctx); err == nil {
 		t.Error("close = nil, want the error of work still running")
 	}
 	if !stopped.Load() {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tournament_test
+
+const raceEnabled = false
