@@ -31,6 +31,7 @@ var layers = map[string][]string{
 	"sessions/sessionstest":      {"sessions", "sessions/internal/sqlstore", "sessions/sqlite", "sessions/postgres", "game", "rating"},
 	"metrics":                    {},
 	"console":                    {"locale", "game/ai", "game"},
+	"puzzle":                     {"game/ai", "rating", "game"},
 	"bot/internal/wire":          {},
 	"bot/internal/limits":        {},
 	"bot/internal/customid":      {},
@@ -40,7 +41,7 @@ var layers = map[string][]string{
 	"internal/clock/clocktest":   {},
 	"bot/discordtest":            {"bot/internal/limits"},
 	"bot":                        {"bot/internal/wire", "bot/internal/limits", "bot/internal/customid", "bot/internal/render", "bot/internal/outbox", "sessions", "locale", "picture", "game/ai", "game"},
-	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "game/ai", "game", "locale"},
+	"cmd/connectn":               {"bot", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "puzzle", "game/ai", "game", "locale"},
 	"cmd/connectn-loadgen":       {"bot/discordtest", "sessions", "sessions/sqlite", "game"},
 
 	// Tournaments: the rules on rating and game only; the matching below
