@@ -38,7 +38,6 @@ type challenges struct {
 	store  challengeStore
 	boards *outbox.Boards
 	log    *slog.Logger
-	now    func() time.Time
 	defaults
 	engine    engine
 	messenger Messenger // nil: no thread, no message ID learnt
@@ -168,7 +167,7 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req, o.Thread.set) })
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 	}
-	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx, c)), c.now); err != nil {
 		h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // handleTimeout bounds the work on one interaction: Discord drops a first
@@ -93,6 +94,8 @@ type Gateway struct {
 	// connect: RetryWait after the first failure, doubled after each
 	// further one up to MaxRetryWait. Zero means 1 second and 30 seconds.
 	RetryWait, MaxRetryWait time.Duration
+	// Clock times the waits between attempts; nil is the system clock.
+	Clock clock.Clock
 	// OnState, when set, is called with true once the gateway session is
 	// ready (READY or RESUMED received) and with false when the connection
 	// is lost, in that order and from one goroutine at a time.
@@ -230,7 +233,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 	var r *discordgo.Ready
 	for attempt, wait := 1, time.Duration(0); r == nil; attempt++ {
-		if !sleep(ctx, wait) {
+		if !clock.Sleep(ctx, clock.OrReal(g.Clock), wait) {
 			return nil
 		}
 		wait = g.nextWait(wait)
@@ -261,16 +264,17 @@ func (g *Gateway) Run(ctx context.Context) error {
 			}
 		}
 		if err == nil {
-			select {
-			case r = <-ready:
-				continue
-			case <-ctx.Done():
-				return nil
-			case <-time.After(30 * time.Second):
-				err = errors.New("no READY within 30s")
+			err = g.awaitReady(ctx, ready, &r)
+			if err == nil && r == nil {
+				return nil // ctx ended
+			}
+			if err != nil {
 				if cerr := s.Close(); cerr != nil {
 					log.Warn("close gateway", "err", cerr)
 				}
+			}
+			if r != nil {
+				continue
 			}
 		}
 		if ctx.Err() != nil {
@@ -304,7 +308,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 		}
 		log.Warn("lost the gateway connection; opening it again")
 		for attempt, wait := 1, time.Duration(0); ; attempt++ {
-			if !sleep(ctx, wait) {
+			if !clock.Sleep(ctx, clock.OrReal(g.Clock), wait) {
 				return nil
 			}
 			wait = g.nextWait(wait)
@@ -422,7 +426,7 @@ func (g *Gateway) errorText(err error) string {
 
 // respond handles one interaction and sends the response.
 func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Session, i *discordgo.Interaction) {
-	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
+	ctx, cancel := clock.WithTimeout(ctx, clock.OrReal(g.Clock), handleTimeout)
 	defer cancel()
 	resp, err := g.Handler.Handle(ctx, i)
 	if err != nil {
@@ -459,16 +463,18 @@ func respondInteraction(ctx context.Context, s *discordgo.Session, i *discordgo.
 	return err
 }
 
-// sleep waits for d and reports true, or false as soon as ctx ends
-// first; for d <= 0 it returns true at once.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
+// awaitReady waits for READY on ready after the connection opened, at
+// most 30 s on the gateway's clock: *r is set when it came; nil with *r
+// unset means ctx ended first.
+func (g *Gateway) awaitReady(ctx context.Context, ready <-chan *discordgo.Ready, r **discordgo.Ready) error {
+	t := clock.OrReal(g.Clock).NewTimer(30 * time.Second)
+	defer t.Stop()
 	select {
+	case *r = <-ready:
+		return nil
 	case <-ctx.Done():
-		return false
-	case <-time.After(d):
-		return true
+		return nil
+	case <-t.Chan():
+		return errors.New("no READY within 30s")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/internal/wire"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 // TestHTTPRefusedCountedAndLogged sends requests the endpoint refuses
@@ -19,23 +20,19 @@ import (
 // each reason is logged once a minute at most, the next line saying how
 // many were not logged. Without the rate limit, every refusal would log.
 func TestHTTPRefusedCountedAndLogged(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	var (
 		mu     sync.Mutex
-		now    = fixedClock()
+		clk    = clocktest.New()
 		counts = map[string]int{}
 	)
 	var log syncBuffer
 	srv := httptest.NewServer(&bot.HTTPServer{
-		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock)),
+		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New())),
 		PublicKey: testPublic,
 		Log:       slog.New(slog.NewTextHandler(&log, nil)),
-		Now: func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			return now
-		},
-		Window: 1000 * time.Hour,
+		Clock:     clk,
+		Window:    1000 * time.Hour,
 		OnRefused: func(reason string) {
 			mu.Lock()
 			counts[reason]++
@@ -83,15 +80,13 @@ func TestHTTPRefusedCountedAndLogged(t *testing.T) {
 	if want := map[string]int{bot.RefusedSignature: 5, bot.RefusedMalformed: 3, bot.RefusedTooLarge: 2}; !equalCounts(counts, want) {
 		t.Errorf("counts = %v, want %v", counts, want)
 	}
-	now = now.Add(59 * time.Second)
 	mu.Unlock()
+	clk.Advance(59 * time.Second)
 	send(1, badSignature, http.StatusUnauthorized)
 	if got := len(lines(bot.RefusedSignature)); got != 1 {
 		t.Errorf("%d lines about bad signatures within a minute, want 1", got)
 	}
-	mu.Lock()
-	now = now.Add(time.Second)
-	mu.Unlock()
+	clk.Advance(time.Second)
 	send(1, badSignature, http.StatusUnauthorized)
 	l := lines(bot.RefusedSignature)
 	if len(l) != 2 || !strings.Contains(l[1], "not_logged_since_last=5") || !strings.Contains(l[1], "status=401") {

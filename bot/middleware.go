@@ -14,6 +14,7 @@ import (
 
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/sessions"
 )
@@ -29,7 +30,7 @@ var (
 // it was sent, the deferral of its response, and the answer to a click on
 // a session that has ended.
 func (h *Handler) middleware() (global []middleware, perRoute []routeMiddleware) {
-	return []middleware{measure(h.metrics), recoverer(h.log), fail(h.log)},
+	return []middleware{measure(h.metrics, h.clock), recoverer(h.log), fail(h.log)},
 		[]routeMiddleware{where, deferral(h.boards), settled(h.store, h.boards)}
 }
 
@@ -52,16 +53,16 @@ func recoverer(log *slog.Logger) middleware {
 }
 
 // measure records each call in the metrics: its kind, outcome and time.
-func measure(metrics Metrics) middleware {
+func measure(metrics Metrics, clk clock.Clock) middleware {
 	return func(next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-			start := time.Now()
+			start := clk.Now()
 			resp, err := next(ctx, c)
 			outcome := c.outcome
 			if outcome == "" {
 				outcome = OutcomeOK
 			}
-			metrics.Interaction(c.kind, outcome, time.Since(start))
+			metrics.Interaction(c.kind, outcome, clock.Since(clk, start))
 			return resp, err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -48,7 +49,7 @@ func guildOfShard(shard, count, n int) string {
 // answers the interactions of its own servers only, and only shard 0
 // registers the commands.
 func TestShardedGateways(t *testing.T) {
-	c := newClock()
+	c := clocktest.New()
 	fake := newFake(t, c, discordtest.WithShards(2))
 	ctx, cancel := context.WithCancel(context.Background())
 	var stores [2]interface {
@@ -56,13 +57,13 @@ func TestShardedGateways(t *testing.T) {
 	}
 	done := make(chan error, 2)
 	for shard := range 2 {
-		store, _ := mustOpenStore(t, c.Now)
+		store, _ := mustOpenStore(t, c)
 		stores[shard] = store
 		s, err := fake.NewSession(gatewayToken)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
+		h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
 		t.Cleanup(func() { h.Close(context.Background()) })
 		g := &bot.Gateway{Session: s, Handler: h, ShardID: shard, Log: slog.New(slog.DiscardHandler)}
 		go func() { done <- g.Run(ctx) }()
@@ -133,13 +134,13 @@ func TestShardedGateways(t *testing.T) {
 // TestGatewayShardOutOfRange checks that a shard number at or above the
 // count stops Run with a clear error before connecting.
 func TestGatewayShardOutOfRange(t *testing.T) {
-	c := newClock()
+	c := clocktest.New()
 	fake := newFake(t, c, discordtest.WithShards(2))
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, _ := mustOpenStore(t, c.Now)
+	store, _ := mustOpenStore(t, c)
 	h := bot.NewHandler(store, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { h.Close(context.Background()) })
 	g := &bot.Gateway{Session: s, Handler: h, ShardID: 2, Log: slog.New(slog.DiscardHandler)}

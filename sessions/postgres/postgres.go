@@ -249,7 +249,9 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 	if err != nil {
 		return nil, err
 	}
+	o := sessions.ApplyOptions(opts...)
 	v, err := sqlstore.Migrate(ctx, db, dialect, migrations(), sqlstore.MigrateHooks{
+		Clock: o.Clock,
 		Lock: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock))
 			return err
@@ -259,7 +261,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	core, err := sqlstore.New(ctx, db, dialect, Redact(dsn), sessions.ApplyOptions(opts...))
+	core, err := sqlstore.New(ctx, db, dialect, Redact(dsn), o)
 	if err != nil {
 		_ = db.Close()
 		return nil, err

@@ -158,7 +158,9 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store,
 	if err != nil {
 		return nil, err
 	}
+	o := sessions.ApplyOptions(opts...)
 	v, err := sqlstore.Migrate(ctx, db, dialect, migrations(), sqlstore.MigrateHooks{
+		Clock: o.Clock,
 		Legacy: func(ctx context.Context, tx *sql.Tx) (int, error) {
 			var v int
 			err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
@@ -174,7 +176,7 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store,
 		_ = db.Close()
 		return nil, err
 	}
-	core, err := sqlstore.New(ctx, db, dialect, fmt.Sprintf("%q", path), sessions.ApplyOptions(opts...))
+	core, err := sqlstore.New(ctx, db, dialect, fmt.Sprintf("%q", path), o)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
