@@ -15,13 +15,14 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 // gatewayRun is a Gateway running against a fake Discord.
 type gatewayRun struct {
 	fake *discordtest.Server
-	g    *bot.Gateway
+	g    *transport.Gateway
 	log  *syncBuffer
 
 	mu     sync.Mutex
@@ -42,7 +43,7 @@ func (r *gatewayRun) stateCount() int {
 
 // startGateway runs a Gateway on a session of fake, built by setup when
 // set, until the test ends; Run's error goes to done.
-func startGateway(t *testing.T, fake *discordtest.Server, setup func(*discordgo.Session, *bot.Gateway)) (*gatewayRun, <-chan error) {
+func startGateway(t *testing.T, fake *discordtest.Server, setup func(*discordgo.Session, *transport.Gateway)) (*gatewayRun, <-chan error) {
 	t.Helper()
 	c := clocktest.New()
 	store, _ := mustOpenStore(t, c)
@@ -52,7 +53,7 @@ func startGateway(t *testing.T, fake *discordtest.Server, setup func(*discordgo.
 	}
 	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
 	r := &gatewayRun{fake: fake, log: &syncBuffer{}}
-	r.g = &bot.Gateway{Session: s, Handler: h, Log: slog.New(slog.NewTextHandler(r.log, nil)),
+	r.g = &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, Log: slog.New(slog.NewTextHandler(r.log, nil)),
 		RetryWait: 10 * time.Millisecond, MaxRetryWait: 40 * time.Millisecond,
 		OnState: func(up bool) {
 			r.mu.Lock()
@@ -271,7 +272,7 @@ func TestGatewayStartRetries(t *testing.T) {
 	fake := newFake(t, clocktest.New())
 	ft := &failingTransport{}
 	ft.n.Store(3)
-	r, done := startGateway(t, fake, func(s *discordgo.Session, g *bot.Gateway) {
+	r, done := startGateway(t, fake, func(s *discordgo.Session, g *transport.Gateway) {
 		ft.next = s.Client.Transport
 		s.Client.Transport = ft
 		g.API = "http://discord.example/api/v9"
@@ -315,7 +316,7 @@ func TestGatewayStartStops(t *testing.T) {
 	ft.next = s.Client.Transport
 	s.Client.Transport = ft
 	var log syncBuffer
-	g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.NewTextHandler(&log, nil)),
+	g := &transport.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.NewTextHandler(&log, nil)),
 		RetryWait: time.Hour}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -342,7 +343,7 @@ func TestGatewayTokenRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler),
+		g := &transport.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler),
 			ShardCount: count, API: "http://discord.example/api/v9"}
 		done := make(chan error, 1)
 		go func() { done <- g.Run(context.Background()) }()

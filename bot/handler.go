@@ -262,8 +262,9 @@ func (h *Handler) InteractionKind(i *discordgo.Interaction) string {
 	return c.kind
 }
 
-// setBotUser records the bot user's ID, as the gateway's READY tells it.
-func (h *Handler) setBotUser(id string) { h.id.set(id) }
+// SetBotUser records the bot user's ID, as the gateway's READY tells it
+// (transport.Gateway's OnReady).
+func (h *Handler) SetBotUser(id string) { h.id.set(id) }
 
 // identity is who the bot is, as the gateway's READY tells it.
 type identity struct {

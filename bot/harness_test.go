@@ -16,6 +16,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
@@ -236,10 +237,10 @@ func newFake(t *testing.T, c clock.Clock, opts ...discordtest.Option) *discordte
 // env is one server with the bot in it: a clock, a store, a handler, and
 // the fake Discord (bot/discordtest) it answers, on the same clock. Over
 // HTTP (newEnv), interactions are delivered, signed, to the bot's
-// Interactions Endpoint (bot.HTTPServer), and the bot reaches the fake's
+// Interactions Endpoint (transport.HTTPServer), and the bot reaches the fake's
 // REST API through a messenger without a bot token, as `connectn serve`
 // without DISCORD_TOKEN does (withBotToken gives it one). Over the gateway
-// (newGatewayEnv), they are dispatched to bot.Gateway, whose session (with
+// (newGatewayEnv), they are dispatched to transport.Gateway, whose session (with
 // the token) the messenger shares.
 type env struct {
 	t     *testing.T
@@ -316,7 +317,7 @@ func newEnvOn(t *testing.T, c clock.Clock, log *slog.Logger, opts ...bot.Option)
 func (e *env) start() {
 	e.h = bot.NewHandler(e.store, e.log,
 		append([]bot.Option{bot.WithClock(e.clk), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)...)
-	e.srv = httptest.NewServer(&bot.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Clock: e.clk, Log: e.log})
+	e.srv = httptest.NewServer(&transport.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Clock: e.clk, Log: e.log})
 	h, srv := e.h, e.srv
 	e.t.Cleanup(func() {
 		srv.Close()
@@ -374,7 +375,7 @@ func newGatewayEnv(t *testing.T, guild string) *env {
 	e := &env{t: t, clock: c, clk: c, fake: fake, store: store, path: path, rest: s, h: h}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	g := &bot.Gateway{Session: s, Handler: h, GuildID: guild, Log: slog.New(slog.DiscardHandler)}
+	g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, GuildID: guild, Log: slog.New(slog.DiscardHandler)}
 	go func() { done <- g.Run(ctx) }()
 	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer waitCancel()

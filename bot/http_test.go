@@ -21,6 +21,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
@@ -41,7 +42,7 @@ func signed(t *testing.T, url string, body []byte) *http.Request {
 
 func newHTTPServer(t *testing.T, store *sqlite.Store) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(&bot.HTTPServer{
+	srv := httptest.NewServer(&transport.HTTPServer{
 		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New())),
 		PublicKey: testPublic,
 		Ready:     store.Ping,
@@ -162,7 +163,7 @@ func TestHTTPBadRequestsChangeNothing(t *testing.T) {
 }
 
 func TestHealthzNotReady(t *testing.T) {
-	srv := httptest.NewServer(&bot.HTTPServer{
+	srv := httptest.NewServer(&transport.HTTPServer{
 		PublicKey: testPublic,
 		Ready:     func(context.Context) error { return errors.New("store closed") },
 	})
@@ -211,7 +212,7 @@ func TestHTTPSignatureWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(&bot.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New(), Window: tt.window})
+			srv := httptest.NewServer(&transport.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New(), Window: tt.window})
 			defer srv.Close()
 			status, body := do(t, signedAt(t, srv.URL, ping, tt.at))
 			if status != tt.status {
@@ -220,7 +221,7 @@ func TestHTTPSignatureWindow(t *testing.T) {
 		})
 	}
 	t.Run("timestamp not a number", func(t *testing.T) {
-		srv := httptest.NewServer(&bot.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New()})
+		srv := httptest.NewServer(&transport.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New()})
 		defer srv.Close()
 		for _, ts := range []string{"", "soon", "1.5e9", strconv.FormatInt(now.Unix(), 10) + " ", "-" + strconv.FormatInt(now.Unix(), 10)} {
 			r := signed(t, srv.URL, ping)
@@ -332,7 +333,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 func TestHTTPAbsurdInteractions(t *testing.T) {
 	store, _ := mustOpenStore(t, clocktest.New())
 	logs := &logRecorder{}
-	srv := httptest.NewServer(&bot.HTTPServer{
+	srv := httptest.NewServer(&transport.HTTPServer{
 		Handler:   bot.NewHandler(store, slog.New(logs), bot.WithClock(clocktest.New())),
 		PublicKey: testPublic, Clock: clocktest.New(), Log: slog.New(logs),
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
@@ -32,7 +33,7 @@ func TestShardOf(t *testing.T) {
 		{guild: "not a snowflake", count: 4, want: 0},
 	}
 	for _, tt := range tests {
-		if got := bot.ShardOf(tt.guild, tt.count); got != tt.want {
+		if got := transport.ShardOf(tt.guild, tt.count); got != tt.want {
 			t.Errorf("ShardOf(%q, %d) = %d, want %d", tt.guild, tt.count, got, tt.want)
 		}
 	}
@@ -65,7 +66,7 @@ func TestShardedGateways(t *testing.T) {
 		}
 		h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
 		t.Cleanup(func() { h.Close(context.Background()) })
-		g := &bot.Gateway{Session: s, Handler: h, ShardID: shard, Log: slog.New(slog.DiscardHandler)}
+		g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, ShardID: shard, Log: slog.New(slog.DiscardHandler)}
 		go func() { done <- g.Run(ctx) }()
 	}
 	t.Cleanup(func() {
@@ -143,7 +144,7 @@ func TestGatewayShardOutOfRange(t *testing.T) {
 	store, _ := mustOpenStore(t, c)
 	h := bot.NewHandler(store, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { h.Close(context.Background()) })
-	g := &bot.Gateway{Session: s, Handler: h, ShardID: 2, Log: slog.New(slog.DiscardHandler)}
+	g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, ShardID: 2, Log: slog.New(slog.DiscardHandler)}
 	err = g.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("shard %d is out of range for %d shards", 2, 2)) {
 		t.Errorf("Run() as shard 2 of 2 error = %v, want out of range", err)

@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) { return wire.ParsePubl
 // no sense. Other paths get 404, other methods 405.
 type HTTPServer struct {
 	// Handler computes the responses.
-	Handler *Handler
+	Handler Handler
 	// PublicKey is the application's Ed25519 public key.
 	PublicKey ed25519.PublicKey
 	// Ready reports whether the bot can serve (the store is open); nil

@@ -1,4 +1,9 @@
-package bot
+// Package transport delivers Discord's interactions to the bot and sends
+// its responses back, in either of Discord's two ways: the gateway
+// websocket (Gateway) and the HTTP interactions endpoint (HTTPServer). A
+// transport knows the bot only as a Handler: it hands over each
+// interaction, sends the response, and says whether it was delivered.
+package transport
 
 import (
 	"context"
@@ -24,12 +29,21 @@ import (
 // response that arrives after 3 seconds.
 const handleTimeout = limits.ResponseWindow - 500*time.Millisecond
 
-// RegisterCommands overwrites the application's commands with Commands() in
-// one bulk call: in the guild guildID, which Discord updates at once, or
-// globally when guildID is empty. appID is the application's ID. It returns
-// the REST error, if any.
-func RegisterCommands(s *discordgo.Session, appID, guildID string) error {
-	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, Commands()); err != nil {
+// Handler is what a transport needs of the bot (*bot.Handler): the
+// response to an interaction, then word of whether Discord got it, which
+// starts (or drops) the work that waited for it.
+type Handler interface {
+	Handle(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error)
+	Delivered(i *discordgo.Interaction)
+	Undelivered(i *discordgo.Interaction)
+}
+
+// RegisterCommands overwrites the application's commands with cmds (the
+// bot's Commands()) in one bulk call: in the guild guildID, which Discord
+// updates at once, or globally when guildID is empty. appID is the
+// application's ID. It returns the REST error, if any.
+func RegisterCommands(s *discordgo.Session, appID, guildID string, cmds []*discordgo.ApplicationCommand) error {
+	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, cmds); err != nil {
 		where := "globally"
 		if guildID != "" {
 			where = "in guild " + guildID
@@ -72,7 +86,14 @@ type Gateway struct {
 	// token.
 	Session *discordgo.Session
 	// Handler computes the responses.
-	Handler *Handler
+	Handler Handler
+	// Commands are the commands shard 0 registers once connected (the
+	// bot's Commands()); nil registers nothing (an empty list would
+	// remove every command).
+	Commands []*discordgo.ApplicationCommand
+	// OnReady, when set, is told the bot user's ID from READY (the bot's
+	// SetBotUser).
+	OnReady func(botUserID string)
 	// GuildID, when set, registers the commands in that guild only.
 	GuildID string
 	// ShardID and ShardCount split the bot's servers between several
@@ -286,18 +307,20 @@ func (g *Gateway) Run(ctx context.Context) error {
 		log.Warn("cannot reach Discord; will try again", "attempt", attempt, "doing", what, "url", g.urlOf(err),
 			"retry_in", wait, "err", g.errorText(err))
 	}
-	g.Handler.setBotUser(r.User.ID)
+	if g.OnReady != nil {
+		g.OnReady(r.User.ID)
+	}
 	appID := r.User.ID
 	if r.Application != nil && r.Application.ID != "" {
 		appID = r.Application.ID
 	}
-	if g.ShardID == 0 {
-		if err := RegisterCommands(s, appID, g.GuildID); err != nil {
+	if g.ShardID == 0 && g.Commands != nil {
+		if err := RegisterCommands(s, appID, g.GuildID, g.Commands); err != nil {
 			return err
 		}
 	}
 	log.Info("connected to the gateway", "bot", r.User.Username, "application", appID, "guilds", len(r.Guilds),
-		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0)
+		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0 && g.Commands != nil)
 
 	for {
 		select {
@@ -443,7 +466,7 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 
 // respondInteraction sends resp as the callback of i (Create Interaction
 // Response), as discordgo's InteractionRespond does, in the rate-limit
-// bucket webhookBucket gives i's token instead of one bucket per
+// bucket outbox.WebhookBucket gives i's token instead of one bucket per
 // interaction that discordgo would keep for as long as the bot runs.
 // Interaction callbacks are not subject to the global rate limit
 // (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit),
