@@ -97,7 +97,8 @@ func fail(log *slog.Logger) middleware {
 // refusalArgs returns a refusal's arguments as the catalog reads them: a
 // member as their name, escaped and in bold; an option as its name in the
 // reader's language (catalog message name_option_<name>), as their
-// client lists it.
+// client lists it; channels and a role as mentions; a time as a Discord
+// timestamp and a duration in words; a board message as its link.
 func refusalArgs(c *call, args []any) []any {
 	out, copied := args, false
 	for k, v := range args {
@@ -105,10 +106,22 @@ func refusalArgs(c *call, args []any) []any {
 		switch v := v.(type) {
 		case sessions.Member:
 			text = "**" + render.EscapeName(c.reader, v.Name) + "**"
-		case optionName:
+		case sessions.OptionName:
 			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
-		case durationArg:
-			text = render.Duration(c.reader, time.Duration(v))
+		case sessions.Channels:
+			list := make([]string, len(v))
+			for k, ch := range v {
+				list[k] = "<#" + ch + ">"
+			}
+			text = strings.Join(list, ", ")
+		case sessions.Role:
+			text = "<@&" + string(v) + ">"
+		case time.Time:
+			text = render.Timestamp(v)
+		case sessions.BoardMessage:
+			text = render.MessageLink(v.GuildID, v.ChannelID, v.MessageID)
+		case time.Duration:
+			text = render.Duration(c.reader, v)
 		default:
 			continue
 		}
