@@ -159,6 +159,7 @@ var (
 	// under way.
 	ReasonNothingToEnd = NewReason("nothing_to_end")
 )
+
 // The refusals of admission: who may open or accept a challenge where,
 // and the bounds of what a server sets.
 var (
@@ -183,4 +184,3 @@ var (
 	// Max.
 	ReasonDuration = NewReason("duration")
 )
-
