@@ -51,7 +51,7 @@ var layers = map[string]layer{
 		"locale", "internal/clock"}, "delivery after a response: renders and sends, routes nothing"},
 	"bot/transport": {[]string{"bot/internal/wire", "bot/internal/limits", "bot/internal/outbox", "internal/clock"},
 		"the two transports, on a small Handler interface: they know nothing of the bot's features"},
-	"bot/discordtest": {[]string{"bot/internal/limits"}, "the one fake Discord: below the bot it tests"},
+	"bot/discordtest": {[]string{"bot/internal/limits", "bot/internal/wire"}, "the one fake Discord: below the bot it tests, on the wire types"},
 	"bot": {[]string{"bot/internal/wire", "bot/internal/limits", "bot/internal/customid", "bot/internal/render", "bot/internal/outbox",
 		"sessions", "locale", "picture", "game/ai", "game", "internal/clock"}, "the Discord adapter: routes and features over its rooms"},
 	"cmd/connectn": {[]string{"bot", "bot/transport", "console", "sessions", "sessions/sqlite", "sessions/postgres", "metrics", "game/ai", "game", "locale",
