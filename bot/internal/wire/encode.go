@@ -27,7 +27,7 @@ type wireResponse struct {
 type wireData struct {
 	TTS             bool                                        `json:"tts"`
 	Content         string                                      `json:"content"`
-	Components      []Row                                   `json:"components"`
+	Components      []Row                                       `json:"components"`
 	Embeds          []*discordgo.MessageEmbed                   `json:"embeds"`
 	AllowedMentions *discordgo.MessageAllowedMentions           `json:"allowed_mentions,omitempty"`
 	Attachments     *[]*discordgo.MessageAttachment             `json:"attachments,omitempty"`
