@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/locale"
@@ -32,7 +33,7 @@ type Boards struct {
 	Messenger Messenger // nil: nothing is posted or edited
 	Log       *slog.Logger
 	Metrics   Metrics
-	Now       func() time.Time
+	Clock     clock.Clock // times every wait and every timestamp
 	Policy    sessions.Policy
 	// Analysis reports whether a finished match of these settings gets
 	// an Analysis button.
@@ -189,7 +190,7 @@ func (b *Boards) Edit(ctx context.Context, s *sessions.Session, msg *message) {
 	if b.Messenger == nil {
 		return
 	}
-	now := b.Now()
+	now := b.Clock.Now()
 	member := b.Messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly
 	byBot := func() error {
 		return b.deliver(ctx, func(ctx context.Context) error {
@@ -277,7 +278,7 @@ func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
 // has to post, unless someone else is posting it already. Delivered runs
 // it as soon as the response that ended the round is delivered.
 func (b *Boards) PostPending(ctx context.Context, channelID string, match int64) {
-	now := b.Now()
+	now := b.Clock.Now()
 	s, err := b.Store.Update(ctx, channelID, func(s *sessions.Session) error {
 		return s.ClaimPost(match, now, b.Policy)
 	})
@@ -316,7 +317,7 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // on one that will not (the channel gone, no access, no way in) the post is
 // given up, logged, and /connectn board posts the board when asked.
 func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
-	now := b.Now()
+	now := b.Clock.Now()
 	msg := render.Session(render.Public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
@@ -352,7 +353,7 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 			}
 			// The look has half the try: a look that stalls leaves the
 			// post the other half, or ends the try sooner.
-			lookCtx, cancel := context.WithTimeout(ctx, b.Retry.Attempt/2)
+			lookCtx, cancel := clock.WithTimeout(ctx, b.Clock, b.Retry.Attempt/2)
 			found, err := b.findPosted(lookCtx, s.ChannelID, msg)
 			cancel()
 			if err != nil {
@@ -403,7 +404,7 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 		if unsure {
 			b.unsure.add(s.ID, seq)
 		}
-		at := b.Now().Add(retryPostAfter)
+		at := b.Clock.Now().Add(retryPostAfter)
 		b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostLater(s.ID, seq, at) })
 		return
 	}
@@ -473,10 +474,8 @@ func (b *Boards) early(ctx context.Context, fn func() error, codes ...int) error
 		if err == nil || !HasCode(err, codes...) {
 			return err
 		}
-		select {
-		case <-ctx.Done():
+		if !clock.Sleep(ctx, b.Clock, wait) {
 			return err
-		case <-time.After(wait):
 		}
 		err = fn()
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Retry bounds the tries of one REST call after a response: the
@@ -120,10 +122,10 @@ func (p Retry) Wait(n int, err error) time.Duration {
 // is the caller's. It returns fn's last error.
 func (b *Boards) deliver(ctx context.Context, fn func(ctx context.Context) error) error {
 	p := b.Retry
-	ctx, cancel := context.WithTimeout(ctx, p.Budget)
+	ctx, cancel := clock.WithTimeout(ctx, b.Clock, p.Budget)
 	defer cancel()
 	for n := 0; ; n++ {
-		try, tryCancel := context.WithTimeout(ctx, p.Attempt)
+		try, tryCancel := clock.WithTimeout(ctx, b.Clock, p.Attempt)
 		err := fn(try)
 		tryCancel()
 		c := cause(err)
@@ -136,16 +138,14 @@ func (b *Boards) deliver(ctx context.Context, fn func(ctx context.Context) error
 		// the bot cannot look, one given up rather than risk a copy),
 		// when all Discord did was answer 500.
 		wait := p.Wait(n, err)
-		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait+p.Attempt) {
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && dl.Sub(b.Clock.Now()) < wait+p.Attempt) {
 			b.Metrics.RESTGiveUp(c)
 			return err
 		}
 		b.Metrics.RESTRetry(c)
-		select {
-		case <-ctx.Done():
+		if !clock.Sleep(ctx, b.Clock, wait) {
 			b.Metrics.RESTGiveUp(c)
 			return err
-		case <-time.After(wait):
 		}
 	}
 }
