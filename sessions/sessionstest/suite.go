@@ -82,6 +82,7 @@ func Run(t *testing.T, b Backend) {
 	}{
 		{"CreateGetRoundtrip", testCreateGetRoundtrip},
 		{"UpdateRoundtrip", testUpdateRoundtrip},
+		{"KeepsNoCallerMemory", testKeepsNoCallerMemory},
 		{"UpdateWritesEachChange", testUpdateWritesEachChange},
 		{"ReopenMidMatch", testReopenMidMatch},
 		{"CreateActiveSession", testCreateActiveSession},

@@ -345,7 +345,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 		}
 		return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
 	}
-	s.cache.put(c.ID, &cached{revision: 0, sess: c.Clone(), actions: actions})
+	s.cache.put(c.ID, &cached{revision: 0, sess: c.CloneOwned(nil), actions: actions})
 	return c, nil
 }
 
@@ -587,7 +587,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
 	sess.UpdatedAt = now
-	s.cache.put(sess.ID, &cached{revision: entry.revision + 1, sess: sess.Clone(), actions: actions})
+	s.cache.put(sess.ID, &cached{revision: entry.revision + 1, sess: sess.CloneOwned(entry.sess), actions: actions})
 	return sess, nil
 }
 

@@ -99,6 +99,53 @@ func TestCacheBounded(t *testing.T) {
 	}
 }
 
+func TestCacheKeepsFewSessionsThatAreOver(t *testing.T) {
+	in := func(id int64, phase sessions.Phase) *cached {
+		return &cached{sess: &sessions.Session{ID: id, ChannelID: fmt.Sprint("chan-", id), Phase: phase}}
+	}
+	c := newCache(64) // keeps 64/16 = 4 sessions that are over
+	for id := range int64(20) {
+		c.put(id, in(id, sessions.PhasePlaying))
+	}
+	for id := int64(100); id < 110; id++ {
+		phase := sessions.PhaseFinished
+		if id%2 == 1 {
+			phase = sessions.PhaseCancelled
+		}
+		c.put(id, in(id, phase))
+	}
+	if got, want := c.len(), 20+4; got != want {
+		t.Errorf("entries = %d, want %d: every session in play and the last 4 that are over", got, want)
+	}
+	for id := int64(100); id < 110; id++ {
+		if kept, want := c.any(id) != nil, id >= 106; kept != want {
+			t.Errorf("session %d over kept = %t, want %t (the last 4 put)", id, kept, want)
+		}
+	}
+	// A session put again (its record edited, say) goes to the end of the
+	// queue: its earlier place does not make it go early.
+	c.put(106, in(106, sessions.PhaseFinished))
+	for id := int64(110); id < 113; id++ {
+		c.put(id, in(id, sessions.PhaseFinished))
+	}
+	if c.any(106) == nil {
+		t.Error("session 106, put again after 107 to 109, went before them")
+	}
+	if c.any(107) != nil {
+		t.Error("session 107 is still kept after 4 newer sessions that are over")
+	}
+	// An entry replaced by one in play (the cache's entry of a session
+	// read again at an older revision, say) is not removed when its old
+	// place in the queue comes up.
+	c.put(110, in(110, sessions.PhasePlaying))
+	for id := int64(120); id < 124; id++ {
+		c.put(id, in(id, sessions.PhaseFinished))
+	}
+	if c.any(110) == nil {
+		t.Error("session 110, in play when last put, went with the sessions that are over")
+	}
+}
+
 func TestCacheNewestOfChannel(t *testing.T) {
 	c := newCache(10)
 	old := &cached{sess: &sessions.Session{ChannelID: "chan-1"}}
