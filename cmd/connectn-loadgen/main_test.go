@@ -96,7 +96,7 @@ func number(t *testing.T, s, re string) int {
 // reads the counts the command printed.
 func TestCrash(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 3*time.Minute, "-spawn", bin, "-crash", "-matches", "12", "-rows", "5", "-columns", "5",
+	code, out := runLoadgen(t, 3*time.Minute, "-spawn", bin, "-crash", "-faults", "0", "-matches", "12", "-rows", "5", "-columns", "5",
 		"-connect", "3", "-wins", "2", "-crash-after", "150", "-seed", "1")
 	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
 		t.Fatalf("exit %d, want 0 and PASS:\n%s", code, out)
@@ -124,7 +124,7 @@ func TestCrash(t *testing.T) {
 // in every match.
 func TestStop(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-matches", "30", "-crash-after", "100", "-seed", "2",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-faults", "0", "-matches", "30", "-crash-after", "100", "-seed", "2",
 		"-rows", "4", "-columns", "4", "-connect", "3", "-wins", "3")
 	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
 		t.Fatalf("exit %d, want 0 and PASS:\n%s", code, out)
@@ -144,7 +144,7 @@ func TestStop(t *testing.T) {
 // boards also arrive as follow-ups, and reads the report.
 func TestLoadRun(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4",
+	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-mode", "http", "-faults", "0", "-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4",
 		"-connect", "3", "-wins", "2", "-seed", "3")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -162,7 +162,7 @@ func TestLoadRun(t *testing.T) {
 	if strings.Contains(out, "errors:") {
 		t.Errorf("errors reported:\n%s", out)
 	}
-	for _, want := range []string{"3   ping", "3  moves", "server CPU/request"} {
+	for _, want := range []string{"3   ping", "3  moves", "server CPU/request", "move ÷ PING"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)
 		}
@@ -178,7 +178,7 @@ func TestLoadRun(t *testing.T) {
 // in the report.
 func TestRESTFaults(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-mode", "http", "-bot-token", "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
 		"-connect", "3", "-wins", "2", "-seed", "5", "-pings=false", "-faults", "0.2", "-fault-retry-after", "50ms")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -203,7 +203,7 @@ func TestRESTFaults(t *testing.T) {
 // match's requests taken by each in turn, and reads both processes' CPU.
 func TestReplicas(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-replicas", "2", "-db", filepath.Join(t.TempDir(), "shared.db"),
+	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-replicas", "2", "-route", "turn", "-faults", "0", "-db", filepath.Join(t.TempDir(), "shared.db"),
 		"-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4", "-connect", "3", "-seed", "5")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -242,7 +242,8 @@ func TestGenKeyAndFlags(t *testing.T) {
 		t.Errorf("the private key's public half is %s, printed %s", got, m[1])
 	}
 	for _, args := range [][]string{{"-crash"}, {"-matches", "0"}, {"-matches", "x"}, {"extra"},
-		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "}} {
+		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "},
+		{"-route", "roundrobin"}, {"-client-work", "-1ms"}, {"-faults", "1.5"}} {
 		stderr.Reset()
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, stderr.String())

@@ -136,16 +136,22 @@ func (r pgReading) since(before pgReading) time.Duration {
 
 // reportPerMove prints, for the moves phases of results, the CPU per
 // acknowledged move: the server's (all replicas), and when PostgreSQL's
-// was read (-postgres-cpu) PostgreSQL's and their sum. A moves phase's
-// requests include a few challenges and accepts, whose CPU is counted
-// against the moves.
+// was read (-postgres-cpu) PostgreSQL's and their sum; beside it, when a
+// ping phase of the same number of matches was run, the server's CPU per
+// move over its CPU per signed PING. A moves phase's requests include the
+// challenges and accepts, and its CPU the follow-ups and every other work
+// of the server during the phase, all counted against the moves.
 func reportPerMove(w io.Writer, results []phaseResult) {
 	var moves []phaseResult
+	ping := map[int]phaseResult{}
 	pg := false
 	for _, r := range results {
-		if r.kind == "moves" {
+		switch r.kind {
+		case "moves":
 			moves = append(moves, r)
 			pg = pg || r.pgCPU >= 0
+		case "ping":
+			ping[r.matches] = r
 		}
 	}
 	if len(moves) == 0 {
@@ -155,11 +161,16 @@ func reportPerMove(w io.Writer, results []phaseResult) {
 	if pg {
 		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tPostgreSQL CPU/move\tsum/move\t")
 	} else {
-		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\t")
+		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tserver CPU/PING\tmove ÷ PING\t")
 	}
 	for _, r := range moves {
 		if !pg {
-			fmt.Fprintf(tw, "%d\t%d\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves))
+			perPing, ratio := "n/a", "n/a"
+			if p, ok := ping[r.matches]; ok && p.cpu > 0 && p.requests > 0 && r.cpu >= 0 && r.rec.moves > 0 {
+				perPing = cpuPer(p.cpu, p.requests)
+				ratio = fmt.Sprintf("%.2f", (float64(r.cpu)/float64(r.rec.moves))/(float64(p.cpu)/float64(p.requests)))
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves), perPing, ratio)
 			continue
 		}
 		sum := time.Duration(-1)
@@ -172,24 +183,32 @@ func reportPerMove(w io.Writer, results []phaseResult) {
 	if pg {
 		fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is that of every postgres process of the machine)")
 	} else {
-		fmt.Fprintln(w, "(CPU per acknowledged move; -postgres-cpu adds PostgreSQL's)")
+		fmt.Fprintln(w, "(CPU per acknowledged move, and over the CPU per signed PING of the ping phase of as many matches; -postgres-cpu adds PostgreSQL's)")
 	}
 }
 
-// endpoint returns the index of the replica the next request goes to. By
-// default (-route turn) requests take the replicas in turn whatever their
-// match, so that with two replicas a click meets the replica that served
-// its match's last request about half the time. With c.alternate and own
-// (a match's own counter, used by one goroutine at a time), a match's
-// requests take the replicas in turn among themselves: every click meets
-// the replica that did not serve the match's last one, the case where a
-// replica's cache of the match is always behind.
+// endpoint returns the index of the replica the next request goes to, by
+// c.route: random (the default) picks one at random for each request, as a
+// load balancer in front of replicas does, so that with two replicas a
+// click meets the replica that served its match's last one half the time;
+// turn takes the replicas in turn whatever the match; alternate, with own
+// (a match's own counter, used by one goroutine at a time), makes a
+// match's requests take the replicas in turn among themselves: every
+// click meets the replica that did not serve the match's last one, the
+// case where a replica's cache of the match is always behind.
 func (c *client) endpoint(own *uint64) int {
 	n := uint64(len(c.endpoints))
-	if own != nil && c.alternate {
+	switch {
+	case n == 1:
+		return 0
+	case own != nil && c.route == routeAlternate:
 		k := *own % n
 		*own++
 		return int(k)
+	case c.route == routeRandom:
+		c.rngMu.Lock()
+		defer c.rngMu.Unlock()
+		return c.rng.IntN(int(n))
 	}
 	return int((c.turn.Add(1) - 1) % n)
 }
