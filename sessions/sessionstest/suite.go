@@ -99,6 +99,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
 		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
 		{"TwoStoresTakeTurnsReadOnce", testTwoStoresTakeTurnsReadOnce},
+		{"TwoStoresAtRandom", testTwoStoresAtRandom},
 		{"SecondUpdateWaits", testSecondUpdateWaits},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
