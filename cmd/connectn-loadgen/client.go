@@ -240,8 +240,15 @@ func (c *client) command(channel string, from discordtest.User, sub string) ([]b
 // click returns a click by from on the button customID of board (sent as
 // Discord sends the message).
 func (c *client) click(channel string, from discordtest.User, board *discordgo.Message, customID string) []byte {
-	_, e := c.next(channel, from)
-	return discordtest.Click(e, board, customID)
+	body, _ := c.clickSeq(channel, from, board, customID)
+	return body
+}
+
+// clickSeq is click, with the interaction's sequence (the ID of the message
+// its response makes, when it makes one, follows from it).
+func (c *client) clickSeq(channel string, from discordtest.User, board *discordgo.Message, customID string) ([]byte, int64) {
+	seq, e := c.next(channel, from)
+	return discordtest.Click(e, board, customID), seq
 }
 
 // busySink keeps busy's work from being optimised away.

@@ -11,7 +11,8 @@ import (
 )
 
 // TestGatewayRun runs -mode both briefly, with matches of two rounds so
-// that boards also arrive as follow-ups, then the memory phase with a few
+// that rounds end (the next board comes with the response to the click
+// that ends a round), then the memory phase with a few
 // matches, and reads the report: the gateway phase acknowledged moves and
 // finished matches without an error, the table sets both transports side
 // by side, and the memory rows count every match active.
@@ -37,8 +38,8 @@ func TestGatewayRun(t *testing.T) {
 	if n := number(t, gw, `callback ×(\d+)`); n < 10 {
 		t.Errorf("%d callbacks counted, want at least 10", n)
 	}
-	if n := number(t, gw, `follow-up +(\d+) received`); n == 0 {
-		t.Error("no board arrived as a follow-up over the gateway")
+	if n := number(t, gw, `next board +\d+ after their round's end \((\d+) in the response`); n == 0 {
+		t.Error("no next board arrived with a response over the gateway")
 	}
 	if strings.Contains(out, "errors:") || strings.Contains(gw, "refused") {
 		t.Errorf("errors reported:\n%s", out)

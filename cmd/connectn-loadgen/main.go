@@ -673,17 +673,17 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self, pgCPU: e.pgLast}, nil
 }
 
-// requests counts the requests a recorder saw (follow-ups are not
-// requests to the server).
+// requests counts the requests a recorder saw (next boards are not
+// requests to the server: they come with a response, or as follow-ups).
 func requests(r *recorder) int {
 	n := 0
 	for k, v := range r.lat {
-		if k != "follow-up" {
+		if k != "next board" {
 			n += len(v)
 		}
 	}
 	for k, v := range r.errs {
-		if !strings.HasPrefix(k, "follow-up") {
+		if !strings.HasPrefix(k, "next board") {
 			n += v
 		}
 	}
@@ -837,7 +837,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		}
 		sort.Strings(kinds)
 		for _, k := range kinds {
-			if k == "follow-up" {
+			if k == "next board" {
 				// From the response that ended a round to the next board.
 				p50, _, p99, mx := percentiles(r.rec.lat[k])
 				late := 0
@@ -846,8 +846,8 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 						late++
 					}
 				}
-				fmt.Fprintf(w, "   %-10s %7d received after their round's end: p50 %s  p99 %s  max %s; later than 15s: %d\n",
-					k, len(r.rec.lat[k]), ms(p50), ms(p99), ms(mx), late)
+				fmt.Fprintf(w, "   %-10s %7d after their round's end (%d in the response, %d as follow-ups): p50 %s  p99 %s  max %s; later than 15s: %d\n",
+					k, len(r.rec.lat[k]), r.rec.inResponse, len(r.rec.lat[k])-r.rec.inResponse, ms(p50), ms(p99), ms(mx), late)
 				continue
 			}
 			p50, p90, p99, mx := percentiles(r.rec.lat[k])

@@ -141,7 +141,9 @@ func TestStop(t *testing.T) {
 }
 
 // TestLoadRun runs both phases briefly with matches of two rounds, so that
-// boards also arrive as follow-ups, and reads the report.
+// rounds end (the next board with the response to the click that ends a
+// round, the round's message edited into its record), and reads the
+// report.
 func TestLoadRun(t *testing.T) {
 	bin := connectnBinary(t)
 	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-mode", "http", "-faults", "0", "-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4",
@@ -153,11 +155,15 @@ func TestLoadRun(t *testing.T) {
 	if moves < 10 {
 		t.Errorf("%d moves acknowledged in a second, want at least 10", moves)
 	}
-	if n := number(t, out, `follow-up +(\d+) received`); n == 0 {
-		t.Error("no board arrived as a follow-up")
+	all, in := number(t, out, `next board +(\d+) after`), number(t, out, `next board +\d+ after their round's end \((\d+) in the response`)
+	if all == 0 || in != all {
+		t.Errorf("%d next boards, %d of them in the response: want some, all in the response", all, in)
 	}
-	if n := number(t, out, `POST follow-up ×(\d+)`); n == 0 {
-		t.Error("the server posted no follow-up to the fake webhooks")
+	if n := number(t, out, `PATCH message ×(\d+)`); n == 0 {
+		t.Error("the server edited no round's message into its record")
+	}
+	if strings.Contains(out, "POST follow-up") {
+		t.Error("the server posted a follow-up; every next board comes with a response")
 	}
 	if strings.Contains(out, "errors:") {
 		t.Errorf("errors reported:\n%s", out)
@@ -173,18 +179,18 @@ func TestLoadRun(t *testing.T) {
 }
 
 // TestRESTFaults plays matches of two rounds while the fake REST API
-// fails a fifth of the server's calls, in every way -faults knows: every
-// next board arrives, none twice, and the server's retries by cause show
-// in the report.
+// fails a fifth of the server's calls, in every way -faults knows, the
+// server without a bot token: every next board arrives, none twice, and
+// the server's retries by cause show in the report.
 func TestRESTFaults(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-mode", "http", "-bot-token", "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-mode", "http", "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
 		"-connect", "3", "-wins", "2", "-seed", "5", "-pings=false", "-faults", "0.2", "-fault-retry-after", "50ms")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if n := number(t, out, `follow-up +(\d+) received`); n == 0 {
-		t.Errorf("no board arrived as a follow-up:\n%s", out)
+	if n := number(t, out, `next board +(\d+) after`); n == 0 {
+		t.Errorf("no next board arrived:\n%s", out)
 	}
 	if n := number(t, out, `boards posted twice: (\d+)`); n != 0 {
 		t.Errorf("%d boards posted twice:\n%s", n, out)
