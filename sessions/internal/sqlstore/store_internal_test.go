@@ -1,8 +1,10 @@
 package sqlstore
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -260,5 +262,41 @@ func TestReplayTail(t *testing.T) {
 		if _, ok := replayTail(tc.cfg, []byte(tc.actions), tc.older); ok {
 			t.Errorf("%s: rebuilt from the entry, want a whole replay", name)
 		}
+	}
+}
+
+// TestEncodeWebhookAsEncodingJSON: encodeWebhook writes the bytes
+// encoding/json writes for the webhook (names, order, omitempty and
+// omitzero, escapes, the time in UTC with nanoseconds), which rows already
+// stored hold.
+func TestEncodeWebhookAsEncodingJSON(t *testing.T) {
+	paris := time.FixedZone("Paris", 3600)
+	tests := []struct {
+		name string
+		w    sessions.Webhook
+	}{
+		{"all", sessions.Webhook{AppID: "1100000000000000001", Token: "aW50ZXJhY3Rpb24", Message: "@original", At: time.Date(2026, 11, 22, 18, 0, 0, 123456789, time.UTC)}},
+		{"empty", sessions.Webhook{}},
+		{"no time", sessions.Webhook{AppID: "1", Token: "t"}},
+		{"time only", sessions.Webhook{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		{"a message ID, another zone", sessions.Webhook{Token: "t", Message: "1300000000000000042", At: time.Date(2026, 6, 1, 12, 0, 0, 500, paris)}},
+		{"escapes", sessions.Webhook{Token: "a\"b\\c<d>&\u00e9\u2028\x01", Message: "é"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encodeWebhook(tt.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tt.w
+			w.At = w.At.UTC()
+			want, err := json.Marshal(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("encodeWebhook = %s\nencoding/json  = %s", got, want)
+			}
+		})
 	}
 }
