@@ -200,6 +200,7 @@ Flags:
 	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
 	fs.StringVar(&matches, "matches", "1,50,500", "comma-separated numbers of concurrent matches, one pair of phases each")
+	repeat := fs.Int("repeat", 1, "run the figures of -matches this many times in turn (1,50,1,50,...), and print the median of the move's CPU over a PING's for each figure beside every run's")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "length of each phase")
 	fs.IntVar(&o.moves, "moves", 0, "end each moves phase after this many acknowledged moves, and each ping phase after as many PINGs (0: use -duration)")
 	fs.IntVar(&o.settings.Rows, "rows", 6, "rows of every match")
@@ -259,6 +260,13 @@ Flags:
 			return nil, fmt.Errorf("-matches: %q is not a positive number", f)
 		}
 		o.matches = append(o.matches, n)
+	}
+	if *repeat < 1 || *repeat > 100 {
+		return nil, fmt.Errorf("-repeat: %d is not from 1 to 100", *repeat)
+	}
+	once := o.matches
+	for range *repeat - 1 {
+		o.matches = append(o.matches, once...)
 	}
 	if o.faults < 0 || o.faults > 1 {
 		return nil, fmt.Errorf("-faults: %v is not from 0 to 1", o.faults)

@@ -249,7 +249,7 @@ func TestGenKeyAndFlags(t *testing.T) {
 	}
 	for _, args := range [][]string{{"-crash"}, {"-matches", "0"}, {"-matches", "x"}, {"extra"},
 		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "},
-		{"-route", "roundrobin"}, {"-client-work", "-1ms"}, {"-faults", "1.5"}} {
+		{"-route", "roundrobin"}, {"-client-work", "-1ms"}, {"-faults", "1.5"}, {"-repeat", "0"}} {
 		stderr.Reset()
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, stderr.String())

@@ -143,3 +143,31 @@ func TestReportPerMove(t *testing.T) {
 		})
 	}
 }
+
+// TestReportPerMoveMedian: with several runs of a figure (-repeat), each
+// moves phase is set against the ping phase before it, and the medians of
+// the runs follow.
+func TestReportPerMoveMedian(t *testing.T) {
+	ms := time.Millisecond
+	moves := func(n int) *recorder { r := newRecorder(); r.moves = n; return r }
+	var results []phaseResult
+	// Three runs: CPU per PING 0.1, 0.2, 0.1 ms; per move 0.2, 0.5, 0.3 ms:
+	// ratios 2.0, 2.5, 3.0; medians 0.3 ms, 0.1 ms, 2.50.
+	for _, run := range []struct{ ping, move time.Duration }{{100 * ms, 200 * ms}, {200 * ms, 500 * ms}, {100 * ms, 300 * ms}} {
+		results = append(results,
+			phaseResult{kind: "ping", matches: 50, rec: newRecorder(), requests: 1000, cpu: run.ping, pgCPU: -1},
+			phaseResult{kind: "moves", matches: 50, rec: moves(1000), cpu: run.move, pgCPU: -1})
+	}
+	var b strings.Builder
+	reportPerMove(&b, results)
+	got := b.String()
+	for _, want := range []string{"2.00", "2.50", "3.00", "50, median of 3", "0.300ms", "0.100ms"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	med := got[strings.Index(got, "median of 3"):]
+	if !strings.Contains(med, "2.50") || !strings.Contains(med, "0.300ms") {
+		t.Errorf("median line %q, want 0.300ms per move and 2.50", strings.SplitN(med, "\n", 2)[0])
+	}
+}
