@@ -82,6 +82,7 @@ func Run(t *testing.T, b Backend) {
 	}{
 		{"CreateGetRoundtrip", testCreateGetRoundtrip},
 		{"UpdateRoundtrip", testUpdateRoundtrip},
+		{"KeepsNoCallerMemory", testKeepsNoCallerMemory},
 		{"UpdateWritesEachChange", testUpdateWritesEachChange},
 		{"ReopenMidMatch", testReopenMidMatch},
 		{"CreateActiveSession", testCreateActiveSession},
@@ -98,6 +99,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
 		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
 		{"TwoStoresTakeTurnsReadOnce", testTwoStoresTakeTurnsReadOnce},
+		{"TwoStoresAtRandom", testTwoStoresAtRandom},
 		{"SecondUpdateWaits", testSecondUpdateWaits},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},
