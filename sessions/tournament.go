@@ -907,4 +907,6 @@ func ForgottenID(seq int) string { return forgottenPrefix + strconv.Itoa(seq) }
 
 // Forgotten reports whether a tournament player's ID is the placeholder
 // of a forgotten member (ForgottenID).
-func Forgotten(id string) bool { return len(id) > len(forgottenPrefix) && id[:len(forgottenPrefix)] == forgottenPrefix }
+func Forgotten(id string) bool {
+	return len(id) > len(forgottenPrefix) && id[:len(forgottenPrefix)] == forgottenPrefix
+}
