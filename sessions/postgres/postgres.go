@@ -81,7 +81,10 @@ var dialect = sqlstore.Dialect{
 	NewestMany:        newestManySQL,
 	UpdateMany:        updateManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('tournaments', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM tournaments`)
 		return err
 	},
 }

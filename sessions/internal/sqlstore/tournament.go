@@ -57,6 +57,7 @@ func (s *Store) CreateTournament(ctx context.Context, t *sessions.Tournament) (*
 		return nil, fmt.Errorf("create tournament: %w", err)
 	}
 	now := s.clock()
+	inUTC(c)
 	c.CreatedAt, c.UpdatedAt, c.Revision = now, now, 0
 	row, err := encodeTournament(c)
 	if err != nil {
@@ -77,6 +78,27 @@ func (s *Store) CreateTournament(ctx context.Context, t *sessions.Tournament) (*
 		return nil, fmt.Errorf("create tournament in guild %s: %w", c.GuildID, err)
 	}
 	return c, nil
+}
+
+// inUTC converts the times of t to UTC, as they are stored and read back.
+func inUTC(t *sessions.Tournament) {
+	utc := func(x *time.Time) {
+		if !x.IsZero() {
+			*x = x.UTC()
+		}
+	}
+	utc(&t.State.Started)
+	utc(&t.Due)
+	utc(&t.Settings.StartAt)
+	utc(&t.Posts.Claimed)
+	for i := range t.State.Rounds {
+		utc(&t.State.Rounds[i].Started)
+	}
+	for _, games := range t.Games {
+		for j := range games {
+			utc(&games[j].Claimed)
+		}
+	}
 }
 
 // tournamentText is the JSON of a tournament's columns that hold JSON.
@@ -290,6 +312,7 @@ func (s *Store) tryUpdateTournament(ctx context.Context, id int64, fn func(*sess
 	if err := sessions.CheckTournamentChange(before, t); err != nil {
 		return nil, fmt.Errorf("update tournament %d: %w", id, err)
 	}
+	inUTC(t)
 	row, err := encodeTournament(t)
 	if err != nil {
 		return nil, fmt.Errorf("update tournament %d: %w", id, err)
