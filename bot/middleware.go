@@ -108,6 +108,8 @@ func refusalArgs(c *call, args []any) []any {
 			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
 		case durationArg:
 			text = render.Duration(c.reader, time.Duration(v))
+		case time.Duration: // the lifecycle's bounds (a tournament's duration)
+			text = render.Duration(c.reader, v)
 		default:
 			continue
 		}

@@ -176,10 +176,19 @@ var (
 // The reasons of the tournament lifecycle's refusals (each with its text
 // in the catalog, as every reason).
 var (
-	// ReasonTournamentSettings: the tournament's settings are impossible
-	// (Detail names the setting: "rounds", "double", "duration" or
-	// "board").
-	ReasonTournamentSettings = NewReason("tournament_settings")
+	// ReasonTournamentRounds: a number of rounds given to another format
+	// than a Swiss.
+	ReasonTournamentRounds = NewReason("tournament_rounds")
+	// ReasonTournamentDouble: double asked of another format than a round
+	// robin.
+	ReasonTournamentDouble = NewReason("tournament_double")
+	// ReasonTournamentDuration: an arena without its duration (from Min to
+	// Max), or a duration given to another format.
+	ReasonTournamentDuration = NewReason("tournament_duration")
+	// ReasonTournamentBoard: board rules no game can be played on.
+	ReasonTournamentBoard = NewReason("tournament_board")
+	// ReasonTournamentName: a name that is empty or longer than Max.
+	ReasonTournamentName = NewReason("tournament_name")
 	// ReasonTournamentStartPast: the start time given is not in the
 	// future.
 	ReasonTournamentStartPast = NewReason("tournament_start_past")
@@ -205,7 +214,7 @@ var (
 	// ReasonTournamentStarted: an admin asked to start one that started.
 	ReasonTournamentStarted = NewReason("tournament_started")
 	// ReasonTournamentFewPlayers: it cannot start with fewer than two
-	// players (Count).
+	// players.
 	ReasonTournamentFewPlayers = NewReason("tournament_few_players")
 	// ReasonTournamentNotRunning: pausing one that is not running.
 	ReasonTournamentNotRunning = NewReason("tournament_not_running")
@@ -232,16 +241,17 @@ type TournamentRequest struct {
 
 // NewTournament returns the tournament req asks for, open for sign-up at
 // now, its sign-up message to post, to be stored with CreateTournament.
-// It refuses ReasonTournamentSettings (Detail: "rounds" for rounds given
-// to another format than a Swiss, "double" for a double other than a
-// round robin, "duration" for an arena without one or a duration given to
-// another format, "board" for board rules game.Config refuses, "name" for
-// a name that is empty or too long) and ReasonTournamentStartPast for a
-// start time not after now.
+// It refuses ReasonTournamentRounds for rounds given to another format
+// than a Swiss, ReasonTournamentDouble for a double other than a round
+// robin, ReasonTournamentDuration for an arena without a duration in
+// range or a duration given to another format, ReasonTournamentBoard for
+// board rules game.Config refuses, ReasonTournamentName for a name that
+// is empty or too long, and ReasonTournamentStartPast for a start time
+// not after now.
 func NewTournament(req TournamentRequest, now time.Time) (*Tournament, error) {
 	st, err := tournament.New(req.Config, req.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", Refuse(ReasonTournamentSettings, "Detail", settingAtFault(req.Config)), err)
+		return nil, fmt.Errorf("%w: %w", settingsRefusal(req.Config), err)
 	}
 	if !req.Settings.StartAt.IsZero() && !req.Settings.StartAt.After(now) {
 		return nil, Refuse(ReasonTournamentStartPast)
@@ -254,21 +264,22 @@ func NewTournament(req TournamentRequest, now time.Time) (*Tournament, error) {
 	return t, nil
 }
 
-// settingAtFault names the first setting of cfg that tournament.Config.Validate
-// refuses, as ReasonTournamentSettings's Detail.
-func settingAtFault(cfg tournament.Config) string {
+// settingsRefusal returns the refusal of the first setting of cfg that
+// tournament.Config.Validate refuses.
+func settingsRefusal(cfg tournament.Config) *Refusal {
 	c := cfg
 	switch {
 	case c.Rounds != 0 && c.Format != tournament.Swiss:
-		return "rounds"
+		return Refuse(ReasonTournamentRounds)
 	case c.Double && c.Format != tournament.RoundRobin:
-		return "double"
-	case (c.Format == tournament.Arena) != (c.Duration != 0):
-		return "duration"
+		return Refuse(ReasonTournamentDouble)
+	case (c.Format == tournament.Arena) != (c.Duration != 0),
+		c.Format == tournament.Arena && (c.Duration < tournament.MinArenaDuration || c.Duration > tournament.MaxArenaDuration):
+		return Refuse(ReasonTournamentDuration, "Min", tournament.MinArenaDuration, "Max", tournament.MaxArenaDuration)
 	case c.Game().Validate() != nil:
-		return "board"
+		return Refuse(ReasonTournamentBoard)
 	}
-	return "name"
+	return Refuse(ReasonTournamentName, "Max", tournament.MaxNameLength)
 }
 
 // Clone returns a deep copy of t.
@@ -492,7 +503,7 @@ func (t *Tournament) Start(now time.Time) error {
 	case t.Status != TournamentSignUp:
 		return Refuse(ReasonTournamentStarted)
 	case t.Active() < 2:
-		return Refuse(ReasonTournamentFewPlayers, "Count", t.Active())
+		return Refuse(ReasonTournamentFewPlayers)
 	}
 	t.Status = TournamentRunning
 	t.State.Started = now.UTC()
@@ -865,6 +876,18 @@ func (t *Tournament) PostsDone(done TournamentPosts, now time.Time) {
 		t.Posts.Shown = done.Shown
 	}
 	t.Posts.Claimed = time.Time{}
+	t.Due = t.nextDue(now.UTC())
+}
+
+// SignUpShown records at now that the sign-up message shows t as it now
+// stands, while t is open for sign-up (the answer to a click on its Join
+// or Leave updated it), so that no edit follows. It does nothing once t
+// started: the standings then show what the stamp covers too.
+func (t *Tournament) SignUpShown(now time.Time) {
+	if t.Status != TournamentSignUp || t.Posts.SignUp == "" {
+		return
+	}
+	t.Posts.Shown = t.Stamp()
 	t.Due = t.nextDue(now.UTC())
 }
 
