@@ -119,7 +119,7 @@ func (o *createOptions) declare(s *optionSet) {
 	s.optChoice("theme", &o.Theme, themeChoices())
 	s.number("rounds", &o.Rounds, 1, tournament.MaxRounds)
 	s.text("duration", &o.Duration)
-	s.text("start", &o.Start)
+	s.text("starts-at", &o.Start)
 	s.text("turn-timeout", &o.TurnTimeout)
 	s.boolean("rated", &o.Rated)
 	s.channel("channel", &o.Channel)

@@ -42,7 +42,7 @@ func TestTournamentRenders(t *testing.T) {
 				c.locale = "de"
 			}
 			c.roles = []string{playerRole}
-			c.create(strArg("name", "Friday Swiss"), strArg("start", "2h"), discordtest.Arg{Name: "role", Type: discordgo.ApplicationCommandOptionRole, Value: playerRole})
+			c.create(strArg("name", "Friday Swiss"), strArg("starts-at", "2h"), discordtest.Arg{Name: "role", Type: discordgo.ApplicationCommandOptionRole, Value: playerRole})
 			c.joinAll()
 			write("signup", c.signUp())
 			c.adminCmd("start")
