@@ -121,6 +121,33 @@ func (c *cup) join(u user) *discordgo.InteractionResponse {
 	return c.e.send(discordtest.Click(en, c.signUp(), findButton(c.t, c.signUp().Components, "Join").CustomID))
 }
 
+// playGame plays moves in the game of round, board: on its board
+// message, the live one of its session (in a thread, the newest message;
+// in the tournament's channel, among the others).
+func (c *cup) playGame(round, board int, moves []string) {
+	c.t.Helper()
+	place, s := c.game(round, board)
+	players := [2]user{c.byID[s.Players[0].ID], c.byID[s.Players[1].ID]}
+	for k, col := range moves {
+		s := c.session(place.channel)
+		msg := place.board()
+		if place.channel == channelID {
+			msg = c.e.message(s.MessageID)
+		}
+		mustUpdate(c.t, place.click(players[k%2], msg, col))
+	}
+}
+
+// session returns the newest session of channel.
+func (c *cup) session(channel string) *sessions.Session {
+	c.t.Helper()
+	s, err := c.e.store.Get(context.Background(), channel)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return s
+}
+
 // game returns the place of the game of round, board and its session.
 func (c *cup) game(round, board int) (*place, *sessions.Session) {
 	c.t.Helper()
@@ -169,12 +196,11 @@ func (c *cup) playRound(round int, openerWon func(board int) bool) {
 		if p.Result != tournament.Pending {
 			continue
 		}
-		place, s := c.game(round, b+1)
-		first, second := c.byID[s.Players[0].ID], c.byID[s.Players[1].ID]
-		if first.ID != p.Opener || second.ID != p.Second {
-			c.t.Fatalf("game %d.%d is played by %s and %s, paired %s and %s", round, b+1, first.ID, second.ID, p.Opener, p.Second)
+		_, s := c.game(round, b+1)
+		if s.Players[0].ID != p.Opener || s.Players[1].ID != p.Second {
+			c.t.Fatalf("game %d.%d is played by %s and %s, paired %s and %s", round, b+1, s.Players[0].ID, s.Players[1].ID, p.Opener, p.Second)
 		}
-		place.play(first, second, c.moves(openerWon(b+1))...)
+		c.playGame(round, b+1, c.moves(openerWon(b+1)))
 	}
 }
 
@@ -284,7 +310,6 @@ func (c *cup) playRoundPart(round int, openerWon func(int) bool, from, to int) {
 		if p.Result != tournament.Pending {
 			continue
 		}
-		place, s := c.game(round, b+1)
-		place.play(c.byID[s.Players[0].ID], c.byID[s.Players[1].ID], c.moves(openerWon(b+1))...)
+		c.playGame(round, b+1, c.moves(openerWon(b+1)))
 	}
 }

@@ -377,6 +377,9 @@ func ClosedChallenge(l *locale.Localizer, s *sessions.Session) *Message {
 	switch s.End {
 	case sessions.EndEnded:
 		ended := l.T("match_ended", "Moderator", Mention(s.EndedBy))
+		if s.Tournament.Set() {
+			ended = l.T("tournament_game_ended", "Moderator", Mention(s.EndedBy)) // it counts as it stood
+		}
 		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
 			// A match under way: its board as it stood, and who ended it.
 			return &Message{

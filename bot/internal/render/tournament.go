@@ -100,7 +100,8 @@ func tournamentRules(l *locale.Localizer, t *sessions.Tournament, turn time.Dura
 
 // SignUp draws the sign-up message of t at now: its name, format and
 // rules, when it starts, who may join and how many, the players who joined
-// (their count, and their names up to maxListed), where it stands, and
+// (their count, and their names up to maxListed, as many as fit), where it
+// stands, and
 // while members may join (t.Open), the Join and Leave buttons. turn is
 // the time a turn lasts in its games.
 func SignUp(l *locale.Localizer, t *sessions.Tournament, turn time.Duration, now time.Time) *Message {
@@ -133,15 +134,18 @@ func SignUp(l *locale.Localizer, t *sessions.Tournament, turn time.Duration, now
 	}
 	lines = append(lines, "", status, "", l.N("tournament_players", t.Active()))
 	var names []string
+	room := descriptionBudget - len([]rune(strings.Join(lines, "\n")))
 	for _, p := range t.State.Players {
 		if p.Withdrawn {
 			continue
 		}
-		if len(names) == maxListed {
-			names = append(names, l.N("tournament_players_more", t.Active()-maxListed))
+		name := PlayerName(l, t, p.ID)
+		room -= len([]rune(name)) + 3
+		if len(names) == maxListed || room < 0 {
+			names = append(names, l.N("tournament_players_more", t.Active()-len(names)))
 			break
 		}
-		names = append(names, PlayerName(l, t, p.ID))
+		names = append(names, name)
 	}
 	if len(names) > 0 {
 		lines = append(lines, strings.Join(names, " · "))
