@@ -259,6 +259,7 @@ type syncBuffer struct {
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer changed.notify()
 	return s.b.Write(p)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
@@ -57,6 +58,7 @@ var reasonNoAI = sessions.NewReason("no_ai")
 type engine struct {
 	ai      AI
 	metrics Metrics
+	clock   clock.Clock
 }
 
 // turns returns how the bot takes its turns: the engine at the session's
@@ -70,9 +72,9 @@ func (h engine) turns(budget time.Duration) sessions.Bot {
 		if err != nil {
 			return 0, err
 		}
-		start := time.Now()
+		start := h.clock.Now()
 		column, err := h.ai.Move(ctx, m, l)
-		h.metrics.AIMove(l.String(), time.Since(start))
+		h.metrics.AIMove(l.String(), clock.Since(h.clock, start))
 		return column, err
 	}}
 }

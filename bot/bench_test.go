@@ -16,6 +16,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
 
@@ -33,7 +34,7 @@ import (
 // benchServer is an HTTPServer on a SQLite file store, driven directly
 // through ServeHTTP.
 type benchServer struct {
-	srv     *bot.HTTPServer
+	srv     *transport.HTTPServer
 	channel int
 	rng     *rand.Rand
 	// board is the live board of the current match.
@@ -50,7 +51,7 @@ func newBenchServer(b *testing.B) *benchServer {
 	h := bot.NewHandler(store, slog.New(slog.DiscardHandler))
 	b.Cleanup(func() { h.Close(context.Background()) })
 	return &benchServer{
-		srv: &bot.HTTPServer{Handler: h, PublicKey: testPublic},
+		srv: &transport.HTTPServer{Handler: h, PublicKey: testPublic},
 		rng: rand.New(rand.NewPCG(1, 2)),
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
@@ -22,8 +23,9 @@ type call struct {
 	// user and name are the ID and display name of the member (or, outside
 	// a server, the user) who sent it.
 	user, name string
-	// now is when the handler took it up, from the handler's clock.
-	now time.Time
+	// now is when the handler took it up, on clock, the handler's.
+	now   time.Time
+	clock clock.Clock
 	// reader speaks the sender's language (the interaction's locale):
 	// private replies. public(s) speaks the channel's.
 	reader *locale.Localizer
@@ -40,7 +42,7 @@ type call struct {
 
 // newCall takes up interaction i at the handler's clock.
 func (h *Handler) newCall(i *discordgo.Interaction) *call {
-	c := &call{i: i, now: h.now()}
+	c := &call{i: i, now: h.clock.Now(), clock: h.clock}
 	switch {
 	case i.Member != nil && i.Member.User != nil:
 		c.user, c.name = i.Member.User.ID, i.Member.DisplayName()

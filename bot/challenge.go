@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -38,7 +37,6 @@ type challenges struct {
 	store  challengeStore
 	boards *outbox.Boards
 	log    *slog.Logger
-	now    func() time.Time
 	defaults
 	engine    engine
 	messenger Messenger // nil: no thread, no message ID learnt
@@ -65,9 +63,6 @@ func (h *challenges) routes() []route {
 		button("decline", matchParts, h.decline),
 	}
 }
-
-// reasonConnectTooLong refuses a line longer than both sides of the board.
-var reasonConnectTooLong = sessions.NewReason("connect_too_long")
 
 // challengeOptions are the options of /connectn challenge.
 // Left out, rows, columns, connect, wins, theme and level take the
@@ -118,16 +113,14 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 	gs := rules.gs
 	rows, columns := o.Rows.or(gs.Rows, defaultRows), o.Columns.or(gs.Columns, defaultColumns)
 	connect, wins := o.Connect.or(gs.Connect, defaultConnect), o.Wins.or(gs.Wins, defaultWins)
-	if connect > rows && connect > columns {
-		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", connect, "Rows", rows, "Columns", columns,
-			"Max", max(rows, columns))
+	adm := sessions.Admission{ChannelID: c.i.ChannelID, Challenger: sessions.Entrant{Member: sessions.Member{ID: c.user, Name: c.name},
+		Roles: roles(c.i.Member)}, Rows: rows, Columns: columns, Connect: connect,
+		LastChallenge: func() (time.Time, error) { return h.store.LastChallenge(ctx, c.i.GuildID, c.user) }}
+	if o.Opponent.set && !h.id.is(c.i, o.Opponent.ID) {
+		adm.Opponent = &sessions.Entrant{Member: sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name}, Roles: o.Opponent.Roles}
 	}
-	if err := h.mayChallenge(ctx, c, rules); err != nil {
+	if err := sessions.Admit(gs, adm, c.now); err != nil {
 		return nil, err
-	}
-	if gs.Role != nil && o.Opponent.set && !h.id.is(c.i, o.Opponent.ID) && !slices.Contains(o.Opponent.Roles, *gs.Role) {
-		return nil, sessions.Refuse(reasonRoleOpponent, "Opponent", sessions.Member{ID: o.Opponent.ID, Name: o.Opponent.Name},
-			"Role", "<@&"+*gs.Role+">")
 	}
 	thread, err := h.inThread(c, o.Thread, or(gs.Threads, h.threads))
 	if err != nil {
@@ -168,7 +161,7 @@ func (h *challenges) challenge(ctx context.Context, c *call, o *challengeOptions
 		c.afterResponse(func(ctx context.Context) { h.openThread(ctx, c, req, o.Thread.set) })
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 	}
-	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx, c)), c.now); err != nil {
 		h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)
@@ -211,7 +204,7 @@ func (h *challenges) ratedCapped(ctx context.Context, c *call) (bool, error) {
 		other = c.user
 	}
 	n, err := h.store.RatedToday(ctx, s.GuildID, s.Players[0].ID, other, c.now.Add(-24*time.Hour))
-	return n >= sessions.RatedPerDay, err
+	return sessions.RatedCapReached(n), err
 }
 
 // levelChoices returns the choices of the level option, weakest first.
@@ -233,8 +226,8 @@ func (h *challenges) accept(ctx context.Context, c *call) (*discordgo.Interactio
 		if err != nil {
 			return nil, err
 		}
-		if gs.Role != nil && !hasRole(c.i.Member, *gs.Role) {
-			return nil, sessions.Refuse(reasonRoleRequired, "Role", "<@&"+*gs.Role+">")
+		if err := gs.MayPlay(roles(c.i.Member)); err != nil {
+			return nil, err
 		}
 	}
 	capped, err := h.ratedCapped(ctx, c)

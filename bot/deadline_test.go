@@ -13,6 +13,7 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -53,7 +54,7 @@ func TestChallengeExpires(t *testing.T) {
 	e := newEnv(t, bot.WithMetrics(rec))
 	e.send(slashChallenge(alice, bob, nil))
 	challenge := e.board()
-	want := fmt.Sprintf("<t:%d:R>", fixedClock().Add(bot.DefaultChallengeTimeout).Unix())
+	want := fmt.Sprintf("<t:%d:R>", clocktest.Start.Add(bot.DefaultChallengeTimeout).Unix())
 	mustContain(t, "challenge", messageText(challenge), "The challenge expires "+want)
 
 	e.clock.Advance(bot.DefaultChallengeTimeout - time.Second)
@@ -223,7 +224,7 @@ func TestBotTokenEditsAfterTheWebhookExpires(t *testing.T) {
 // gone) is given up, and /connectn board posts the board.
 func TestBoardPostRetried(t *testing.T) {
 	t.Run("a server error is tried again at once", func(t *testing.T) {
-		e := newEnv(t, bot.WithRetry(2*time.Second, time.Second, 5*time.Millisecond))
+		e := newFaultEnv(t, 2*time.Second, time.Second, 5*time.Millisecond)
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 		e.fake.FailNext(postsFollowUp, 500, 0, 0)
 		e.fake.FailNext(postsFollowUp, 502, 0, 0)
@@ -244,7 +245,7 @@ func TestBoardPostRetried(t *testing.T) {
 		// would measure that instead. No try is cut off by the budget
 		// (TestNoTryCutByTheBudget): CI caught this subtest failing so
 		// when the budget's end cut the last try.
-		e := newEnv(t, bot.WithRetry(1500*time.Millisecond, time.Second, 5*time.Millisecond))
+		e := newFaultEnv(t, 1500*time.Millisecond, time.Second, 5*time.Millisecond)
 		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 		var failing atomic.Bool
 		failing.Store(true)

@@ -1,37 +1,38 @@
-// Package bot is the Discord adapter of ConnectN: the /connectn slash
-// command, the buttons, the rendering of boards as emoji, and the two ways
-// Discord delivers interactions.
+// Package bot is the Discord adapter of ConnectN: the /connectn and
+// /connectn-admin slash commands and the buttons, each a route of a
+// feature, dispatched by one Handler.
 //
-// One Handler turns an interaction into its response and never talks to the
+// A Handler turns an interaction into its response and never talks to the
 // network itself:
 //
-//	Discord ─(gateway INTERACTION_CREATE | HTTP POST /interactions)─▶ transport
+//	Discord ─(gateway INTERACTION_CREATE | HTTP POST /interactions)─▶ bot/transport
 //	  ▶ Handler.Handle(ctx, *discordgo.Interaction)
-//	      ▶ middleware: recovery, metrics, failures rendered
-//	      ▶ route table (routes.go): subcommand name or custom_id action
+//	      ▶ middleware: metrics, recovery, failures rendered
+//	      ▶ the route table (a value NewHandler builds): subcommand or custom_id action
 //	          ▶ middleware: where and by whom, deferral, settled sessions
-//	          ▶ handler: options decoded into a struct, or the custom_id parsed
+//	          ▶ a feature's handler: options decoded into a struct, or the custom_id parsed
 //	              ▶ Store.Update(ctx, channelID, fn)   serialised per channel, committed
-//	                  ▶ sessions lifecycle (Accept, Drop, …)(session, policy, now)
-//	                      ▶ game.Match.Play(player, column)
-//	              ▶ render(localizer, session) → embed + emoji rows + button rows
+//	                  ▶ sessions (Admit, Accept, Drop, …)(session, policy, now)
+//	              ▶ render.X(localizer, session) → embed + emoji rows + buttons
 //	  ◀ the transport sends the response (InteractionRespond | JSON body)
 //	  ▶ Handler.Delivered: the work after it (next board, edits) runs in the background
 //
-// Files by concern: handler.go (the Handler and its options), routes.go
-// (the route table, custom_ids), options.go (subcommand options and the
-// registered commands), middleware.go, call.go (one interaction being
-// handled), a file per feature (challenge.go, play.go, rematch.go,
-// stats.go, help.go, picture.go, ai.go), render.go and theme.go (what
-// players see; every string from package locale), boards.go (board
-// messages reached after a response, through the Messenger),
-// scheduler.go (deadlines and due work) and runner.go (the background
-// work on the injected clock), gateway.go and http.go (the transports;
-// the HTTP wire format is bot/internal/wire).
+// Files: handler.go (the Handler, its options, and table, which builds
+// the features and mounts their routes), routes.go (routes, the router,
+// custom_id parts), options.go (options and the registered commands),
+// middleware.go, call.go (one interaction being handled); then a file and
+// a small type per feature, holding only what it needs: challenge.go
+// (with thread.go), open.go, play.go, rematch.go, stats.go, settings.go,
+// admin.go, help.go, picture.go, solver.go (with ai.go), forget.go.
+// docs/development.md says how to add one. The rooms beside: rendering in
+// bot/internal/render, delivery after a response (messenger, tries,
+// boards, runner, scheduler) in bot/internal/outbox, custom_ids in
+// bot/internal/customid, the transports in bot/transport. Time comes from
+// one clock (internal/clock, WithClock).
 //
 // Button custom_ids are small routes ("cn:drop:<match>:<post>:<ply>:<column>")
 // that are parsed, never trusted: a malformed, foreign or stale one gets a
-// private (render.Ephemeral) message and changes nothing. Every refusal is a
+// private (ephemeral) message and changes nothing. Every refusal is a
 // sessions.Refusal made where its rule is checked and rendered through the
 // catalog in the reader's language.
 package bot

@@ -11,7 +11,9 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -125,7 +127,7 @@ func TestStoryOverHTTP(t *testing.T) {
 // a 429; discordgo waits retry_after and tries again, and the board
 // arrives.
 func TestRateLimitedFollowUp(t *testing.T) {
-	w := newEnv(t)
+	w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
 	w.send(slashChallenge(alice, bob, map[string]int{"rows": 4, "columns": 4, "connect": 3}))
 	w.click(bob, w.board(), "Accept")
 	w.fake.FailNext(func(r discordtest.Request) bool {
@@ -155,7 +157,7 @@ func TestRateLimitedFollowUp(t *testing.T) {
 // message (10008 Unknown Message), read when the bot has a token.
 func TestFollowUpCrossesTheAnswer(t *testing.T) {
 	t.Run("the next board", func(t *testing.T) {
-		w := newEnv(t)
+		w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
 		w.send(slashChallenge(alice, bob, map[string]int{"rows": 4, "columns": 4, "connect": 3}))
 		w.click(bob, w.board(), "Accept")
 		w.fake.FailNext(postsFollowUp, 404, discordgo.ErrCodeUnknownWebhook, 0)
@@ -170,7 +172,7 @@ func TestFollowUpCrossesTheAnswer(t *testing.T) {
 		}
 	})
 	t.Run("the ID of a new board", func(t *testing.T) {
-		w := newEnv(t)
+		w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
 		w.withBotToken(true)
 		w.startMatch(nil)
 		w.fake.FailNext(func(r discordtest.Request) bool {
@@ -193,14 +195,14 @@ func TestGatewayRegistersGlobally(t *testing.T) {
 func TestGatewayBadToken(t *testing.T) {
 	fake := discordtest.New(discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID))
 	defer fake.Close()
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	s, err := fake.NewSession("MTE.wrong.token")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler)}
+	g := &transport.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler)}
 	if err := g.Run(ctx); err == nil {
 		t.Fatal("Run with a wrong token: got nil error")
 	}

@@ -21,7 +21,7 @@ import (
 func TestLostFollowUpPostedOnce(t *testing.T) {
 	for _, f := range []discordtest.Fault{discordtest.FaultLostReset, discordtest.FaultLostStall} {
 		t.Run(f.String(), func(t *testing.T) {
-			e := newEnv(t, bot.WithRetry(3*time.Second, 300*time.Millisecond, 5*time.Millisecond))
+			e := newFaultEnv(t, 3*time.Second, 300*time.Millisecond, 5*time.Millisecond)
 			e.withBotToken(true)
 			e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 			e.fake.Inject(postsFollowUp, f, 0)
@@ -44,7 +44,7 @@ func TestLostFollowUpPostedOnce(t *testing.T) {
 // the board is posted.
 func TestGlobalRateLimitHoldsEverything(t *testing.T) {
 	const wait = 400 * time.Millisecond
-	e := newEnv(t, bot.WithRetry(3*time.Second, time.Second, 5*time.Millisecond))
+	e := newRealEnv(t, bot.WithRetry(3*time.Second, time.Second, 5*time.Millisecond))
 	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 	e.fake.Inject(postsFollowUp, discordtest.FaultGlobalRateLimit, wait)
 	e.play(alice, bob, "1", "2", "1", "2", "1")
@@ -84,7 +84,7 @@ func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
 		{"the round", []string{"1", "2", "1", "2", "1"}, 3}, // and round 3's board
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, bot.WithRetry(5*time.Second, time.Second, 600*time.Millisecond))
+			e := newFaultEnv(t, 5*time.Second, time.Second, 600*time.Millisecond)
 			e.withBotToken(true)
 			e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3, "wins": 3})
 			e.fake.Inject(postsFollowUp, discordtest.FaultLostReset, 0)
@@ -92,12 +92,12 @@ func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
 			// The click that ends round 1, without waiting for the post.
 			last := e.board()
 			e.deliver(componentClick(alice, last, findButton(t, last.Components, "1").CustomID))
-			deadline := time.Now().Add(5 * time.Second)
-			for len(e.public()) < 2 {
-				if time.Now().After(deadline) {
-					t.Fatal("the lost post did not appear")
-				}
-				time.Sleep(5 * time.Millisecond)
+			// The post is made (its answer lost); the retry waits on the
+			// clock, which nobody moves yet.
+			if _, err := e.fake.WaitRequest(shortCtx(t, 10*time.Second), func(r discordtest.Request) bool {
+				return postsFollowUp(r) && r.Fault == discordtest.FaultLostReset.String()
+			}); err != nil {
+				t.Fatalf("the lost post did not appear: %v", err)
 			}
 			// Bob opens round 2 on the board that was posted, before the
 			// retry; each click on the message as it reads now.
@@ -133,7 +133,7 @@ func TestLostFollowUpPlayedOnBeforeTheLook(t *testing.T) {
 // and posts no second one. Without the memory of the unsure post, the
 // claim posts the board again.
 func TestLostFollowUpGivenUpForNowThenFound(t *testing.T) {
-	e := newEnv(t, bot.WithRetry(time.Second, 150*time.Millisecond, 20*time.Millisecond))
+	e := newFaultEnv(t, time.Second, 150*time.Millisecond, 20*time.Millisecond)
 	e.withBotToken(true)
 	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
 	e.fake.Inject(postsFollowUp, discordtest.FaultLostStall, 0)
@@ -197,7 +197,7 @@ func (l *lookRecorder) RecentChannelMessages(ctx context.Context, channelID stri
 func TestLookHasHalfTheTry(t *testing.T) {
 	const attempt = 2 * time.Second
 	rec := &lookRecorder{}
-	e := newEnv(t, bot.WithRetry(10*time.Second, attempt, 5*time.Millisecond), bot.WithMessenger(rec))
+	e := newRealEnv(t, bot.WithRetry(10*time.Second, attempt, 5*time.Millisecond), bot.WithMessenger(rec))
 	rec.DiscordMessenger = bot.NewDiscordMessenger(e.rest)
 	e.withBotToken(true)
 	e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})

@@ -17,6 +17,7 @@ import (
 	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/bot/internal/wire"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -96,7 +97,7 @@ func TestAddingAFeature(t *testing.T) {
 	// The rest is the harness: the fake Discord, and the bot behind its
 	// Interactions Endpoint.
 	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
-	srv := httptest.NewServer(&HTTPServer{Handler: h, PublicKey: key.Public().(ed25519.PublicKey)})
+	srv := httptest.NewServer(&transport.HTTPServer{Handler: h, PublicKey: key.Public().(ed25519.PublicKey)})
 	defer srv.Close()
 	n := 0
 	envelope := func(from discordtest.User) discordtest.Envelope {

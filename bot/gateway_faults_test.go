@@ -15,12 +15,14 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 // gatewayRun is a Gateway running against a fake Discord.
 type gatewayRun struct {
 	fake *discordtest.Server
-	g    *bot.Gateway
+	g    *transport.Gateway
 	log  *syncBuffer
 
 	mu     sync.Mutex
@@ -41,22 +43,23 @@ func (r *gatewayRun) stateCount() int {
 
 // startGateway runs a Gateway on a session of fake, built by setup when
 // set, until the test ends; Run's error goes to done.
-func startGateway(t *testing.T, fake *discordtest.Server, setup func(*discordgo.Session, *bot.Gateway)) (*gatewayRun, <-chan error) {
+func startGateway(t *testing.T, fake *discordtest.Server, setup func(*discordgo.Session, *transport.Gateway)) (*gatewayRun, <-chan error) {
 	t.Helper()
-	c := newClock()
-	store, _ := mustOpenStore(t, c.Now)
+	c := clocktest.New()
+	store, _ := mustOpenStore(t, c)
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
+	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
 	r := &gatewayRun{fake: fake, log: &syncBuffer{}}
-	r.g = &bot.Gateway{Session: s, Handler: h, Log: slog.New(slog.NewTextHandler(r.log, nil)),
+	r.g = &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, Log: slog.New(slog.NewTextHandler(r.log, nil)),
 		RetryWait: 10 * time.Millisecond, MaxRetryWait: 40 * time.Millisecond,
 		OnState: func(up bool) {
 			r.mu.Lock()
 			r.states = append(r.states, up)
 			r.mu.Unlock()
+			changed.notify()
 		}}
 	if setup != nil {
 		setup(s, r.g)
@@ -106,14 +109,49 @@ func embedText(es []*discordgo.MessageEmbed) string {
 	return b.String()
 }
 
+// waitFor waits until ok, looking again at each change a test can wait
+// for (a state the gateway reported, a line logged): 15 s at most.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !ok(); {
-		if time.Now().After(deadline) {
+	timeout := time.NewTimer(15 * time.Second)
+	defer timeout.Stop()
+	for {
+		next := changed.next()
+		if ok() {
+			return
+		}
+		select {
+		case <-next:
+		case <-timeout.C:
 			t.Fatalf("%s: not within 15s", what)
 		}
-		time.Sleep(5 * time.Millisecond) // polls a real connection's state; no clock to inject
 	}
+}
+
+// changed tells the changes waitFor waits for.
+var changed = newSignal()
+
+// signal wakes whoever waits for the next change.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newSignal() *signal { return &signal{ch: make(chan struct{})} }
+
+// next returns a channel closed at the next notify.
+func (s *signal) next() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ch
+}
+
+// notify wakes whoever waits.
+func (s *signal) notify() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.ch)
+	s.ch = make(chan struct{})
 }
 
 // TestGatewayFaults injects each fault of Discord's gateway into a
@@ -166,7 +204,7 @@ func TestGatewayFaults(t *testing.T) {
 			if tt.name == "heartbeats not acknowledged" {
 				opts = append(opts, discordtest.WithHeartbeatInterval(50*time.Millisecond))
 			}
-			fake := newFake(t, newClock(), opts...)
+			fake := newFake(t, clocktest.New(), opts...)
 			r, done := startGateway(t, fake, nil)
 			waitFor(t, "connected", r.g.Connected)
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -192,10 +230,9 @@ func TestGatewayFaults(t *testing.T) {
 					s := r.statesSince(states)
 					return len(s) >= 2 && !s[0] && s[len(s)-1]
 				}
-				for deadline := time.Now().Add(15 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
-					if time.Now().After(deadline) {
-						t.Fatalf("not down then ready again within 15s: readiness went %v since the fault\n%s", r.statesSince(states), r.log.String())
-					}
+				waitFor(t, "down then ready again", ok)
+				if !ok() {
+					t.Fatalf("readiness went %v since the fault\n%s", r.statesSince(states), r.log.String())
 				}
 			}
 			r.answered(t)
@@ -232,10 +269,10 @@ func (f *failingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // really called (API), is not ready meanwhile, and connects once Discord
 // answers.
 func TestGatewayStartRetries(t *testing.T) {
-	fake := newFake(t, newClock())
+	fake := newFake(t, clocktest.New())
 	ft := &failingTransport{}
 	ft.n.Store(3)
-	r, done := startGateway(t, fake, func(s *discordgo.Session, g *bot.Gateway) {
+	r, done := startGateway(t, fake, func(s *discordgo.Session, g *transport.Gateway) {
 		ft.next = s.Client.Transport
 		s.Client.Transport = ft
 		g.API = "http://discord.example/api/v9"
@@ -267,11 +304,11 @@ func TestGatewayStartRetries(t *testing.T) {
 // TestGatewayStartStops checks that a cancelled context ends Run at once
 // while it waits to try again, with nil.
 func TestGatewayStartStops(t *testing.T) {
-	fake := newFake(t, newClock())
+	fake := newFake(t, clocktest.New())
 	ft := &failingTransport{}
 	ft.n.Store(1 << 40)
-	c := newClock()
-	store, _ := mustOpenStore(t, c.Now)
+	c := clocktest.New()
+	store, _ := mustOpenStore(t, c)
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +316,7 @@ func TestGatewayStartStops(t *testing.T) {
 	ft.next = s.Client.Transport
 	s.Client.Transport = ft
 	var log syncBuffer
-	g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.NewTextHandler(&log, nil)),
+	g := &transport.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.NewTextHandler(&log, nil)),
 		RetryWait: time.Hour}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -299,14 +336,14 @@ func TestGatewayStartStops(t *testing.T) {
 // TestGatewayTokenRefused checks that a token Discord refuses stops Run
 // at once with an error that says so, instead of retrying.
 func TestGatewayTokenRefused(t *testing.T) {
-	fake := newFake(t, newClock())
-	store, _ := mustOpenStore(t, newClock().Now)
+	fake := newFake(t, clocktest.New())
+	store, _ := mustOpenStore(t, clocktest.New())
 	for _, count := range []int{0, 1} { // GET /gateway/bot refuses; the gateway closes with 4004
 		s, err := fake.NewSession("not-the-token")
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &bot.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler),
+		g := &transport.Gateway{Session: s, Handler: bot.NewHandler(store, slog.New(slog.DiscardHandler)), Log: slog.New(slog.DiscardHandler),
 			ShardCount: count, API: "http://discord.example/api/v9"}
 		done := make(chan error, 1)
 		go func() { done <- g.Run(context.Background()) }()

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -33,7 +34,7 @@ type Handler struct {
 	// What the options set, read by NewHandler.
 	store     sessions.Store
 	log       *slog.Logger
-	now       func() time.Time
+	clock     clock.Clock
 	messenger Messenger
 	metrics   Metrics
 	ai        AI
@@ -57,11 +58,12 @@ type Handler struct {
 // Option configures a Handler.
 type Option func(*Handler)
 
-// WithClock makes the handler read the time from now instead of time.Now:
-// deadlines, the webhooks' lifetimes and the expiry of work queued for a
-// delivery.
-func WithClock(now func() time.Time) Option {
-	return func(h *Handler) { h.now = now }
+// WithClock makes the handler run on c instead of the system clock:
+// deadlines, the webhooks' lifetimes, the expiry of work queued for a
+// delivery, the scheduler's ticks, and the tries and waits of the work
+// after a response.
+func WithClock(c clock.Clock) Option {
+	return func(h *Handler) { h.clock = c }
 }
 
 // WithMessenger gives the handler its way to Discord for follow-ups and
@@ -99,7 +101,7 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 		log = slog.Default()
 	}
 	h := &Handler{
-		store: store, log: log, now: time.Now, metrics: noMetrics{},
+		store: store, log: log, clock: clock.Real(), metrics: noMetrics{},
 		policy: sessions.DefaultPolicy(), retry: outbox.DefaultRetry,
 		rand: newRand(rand.Uint64(), rand.Uint64()),
 		id:   &identity{},
@@ -107,19 +109,19 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 	for _, o := range opts {
 		o(h)
 	}
-	eng := engine{ai: h.ai, metrics: h.metrics}
-	h.run = outbox.NewRunner(h.now, log)
-	h.boards = &outbox.Boards{Store: store, Messenger: h.messenger, Log: log, Metrics: h.metrics, Now: h.now, Policy: h.policy,
+	eng := engine{ai: h.ai, metrics: h.metrics, clock: h.clock}
+	h.run = outbox.NewRunner(h.clock, log)
+	h.boards = &outbox.Boards{Store: store, Messenger: h.messenger, Log: log, Metrics: h.metrics, Clock: h.clock, Policy: h.policy,
 		Analysis: eng.offersAnalysis, Retry: h.retry}
-	h.sched = &outbox.Scheduler{Store: store, Boards: h.boards, Log: log, Now: h.now, Policy: h.policy,
+	h.sched = &outbox.Scheduler{Store: store, Boards: h.boards, Log: log, Clock: h.clock, Policy: h.policy,
 		Bot: eng.turns(aiBackgroundBudget), Run: h.run}
-	h.tourneys = &tournaments{boards: h.boards, log: log, now: h.now, policy: h.policy,
+	h.tourneys = &tournaments{boards: h.boards, log: log, clock: h.clock, policy: h.policy,
 		defaults: defaults{policy: h.policy, threads: h.threads}, messenger: h.messenger, rand: h.rand}
 	if ts, ok := store.(tournamentStore); ok { // both backends keep tournaments
 		h.tourneys.store = ts
 	}
 	f := features{
-		store: store, log: log, now: h.now, policy: h.policy, threads: h.threads, messenger: h.messenger,
+		store: store, log: log, policy: h.policy, threads: h.threads, messenger: h.messenger,
 		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand, tournaments: h.tourneys,
 	}
 	global, perRoute := h.middleware()
@@ -132,7 +134,6 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 type features struct {
 	store     sessions.Store
 	log       *slog.Logger
-	now       func() time.Time
 	policy    sessions.Policy
 	threads   bool
 	messenger Messenger
@@ -151,7 +152,7 @@ type features struct {
 // with its small type and its routes method, and one line here.
 func table(f features) []route {
 	defs := defaults{policy: f.policy, threads: f.threads}
-	ch := &challenges{store: f.store, boards: f.boards, log: f.log, now: f.now, defaults: defs, engine: f.engine,
+	ch := &challenges{store: f.store, boards: f.boards, log: f.log, defaults: defs, engine: f.engine,
 		messenger: f.messenger, id: f.id, rand: f.rand}
 	return slices.Concat(
 		ch.routes(),
@@ -282,8 +283,9 @@ func (h *Handler) InteractionKind(i *discordgo.Interaction) string {
 	return c.kind
 }
 
-// setBotUser records the bot user's ID, as the gateway's READY tells it.
-func (h *Handler) setBotUser(id string) { h.id.set(id) }
+// SetBotUser records the bot user's ID, as the gateway's READY tells it
+// (transport.Gateway's OnReady).
+func (h *Handler) SetBotUser(id string) { h.id.set(id) }
 
 // identity is who the bot is, as the gateway's READY tells it.
 type identity struct {

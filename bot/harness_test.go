@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +16,9 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
+	"github.com/connectn/connectn/internal/clock"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -194,34 +196,12 @@ func mustContain(t *testing.T, what, s string, wants ...string) {
 	}
 }
 
-func fixedClock() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) }
-
-// clock is a settable test clock, safe for concurrent use.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: fixedClock()} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // mustOpenStore opens a store in a fresh temporary folder, closed when the
 // test ends.
-func mustOpenStore(t *testing.T, now func() time.Time) (*sqlite.Store, string) {
+func mustOpenStore(t *testing.T, c clock.Clock) (*sqlite.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "connectn.db")
-	store, err := sqlite.Open(context.Background(), path, sessions.WithClock(now))
+	store, err := sqlite.Open(context.Background(), path, sessions.WithClock(c))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -245,7 +225,7 @@ const gatewayToken = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhJkLm.Z2F0ZXdheS10ZXN0LXRva2Vu
 // newFake starts a fake Discord on clock c. Its messages are numbered
 // 1700000000000000001, 1700000000000000002, ... in the order they are
 // created, as the recorded session (testdata/replay) has them.
-func newFake(t *testing.T, c *clock, opts ...discordtest.Option) *discordtest.Server {
+func newFake(t *testing.T, c clock.Clock, opts ...discordtest.Option) *discordtest.Server {
 	t.Helper()
 	var n atomic.Int64
 	fake := discordtest.New(append([]discordtest.Option{discordtest.WithToken(gatewayToken), discordtest.WithApplicationID(appID),
@@ -257,22 +237,26 @@ func newFake(t *testing.T, c *clock, opts ...discordtest.Option) *discordtest.Se
 // env is one server with the bot in it: a clock, a store, a handler, and
 // the fake Discord (bot/discordtest) it answers, on the same clock. Over
 // HTTP (newEnv), interactions are delivered, signed, to the bot's
-// Interactions Endpoint (bot.HTTPServer), and the bot reaches the fake's
+// Interactions Endpoint (transport.HTTPServer), and the bot reaches the fake's
 // REST API through a messenger without a bot token, as `connectn serve`
 // without DISCORD_TOKEN does (withBotToken gives it one). Over the gateway
-// (newGatewayEnv), they are dispatched to bot.Gateway, whose session (with
+// (newGatewayEnv), they are dispatched to transport.Gateway, whose session (with
 // the token) the messenger shares.
 type env struct {
 	t     *testing.T
-	clock *clock
-	path  string
-	store *sqlite.Store
-	fake  *discordtest.Server
-	rest  *discordgo.Session // the messenger's session
-	h     *bot.Handler
-	srv   *httptest.Server // the bot's Interactions Endpoint; nil over the gateway
-	log   *slog.Logger
-	opts  []bot.Option
+	clock *clocktest.Fake // the fake clock; nil on the system clock (newRealEnv)
+	// faults, when set, moves the clock for the tries after a response
+	// while the test waits for them (newFaultEnv).
+	faults *faultClock
+	clk    clock.Clock // the clock the bot, the store and the fake Discord run on
+	path   string
+	store  *sqlite.Store
+	fake   *discordtest.Server
+	rest   *discordgo.Session // the messenger's session
+	h      *bot.Handler
+	srv    *httptest.Server // the bot's Interactions Endpoint; nil over the gateway
+	log    *slog.Logger
+	opts   []bot.Option
 	// deliver sends an interaction to the bot through the fake and
 	// returns the response.
 	deliver func(body []byte) *discordgo.InteractionResponse
@@ -290,14 +274,31 @@ func newEnv(t *testing.T, opts ...bot.Option) *env {
 // newEnvLog is newEnv with the bot logging to log.
 func newEnvLog(t *testing.T, log *slog.Logger, opts ...bot.Option) *env {
 	t.Helper()
-	c := newClock()
-	store, path := mustOpenStore(t, c.Now)
+	c := clocktest.New()
+	e := newEnvOn(t, c, log, opts...)
+	e.clock = c
+	return e
+}
+
+// newRealEnv is newEnv on the system clock: for the tests of faults, whose
+// tries and waits meet a real connection's stalls and resets, which only
+// the time that really passes cuts short. Its clock is nil: such a test
+// does not move time.
+func newRealEnv(t *testing.T, opts ...bot.Option) *env {
+	t.Helper()
+	return newEnvOn(t, clock.Real(), slog.New(slog.DiscardHandler), opts...)
+}
+
+// newEnvOn is newEnv on clock c.
+func newEnvOn(t *testing.T, c clock.Clock, log *slog.Logger, opts ...bot.Option) *env {
+	t.Helper()
+	store, path := mustOpenStore(t, c)
 	fake := newFake(t, c)
 	rest, err := fake.NewSession("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, clock: c, path: path, store: store, fake: fake, rest: rest, log: log, opts: opts}
+	e := &env{t: t, clk: c, path: path, store: store, fake: fake, rest: rest, log: log, opts: opts}
 	e.start()
 	e.deliver = func(body []byte) *discordgo.InteractionResponse {
 		t.Helper()
@@ -315,12 +316,14 @@ func newEnvLog(t *testing.T, log *slog.Logger, opts ...bot.Option) *env {
 // start starts a handler on e.store and its Interactions Endpoint.
 func (e *env) start() {
 	e.h = bot.NewHandler(e.store, e.log,
-		append([]bot.Option{bot.WithClock(e.clock.Now), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)...)
-	e.srv = httptest.NewServer(&bot.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Now: e.clock.Now, Log: e.log})
+		append([]bot.Option{bot.WithClock(e.clk), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)...)
+	e.srv = httptest.NewServer(&transport.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Clock: e.clk, Log: e.log})
 	h, srv := e.h, e.srv
 	e.t.Cleanup(func() {
 		srv.Close()
-		h.Close(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		h.Close(ctx)
 	})
 }
 
@@ -347,7 +350,7 @@ func (e *env) restart() {
 	if err := e.store.Close(); err != nil {
 		e.t.Fatal(err)
 	}
-	store, err := sqlite.Open(context.Background(), e.path, sessions.WithClock(e.clock.Now))
+	store, err := sqlite.Open(context.Background(), e.path, sessions.WithClock(e.clk))
 	if err != nil {
 		e.t.Fatalf("reopen store: %v", err)
 	}
@@ -361,18 +364,18 @@ func (e *env) restart() {
 // has registered its commands (in guild, or globally for "").
 func newGatewayEnv(t *testing.T, guild string) *env {
 	t.Helper()
-	c := newClock()
+	c := clocktest.New()
 	fake := newFake(t, c)
-	store, path := mustOpenStore(t, c.Now)
+	store, path := mustOpenStore(t, c)
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
-	e := &env{t: t, clock: c, fake: fake, store: store, path: path, rest: s, h: h}
+	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
+	e := &env{t: t, clock: c, clk: c, fake: fake, store: store, path: path, rest: s, h: h}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	g := &bot.Gateway{Session: s, Handler: h, GuildID: guild, Log: slog.New(slog.DiscardHandler)}
+	g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, GuildID: guild, Log: slog.New(slog.DiscardHandler)}
 	go func() { done <- g.Run(ctx) }()
 	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer waitCancel()
@@ -392,7 +395,9 @@ func newGatewayEnv(t *testing.T, guild string) *env {
 		case <-time.After(15 * time.Second):
 			t.Error("Gateway.Run did not return within 15s of cancel")
 		}
-		h.Close(context.Background())
+		closeCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+		defer stop()
+		h.Close(closeCtx)
 	})
 	e.deliver = func(body []byte) *discordgo.InteractionResponse {
 		t.Helper()
@@ -429,6 +434,10 @@ func (e *env) idle() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if e.faults != nil {
+		e.faults.settle(e.t, e, ctx)
+		return
+	}
 	if err := e.h.WaitIdle(ctx); err != nil {
 		e.t.Fatal(err)
 	}
@@ -556,4 +565,79 @@ func (e *env) startMatch(ints map[string]int) {
 	e.t.Helper()
 	e.send(slashChallenge(alice, bob, ints))
 	mustUpdate(e.t, e.click(bob, e.board(), "Accept"))
+}
+
+// newFaultEnv is newEnv with the REST calls after a response tried as
+// bot.WithRetry(budget, attempt, base) says, on the fake clock, which the
+// harness moves for them (faultClock): for the tests of faults that
+// also move time themselves.
+func newFaultEnv(t *testing.T, budget, attempt, base time.Duration, opts ...bot.Option) *env {
+	t.Helper()
+	c := clocktest.New()
+	f := &faultClock{timed: &timedClock{Fake: c, waits: make(chan time.Duration, 1024)}, attempt: attempt}
+	e := newEnvOn(t, c, slog.New(slog.DiscardHandler),
+		append([]bot.Option{bot.WithRetry(budget, attempt, base), bot.WithClock(f.timed)}, opts...)...)
+	e.clock = c
+	e.faults = f
+	return e
+}
+
+// faultClock moves the fake clock for the bot's tries after a response,
+// in step with them: the bot's clock (timed) tells each wait it starts,
+// and the clock moves past it; when a request stalls on the fake Discord,
+// the clock moves past a try's time, which cuts the try (and a look
+// within it) short.
+type faultClock struct {
+	timed   *timedClock
+	attempt time.Duration
+	stalls  int // the stalled requests already moved past
+}
+
+// timedClock is the fake clock, telling each timer it makes on waits:
+// a wait the bot starts (clock.Sleep), not a context's deadline.
+type timedClock struct {
+	*clocktest.Fake
+	waits chan time.Duration
+}
+
+func (c *timedClock) NewTimer(d time.Duration) clock.Timer {
+	t := c.Fake.NewTimer(d)
+	c.waits <- d
+	return t
+}
+
+// settle waits, moving the clock, until the bot's work is done.
+func (f *faultClock) settle(t *testing.T, e *env, ctx context.Context) {
+	t.Helper()
+	idle := make(chan error, 1)
+	go func() { idle <- e.h.WaitIdle(ctx) }()
+	for {
+		stalled := make(chan struct{})
+		lookCtx, stopLooking := context.WithCancel(ctx)
+		go func(seen int) {
+			n := 0
+			if _, err := e.fake.WaitRequest(lookCtx, func(r discordtest.Request) bool {
+				if r.Fault == "stall" || r.Fault == "lost-stall" {
+					n++
+				}
+				return n > seen
+			}); err == nil {
+				close(stalled)
+			}
+		}(f.stalls)
+		select {
+		case err := <-idle:
+			stopLooking()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		case d := <-f.timed.waits:
+			e.clock.Advance(d)
+		case <-stalled:
+			f.stalls++
+			e.clock.Advance(f.attempt)
+		}
+		stopLooking()
+	}
 }

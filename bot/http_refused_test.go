@@ -12,6 +12,8 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/internal/wire"
+	"github.com/connectn/connectn/bot/transport"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 // TestHTTPRefusedCountedAndLogged sends requests the endpoint refuses
@@ -19,23 +21,19 @@ import (
 // each reason is logged once a minute at most, the next line saying how
 // many were not logged. Without the rate limit, every refusal would log.
 func TestHTTPRefusedCountedAndLogged(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	var (
 		mu     sync.Mutex
-		now    = fixedClock()
+		clk    = clocktest.New()
 		counts = map[string]int{}
 	)
 	var log syncBuffer
-	srv := httptest.NewServer(&bot.HTTPServer{
-		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock)),
+	srv := httptest.NewServer(&transport.HTTPServer{
+		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New())),
 		PublicKey: testPublic,
 		Log:       slog.New(slog.NewTextHandler(&log, nil)),
-		Now: func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			return now
-		},
-		Window: 1000 * time.Hour,
+		Clock:     clk,
+		Window:    1000 * time.Hour,
 		OnRefused: func(reason string) {
 			mu.Lock()
 			counts[reason]++
@@ -74,26 +72,24 @@ func TestHTTPRefusedCountedAndLogged(t *testing.T) {
 		}
 		return out
 	}
-	for _, reason := range []string{bot.RefusedSignature, bot.RefusedMalformed, bot.RefusedTooLarge} {
+	for _, reason := range []string{transport.RefusedSignature, transport.RefusedMalformed, transport.RefusedTooLarge} {
 		if got := len(lines(reason)); got != 1 {
 			t.Errorf("%s: %d log lines in the first minute, want 1:\n%s", reason, got, log.String())
 		}
 	}
 	mu.Lock()
-	if want := map[string]int{bot.RefusedSignature: 5, bot.RefusedMalformed: 3, bot.RefusedTooLarge: 2}; !equalCounts(counts, want) {
+	if want := map[string]int{transport.RefusedSignature: 5, transport.RefusedMalformed: 3, transport.RefusedTooLarge: 2}; !equalCounts(counts, want) {
 		t.Errorf("counts = %v, want %v", counts, want)
 	}
-	now = now.Add(59 * time.Second)
 	mu.Unlock()
+	clk.Advance(59 * time.Second)
 	send(1, badSignature, http.StatusUnauthorized)
-	if got := len(lines(bot.RefusedSignature)); got != 1 {
+	if got := len(lines(transport.RefusedSignature)); got != 1 {
 		t.Errorf("%d lines about bad signatures within a minute, want 1", got)
 	}
-	mu.Lock()
-	now = now.Add(time.Second)
-	mu.Unlock()
+	clk.Advance(time.Second)
 	send(1, badSignature, http.StatusUnauthorized)
-	l := lines(bot.RefusedSignature)
+	l := lines(transport.RefusedSignature)
 	if len(l) != 2 || !strings.Contains(l[1], "not_logged_since_last=5") || !strings.Contains(l[1], "status=401") {
 		t.Errorf("a minute later: lines %q, want a second one saying 5 were not logged", l)
 	}

@@ -21,6 +21,8 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sqlite"
 )
@@ -35,16 +37,16 @@ var testPublic, testPrivate = func() (ed25519.PublicKey, ed25519.PrivateKey) {
 // Ed25519 over timestamp + body, hex in X-Signature-Ed25519.
 func signed(t *testing.T, url string, body []byte) *http.Request {
 	t.Helper()
-	return signedAt(t, url, body, fixedClock())
+	return signedAt(t, url, body, clocktest.Start)
 }
 
 func newHTTPServer(t *testing.T, store *sqlite.Store) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(&bot.HTTPServer{
-		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock)),
+	srv := httptest.NewServer(&transport.HTTPServer{
+		Handler:   bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New())),
 		PublicKey: testPublic,
 		Ready:     store.Ping,
-		Now:       fixedClock,
+		Clock:     clocktest.New(),
 	})
 	t.Cleanup(srv.Close)
 	return srv
@@ -69,7 +71,7 @@ func do(t *testing.T, req *http.Request) (int, []byte) {
 }
 
 func TestHTTPSignatures(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	srv := newHTTPServer(t, store)
 	ping := []byte(`{"id":"1500000000000000001","application_id":"` + appID + `","type":1,"token":"dG9rZW4","version":1}`)
 	otherKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, ed25519.SeedSize))
@@ -147,7 +149,7 @@ func TestHTTPSignatures(t *testing.T) {
 }
 
 func TestHTTPBadRequestsChangeNothing(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	srv := newHTTPServer(t, store)
 	body := slashChallenge(alice, bob, nil)
 	r := signed(t, srv.URL, body)
@@ -161,7 +163,7 @@ func TestHTTPBadRequestsChangeNothing(t *testing.T) {
 }
 
 func TestHealthzNotReady(t *testing.T) {
-	srv := httptest.NewServer(&bot.HTTPServer{
+	srv := httptest.NewServer(&transport.HTTPServer{
 		PublicKey: testPublic,
 		Ready:     func(context.Context) error { return errors.New("store closed") },
 	})
@@ -187,10 +189,10 @@ func signedAt(t *testing.T, url string, body []byte, at time.Time) *http.Request
 // request recorded and played again: 401. The edges are tested on both
 // sides, with the default window and a shorter one.
 func TestHTTPSignatureWindow(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
-	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock))
+	store, _ := mustOpenStore(t, clocktest.New())
+	h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New()))
 	ping := []byte(`{"id":"1500000000000000001","application_id":"` + appID + `","type":1,"token":"dG9rZW4","version":1}`)
-	now := fixedClock()
+	now := clocktest.Start
 	tests := []struct {
 		name   string
 		window time.Duration
@@ -210,7 +212,7 @@ func TestHTTPSignatureWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(&bot.HTTPServer{Handler: h, PublicKey: testPublic, Now: fixedClock, Window: tt.window})
+			srv := httptest.NewServer(&transport.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New(), Window: tt.window})
 			defer srv.Close()
 			status, body := do(t, signedAt(t, srv.URL, ping, tt.at))
 			if status != tt.status {
@@ -219,7 +221,7 @@ func TestHTTPSignatureWindow(t *testing.T) {
 		})
 	}
 	t.Run("timestamp not a number", func(t *testing.T) {
-		srv := httptest.NewServer(&bot.HTTPServer{Handler: h, PublicKey: testPublic, Now: fixedClock})
+		srv := httptest.NewServer(&transport.HTTPServer{Handler: h, PublicKey: testPublic, Clock: clocktest.New()})
 		defer srv.Close()
 		for _, ts := range []string{"", "soon", "1.5e9", strconv.FormatInt(now.Unix(), 10) + " ", "-" + strconv.FormatInt(now.Unix(), 10)} {
 			r := signed(t, srv.URL, ping)
@@ -247,7 +249,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // written out here, not taken from MaxBodyBytes, so raising the limit
 // (even to a terabyte) fails this test.
 func TestHTTPBodyLimit(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	srv := newHTTPServer(t, store)
 	client := &http.Client{Timeout: 5 * time.Second}
 
@@ -329,11 +331,11 @@ func TestHTTPBodyLimit(t *testing.T) {
 // is wrong when it decodes as an interaction, 400 when it does not; never
 // a 5xx or a panic, nothing logged as an error, nothing stored.
 func TestHTTPAbsurdInteractions(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	logs := &logRecorder{}
-	srv := httptest.NewServer(&bot.HTTPServer{
-		Handler:   bot.NewHandler(store, slog.New(logs), bot.WithClock(fixedClock)),
-		PublicKey: testPublic, Now: fixedClock, Log: slog.New(logs),
+	srv := httptest.NewServer(&transport.HTTPServer{
+		Handler:   bot.NewHandler(store, slog.New(logs), bot.WithClock(clocktest.New())),
+		PublicKey: testPublic, Clock: clocktest.New(), Log: slog.New(logs),
 	})
 	defer srv.Close()
 	with := func(body []byte, set func(m map[string]any)) []byte {
@@ -421,7 +423,7 @@ func TestHTTPAbsurdInteractions(t *testing.T) {
 // flush that lets the work after a response start does not turn it into a
 // chunked response written in two pieces.
 func TestHTTPResponseLength(t *testing.T) {
-	store, _ := mustOpenStore(t, fixedClock)
+	store, _ := mustOpenStore(t, clocktest.New())
 	srv := newHTTPServer(t, store)
 	res, err := testClient.Do(signed(t, srv.URL, slash(alice, "help")))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -98,7 +99,7 @@ func TestHandlerReportsInteractions(t *testing.T) {
 
 func TestHandlerReportsFailures(t *testing.T) {
 	rec := &recorder{}
-	h := bot.NewHandler(failingStore{}, slog.New(slog.DiscardHandler), bot.WithClock(fixedClock), bot.WithMetrics(rec))
+	h := bot.NewHandler(failingStore{}, slog.New(slog.DiscardHandler), bot.WithClock(clocktest.New()), bot.WithMetrics(rec))
 	var i discordgo.Interaction
 	json.Unmarshal(slashChallenge(alice, bob, nil), &i)
 	resp, _ := h.Handle(context.Background(), &i)

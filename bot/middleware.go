@@ -14,6 +14,7 @@ import (
 
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/sessions"
 )
@@ -29,7 +30,7 @@ var (
 // it was sent, the deferral of its response, and the answer to a click on
 // a session that has ended.
 func (h *Handler) middleware() (global []middleware, perRoute []routeMiddleware) {
-	return []middleware{measure(h.metrics), recoverer(h.log), fail(h.log)},
+	return []middleware{measure(h.metrics, h.clock), recoverer(h.log), fail(h.log)},
 		[]routeMiddleware{where, deferral(h.boards), settled(h.store, h.boards)}
 }
 
@@ -52,16 +53,16 @@ func recoverer(log *slog.Logger) middleware {
 }
 
 // measure records each call in the metrics: its kind, outcome and time.
-func measure(metrics Metrics) middleware {
+func measure(metrics Metrics, clk clock.Clock) middleware {
 	return func(next handleFunc) handleFunc {
 		return func(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-			start := time.Now()
+			start := clk.Now()
 			resp, err := next(ctx, c)
 			outcome := c.outcome
 			if outcome == "" {
 				outcome = OutcomeOK
 			}
-			metrics.Interaction(c.kind, outcome, time.Since(start))
+			metrics.Interaction(c.kind, outcome, clock.Since(clk, start))
 			return resp, err
 		}
 	}
@@ -96,7 +97,8 @@ func fail(log *slog.Logger) middleware {
 // refusalArgs returns a refusal's arguments as the catalog reads them: a
 // member as their name, escaped and in bold; an option as its name in the
 // reader's language (catalog message name_option_<name>), as their
-// client lists it.
+// client lists it; channels and a role as mentions; a time as a Discord
+// timestamp and a duration in words; a board message as its link.
 func refusalArgs(c *call, args []any) []any {
 	out, copied := args, false
 	for k, v := range args {
@@ -104,11 +106,21 @@ func refusalArgs(c *call, args []any) []any {
 		switch v := v.(type) {
 		case sessions.Member:
 			text = "**" + render.EscapeName(c.reader, v.Name) + "**"
-		case optionName:
+		case sessions.OptionName:
 			text = c.reader.T("name_option_" + strings.ReplaceAll(string(v), "-", "_"))
-		case durationArg:
-			text = render.Duration(c.reader, time.Duration(v))
-		case time.Duration: // the lifecycle's bounds (a tournament's duration)
+		case sessions.Channels:
+			list := make([]string, len(v))
+			for k, ch := range v {
+				list[k] = "<#" + ch + ">"
+			}
+			text = strings.Join(list, ", ")
+		case sessions.Role:
+			text = "<@&" + string(v) + ">"
+		case time.Time:
+			text = render.Timestamp(v)
+		case sessions.BoardMessage:
+			text = render.MessageLink(v.GuildID, v.ChannelID, v.MessageID)
+		case time.Duration:
 			text = render.Duration(c.reader, v)
 		default:
 			continue

@@ -50,10 +50,6 @@ var (
 	reasonOptionChoice = sessions.NewReason("option_choice")
 )
 
-// optionName is an option's name as a refusal's argument: rendered in the
-// reader's language (refusalArgs).
-type optionName string
-
 // malformed refuses a request that does not make sense (a crafted or
 // broken one), with why for the log.
 func malformed(format string, args ...any) error {
@@ -105,7 +101,7 @@ func (s *optionSet) integer(name string, dst *int, lo, hi, def int) {
 				return malformed("option %s", o.Name)
 			}
 			if f < float64(lo) || f > float64(hi) {
-				return sessions.Refuse(reasonOptionRange, "Option", optionName(name), "Min", lo, "Max", hi)
+				return sessions.Refuse(reasonOptionRange, "Option", sessions.OptionName(name), "Min", lo, "Max", hi)
 			}
 			*dst = int(f)
 			return nil
@@ -269,7 +265,7 @@ func (s *optionSet) oneOf(name string, dst *string, def string, choices []choice
 			v, ok := o.Value.(string)
 			if o.Type != discordgo.ApplicationCommandOptionString || !ok ||
 				!slices.ContainsFunc(choices, func(c choice) bool { return c.value == v }) {
-				return sessions.Refuse(reasonOptionChoice, "Option", optionName(name))
+				return sessions.Refuse(reasonOptionChoice, "Option", sessions.OptionName(name))
 			}
 			*dst = v
 			return nil

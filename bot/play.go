@@ -56,8 +56,9 @@ func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionRespons
 	var played sessions.Played
 	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
 		var err error
-		played, err = s.Drop(ctx, c.user, sessions.Click{Post: int(c.id.Part(1)), Ply: int(c.id.Part(2)), Column: int(c.id.Part(3)), Message: clickedMessage(c.i)},
-			c.webhook("@original"), h.engine.turns(inlineBudget(ctx)), boardLink, c.now, h.policy)
+		played, err = s.Drop(ctx, sessions.Click{User: c.user, Post: int(c.id.Part(1)), Ply: int(c.id.Part(2)),
+			Column: int(c.id.Part(3)), Message: clickedMessage(c.i), Hook: c.webhook("@original")},
+			h.engine.turns(inlineBudget(ctx, c)), c.now, h.policy)
 		return err
 	})
 	if err != nil {
@@ -95,24 +96,15 @@ func clickedMessage(i *discordgo.Interaction) string {
 	return i.Message.ID
 }
 
-// inlineBudget is the time the bot may think inside the response to an
-// interaction handled under ctx: aiInlineBudget, or less when ctx ends
-// sooner, keeping half a second to answer.
-func inlineBudget(ctx context.Context) time.Duration {
+// inlineBudget is the time the bot may think inside the response to c,
+// handled under ctx: aiInlineBudget, or less when ctx ends sooner on c's
+// clock, keeping half a second to answer.
+func inlineBudget(ctx context.Context, c *call) time.Duration {
 	budget := aiInlineBudget
 	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl)-500*time.Millisecond)
+		budget = min(budget, dl.Sub(c.clock.Now())-500*time.Millisecond)
 	}
 	return max(budget, 0)
-}
-
-// boardLink returns the link to s's live board message, "" while its ID is
-// not known.
-func boardLink(s *sessions.Session) string {
-	if s.MessageID == "" || s.GuildID == "" {
-		return ""
-	}
-	return render.MessageLink(s.GuildID, s.ChannelID, s.MessageID)
 }
 
 // board handles /connectn board: it posts the live board again as a new

@@ -53,7 +53,7 @@ func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.Interactio
 	if err != nil {
 		return nil, err
 	}
-	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), c.now); err != nil {
+	if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx, c)), c.now); err != nil {
 		h.log.Warn("the bot could not open the rematch in time; the scheduler will", "err", err)
 	}
 	s, err := h.store.Create(ctx, fresh)

@@ -15,7 +15,7 @@ import (
 // the handler, by the handler's clock.
 func TestRunDueSweeps(t *testing.T) {
 	clock := clocktest.New()
-	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clock.Now))
+	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clock))
 	defer h.Close(context.Background())
 	h.run.Queue("never delivered", []func(context.Context){func(context.Context) {}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)

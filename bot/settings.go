@@ -19,15 +19,9 @@ import (
 
 // Refusals of the admins' command and of the rules a server sets.
 var (
-	reasonAdminInServer     = sessions.NewReason("admin_in_server")
-	reasonManageServer      = sessions.NewReason("manage_server")
-	reasonManageMessages    = sessions.NewReason("manage_messages")
-	reasonDuration          = sessions.NewReason("duration")
-	reasonChannelNotAllowed = sessions.NewReason("channel_not_allowed")
-	reasonRoleRequired      = sessions.NewReason("role_required")
-	reasonRoleOpponent      = sessions.NewReason("role_required_opponent")
-	reasonCooldown          = sessions.NewReason("cooldown")
-	reasonSettingsConnect   = sessions.NewReason("settings_connect")
+	reasonAdminInServer  = sessions.NewReason("admin_in_server")
+	reasonManageServer   = sessions.NewReason("manage_server")
+	reasonManageMessages = sessions.NewReason("manage_messages")
 )
 
 // permissionReason returns the refusal of a member who lacks perm.
@@ -37,12 +31,6 @@ func permissionReason(perm int64) sessions.Reason {
 	}
 	return reasonManageMessages
 }
-
-// The bounds of the durations a server sets.
-const (
-	minTimeout, maxTimeout = 30 * time.Second, 24 * time.Hour
-	maxCooldown            = 24 * time.Hour
-)
 
 // languages are the languages a server may set for its public messages,
 // by Discord's locale code, each named in itself (a language's own name
@@ -130,41 +118,13 @@ func (r rules) place(c *call) sessions.Place {
 	return p
 }
 
-// mayChallenge refuses a challenge the server's rules forbid: outside the
-// allowed channels, by a member without the role to play, or within the
-// cooldown since the member's last challenge (the store remembers it).
-func (h *challenges) mayChallenge(ctx context.Context, c *call, r rules) error {
-	gs := r.gs
-	if len(gs.Channels) > 0 && !slices.Contains(gs.Channels, c.i.ChannelID) {
-		var list []string
-		for _, ch := range gs.Channels {
-			list = append(list, "<#"+ch+">")
-		}
-		return sessions.Refuse(reasonChannelNotAllowed, "Channels", strings.Join(list, ", "))
+// roles returns the roles (by ID) of member m, none outside a server.
+func roles(m *discordgo.Member) []string {
+	if m == nil {
+		return nil
 	}
-	if gs.Role != nil && !hasRole(c.i.Member, *gs.Role) {
-		return sessions.Refuse(reasonRoleRequired, "Role", "<@&"+*gs.Role+">")
-	}
-	if cd := or(gs.Cooldown, 0); cd > 0 {
-		last, err := h.store.LastChallenge(ctx, c.i.GuildID, c.user)
-		if err != nil {
-			return err
-		}
-		if again := last.Add(cd); !last.IsZero() && c.now.Before(again) {
-			return sessions.Refuse(reasonCooldown, "When", render.Timestamp(again), "Cooldown", durationArg(cd))
-		}
-	}
-	return nil
+	return m.Roles
 }
-
-// hasRole reports whether member m has role (by ID).
-func hasRole(m *discordgo.Member, role string) bool {
-	return m != nil && slices.Contains(m.Roles, role)
-}
-
-// durationArg is a duration as a refusal's argument: said in the reader's
-// language (refusalArgs).
-type durationArg time.Duration
 
 // setting is one server setting: its key (reset's choice value, and
 // setting_<key> its name in the catalog), how show writes its value and
@@ -341,16 +301,6 @@ func languageChoices() []choice {
 	return out
 }
 
-// parseDuration reads a duration a server sets ("90s", "5m", "1h30m")
-// for option name, from lo to hi.
-func parseDuration(name, v string, lo, hi time.Duration) (time.Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(v))
-	if err != nil || d < lo || d > hi {
-		return 0, sessions.Refuse(reasonDuration, "Option", optionName(name), "Min", durationArg(lo), "Max", durationArg(hi))
-	}
-	return d, nil
-}
-
 // set handles /connectn-admin settings set: it checks every
 // option given, saves them together (another replica's change to other
 // settings at the same moment is kept: the store reads and writes the
@@ -363,14 +313,14 @@ func (h *serverSettings) set(ctx context.Context, c *call, o *setOptions) (*disc
 		v         optString
 		lo, hi    time.Duration
 	}{
-		{"challenge_timeout", "challenge-timeout", o.ChallengeTimeout, minTimeout, maxTimeout},
-		{"turn_timeout", "turn-timeout", o.TurnTimeout, minTimeout, maxTimeout},
-		{"cooldown", "cooldown", o.Cooldown, 0, maxCooldown},
+		{"challenge_timeout", "challenge-timeout", o.ChallengeTimeout, sessions.MinTimeout, sessions.MaxTimeout},
+		{"turn_timeout", "turn-timeout", o.TurnTimeout, sessions.MinTimeout, sessions.MaxTimeout},
+		{"cooldown", "cooldown", o.Cooldown, 0, sessions.MaxCooldown},
 	} {
 		if !d.v.set {
 			continue
 		}
-		v, err := parseDuration(d.name, d.v.v, d.lo, d.hi)
+		v, err := sessions.ParseDuration(sessions.OptionName(d.name), d.v.v, d.lo, d.hi)
 		if err != nil {
 			return nil, err
 		}
@@ -391,8 +341,8 @@ func (h *serverSettings) set(ctx context.Context, c *call, o *setOptions) (*disc
 			}
 		}
 		rows, columns, connect := or(gs.Rows, defaultRows), or(gs.Columns, defaultColumns), or(gs.Connect, defaultConnect)
-		if connect > rows && connect > columns {
-			return sessions.Refuse(reasonSettingsConnect, "Connect", connect, "Rows", rows, "Columns", columns)
+		if err := sessions.CheckBoardSettings(rows, columns, connect); err != nil {
+			return err
 		}
 		if o.Theme.set {
 			gs.Theme = &o.Theme.v

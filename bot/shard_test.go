@@ -14,6 +14,8 @@ import (
 
 	"github.com/connectn/connectn/bot"
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/bot/transport"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -31,7 +33,7 @@ func TestShardOf(t *testing.T) {
 		{guild: "not a snowflake", count: 4, want: 0},
 	}
 	for _, tt := range tests {
-		if got := bot.ShardOf(tt.guild, tt.count); got != tt.want {
+		if got := transport.ShardOf(tt.guild, tt.count); got != tt.want {
 			t.Errorf("ShardOf(%q, %d) = %d, want %d", tt.guild, tt.count, got, tt.want)
 		}
 	}
@@ -48,7 +50,7 @@ func guildOfShard(shard, count, n int) string {
 // answers the interactions of its own servers only, and only shard 0
 // registers the commands.
 func TestShardedGateways(t *testing.T) {
-	c := newClock()
+	c := clocktest.New()
 	fake := newFake(t, c, discordtest.WithShards(2))
 	ctx, cancel := context.WithCancel(context.Background())
 	var stores [2]interface {
@@ -56,15 +58,15 @@ func TestShardedGateways(t *testing.T) {
 	}
 	done := make(chan error, 2)
 	for shard := range 2 {
-		store, _ := mustOpenStore(t, c.Now)
+		store, _ := mustOpenStore(t, c)
 		stores[shard] = store
 		s, err := fake.NewSession(gatewayToken)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c.Now), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
+		h := bot.NewHandler(store, slog.New(slog.DiscardHandler), bot.WithClock(c), bot.WithMessenger(bot.NewDiscordMessenger(s)), bot.WithSeed(1))
 		t.Cleanup(func() { h.Close(context.Background()) })
-		g := &bot.Gateway{Session: s, Handler: h, ShardID: shard, Log: slog.New(slog.DiscardHandler)}
+		g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, ShardID: shard, Log: slog.New(slog.DiscardHandler)}
 		go func() { done <- g.Run(ctx) }()
 	}
 	t.Cleanup(func() {
@@ -133,16 +135,16 @@ func TestShardedGateways(t *testing.T) {
 // TestGatewayShardOutOfRange checks that a shard number at or above the
 // count stops Run with a clear error before connecting.
 func TestGatewayShardOutOfRange(t *testing.T) {
-	c := newClock()
+	c := clocktest.New()
 	fake := newFake(t, c, discordtest.WithShards(2))
 	s, err := fake.NewSession(gatewayToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, _ := mustOpenStore(t, c.Now)
+	store, _ := mustOpenStore(t, c)
 	h := bot.NewHandler(store, slog.New(slog.DiscardHandler))
 	t.Cleanup(func() { h.Close(context.Background()) })
-	g := &bot.Gateway{Session: s, Handler: h, ShardID: 2, Log: slog.New(slog.DiscardHandler)}
+	g := &transport.Gateway{Session: s, Handler: h, Commands: bot.Commands(), OnReady: h.SetBotUser, ShardID: 2, Log: slog.New(slog.DiscardHandler)}
 	err = g.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("shard %d is out of range for %d shards", 2, 2)) {
 		t.Errorf("Run() as shard 2 of 2 error = %v, want out of range", err)

@@ -123,9 +123,8 @@ func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*disc
 	}
 	cfg := game.Config{Rows: o.Rows.or(nil, defaultRows), Columns: o.Columns.or(nil, defaultColumns),
 		Connect: o.Connect.or(nil, defaultConnect), Wins: 1}
-	if cfg.Connect > cfg.Rows && cfg.Connect > cfg.Columns {
-		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", cfg.Connect, "Rows", cfg.Rows, "Columns", cfg.Columns,
-			"Max", max(cfg.Rows, cfg.Columns))
+	if err := sessions.CheckBoard(cfg.Rows, cfg.Columns, cfg.Connect); err != nil {
+		return nil, err
 	}
 	moves, err := parseMoves(o.Moves.v, cfg)
 	if err != nil {

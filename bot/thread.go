@@ -113,10 +113,10 @@ func (h *challenges) playHere(ctx context.Context, c *call, req sessions.Challen
 // returns nil after answering c privately when the channel is busy or the
 // store fails.
 func (h *challenges) openAfter(ctx context.Context, c *call, req sessions.Challenge) *sessions.Session {
-	now := h.now()
+	now := c.clock.Now()
 	fresh, err := sessions.Open(req, h.policy, now)
 	if err == nil {
-		if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx)), now); err != nil {
+		if err := fresh.Opening(ctx, h.engine.turns(inlineBudget(ctx, c)), now); err != nil {
 			h.log.Warn("the bot could not open in time; the scheduler will", "err", err)
 		}
 		fresh.PostDue = now // posted below; the scheduler tries again after a failure

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/tournament"
 )
@@ -32,7 +34,7 @@ type tournaments struct {
 	store    tournamentStore // nil: the store keeps no tournaments
 	boards   *outbox.Boards
 	log      *slog.Logger
-	now      func() time.Time
+	clock    clock.Clock
 	policy   sessions.Policy
 	defaults defaults
 	// messenger opens the games' threads (nil: no thread, nothing posted).
@@ -142,8 +144,8 @@ func (h *tournaments) create(ctx context.Context, c *call, o *createOptions) (*d
 	}
 	rows, columns := o.Rows.or(nil, defaultRows), o.Columns.or(nil, defaultColumns)
 	connect := o.Connect.or(nil, defaultConnect)
-	if connect > rows && connect > columns {
-		return nil, sessions.Refuse(reasonConnectTooLong, "Connect", connect, "Rows", rows, "Columns", columns, "Max", max(rows, columns))
+	if err := sessions.CheckBoard(rows, columns, connect); err != nil {
+		return nil, err
 	}
 	cfg := tournament.Config{
 		Name:   strings.TrimSpace(o.Name.or(nil, c.public(nil).T("tournament_default_name"))),
@@ -160,7 +162,7 @@ func (h *tournaments) create(ctx context.Context, c *call, o *createOptions) (*d
 		cfg.Format = tournament.Arena
 	}
 	if o.Duration.set {
-		if cfg.Duration, err = parseDuration("duration", o.Duration.v, tournament.MinArenaDuration, tournament.MaxArenaDuration); err != nil {
+		if cfg.Duration, err = sessions.ParseDuration("duration", o.Duration.v, tournament.MinArenaDuration, tournament.MaxArenaDuration); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +173,7 @@ func (h *tournaments) create(ctx context.Context, c *call, o *createOptions) (*d
 		Locale:  rules.place(c).Locale,
 	}
 	if o.TurnTimeout.set {
-		if settings.TurnTimeout, err = parseDuration("turn-timeout", o.TurnTimeout.v, minTimeout, maxTimeout); err != nil {
+		if settings.TurnTimeout, err = sessions.ParseDuration("turn-timeout", o.TurnTimeout.v, sessions.MinTimeout, sessions.MaxTimeout); err != nil {
 			return nil, err
 		}
 	} else {
@@ -476,7 +478,7 @@ func (h *tournaments) join(ctx context.Context, c *call) (*discordgo.Interaction
 		rating = r.R
 	}
 	return h.signUp(ctx, c, func(t *sessions.Tournament) error {
-		role := t.Settings.Role != "" && hasRole(c.i.Member, t.Settings.Role)
+		role := t.Settings.Role != "" && slices.Contains(roles(c.i.Member), t.Settings.Role)
 		return t.Join(sessions.Member{ID: c.user, Name: c.name}, rating, role, c.now)
 	})
 }

@@ -351,7 +351,7 @@ func TestTournamentSpareThread(t *testing.T) {
 	c := newCupEnv(t, 4)
 	flaky := &flakyStore{Store: c.e.store}
 	flaky.fail.Store(1)
-	h := bot.NewHandler(flaky, slog.New(slog.DiscardHandler), bot.WithClock(c.e.clock.Now), bot.WithMessenger(bot.NewDiscordMessenger(c.e.rest)))
+	h := bot.NewHandler(flaky, slog.New(slog.DiscardHandler), bot.WithClock(c.e.clk), bot.WithMessenger(bot.NewDiscordMessenger(c.e.rest)))
 	t.Cleanup(func() { h.Close(context.Background()) })
 	c.create(smallBoard...)
 	c.joinAll()
@@ -414,12 +414,12 @@ func TestTournamentSpareThread(t *testing.T) {
 // that lost a race is archived.
 func TestTournamentTwoReplicas(t *testing.T) {
 	c := newCupEnv(t, 8)
-	other, err := sqlite.Open(context.Background(), c.e.path, sessions.WithClock(c.e.clock.Now))
+	other, err := sqlite.Open(context.Background(), c.e.path, sessions.WithClock(c.e.clk))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { other.Close() })
-	replica := bot.NewHandler(other, slog.New(slog.DiscardHandler), bot.WithClock(c.e.clock.Now), bot.WithMessenger(bot.NewDiscordMessenger(c.e.rest)))
+	replica := bot.NewHandler(other, slog.New(slog.DiscardHandler), bot.WithClock(c.e.clk), bot.WithMessenger(bot.NewDiscordMessenger(c.e.rest)))
 	t.Cleanup(func() { replica.Close(context.Background()) })
 	c.create(smallBoard...)
 	c.joinAll()

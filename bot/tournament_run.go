@@ -57,7 +57,7 @@ func (h *tournaments) runDue(ctx context.Context) (int, error) {
 	if h.store == nil {
 		return 0, nil
 	}
-	ids, err := h.store.DueTournaments(ctx, h.now(), tournamentBatch)
+	ids, err := h.store.DueTournaments(ctx, h.clock.Now(), tournamentBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -77,7 +77,7 @@ func (h *tournaments) runDue(ctx context.Context) (int, error) {
 // then the REST work the step claimed. It reports whether there was
 // anything to do.
 func (h *tournaments) settle(ctx context.Context, id int64) bool {
-	now := h.now()
+	now := h.clock.Now()
 	var step sessions.TournamentStep
 	t, err := h.store.UpdateTournament(ctx, id, func(t *sessions.Tournament) error {
 		var err error
@@ -132,7 +132,7 @@ func (h *tournaments) startGame(ctx context.Context, t *sessions.Tournament, ref
 			return
 		}
 	}
-	now := h.now()
+	now := h.clock.Now()
 	s, err := t.GameSession(ref, channel, thread, now, h.policy)
 	if err == nil {
 		s, err = h.store.Create(ctx, s)
@@ -162,7 +162,7 @@ func (h *tournaments) startGame(ctx context.Context, t *sessions.Tournament, ref
 // releaseGame gives back the claim on game ref of tournament id, to be
 // tried again soon.
 func (h *tournaments) releaseGame(ctx context.Context, id int64, ref sessions.GameRef) {
-	at := h.now().Add(retryTournamentAfter)
+	at := h.clock.Now().Add(retryTournamentAfter)
 	if _, err := h.store.UpdateTournament(ctx, id, func(t *sessions.Tournament) error { return t.ReleaseGame(ref, at) }); err != nil &&
 		!errors.Is(err, sessions.ErrNothingDue) {
 		h.log.Warn("releasing a tournament game", "tournament", id, "err", err)
@@ -189,7 +189,7 @@ func (h *tournaments) post(ctx context.Context, id int64) {
 		return
 	}
 	l := render.TournamentPublic(t)
-	now := h.now()
+	now := h.clock.Now()
 	done := sessions.TournamentPosts{Shown: t.Stamp(), Pairings: t.Posts.Pairings}
 	failed := false
 	send := func(what string, msg *message) string {

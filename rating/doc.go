@@ -6,13 +6,14 @@
 //
 // Update is one rating period of the paper, steps 1 to 8, with τ = 0.5 (Tau)
 // and the Illinois iteration for σ′ to within ε = 0.000001 (Epsilon); it
-// reproduces the paper's worked example. The bot rates every game as its own
-// rating period, the instant updates of lichess: Match updates both players
-// from their ratings before the game. Between games a player's RD grows with
-// the time that passed: Idle(r, periods) is step 6 extended to a real number of
-// periods and capped at MaxRD (350); PeriodLength (one day) says how the bot
-// turns a duration into periods. A rating whose RD is at least ProvisionalRD
-// (110) is provisional.
+// reproduces the paper's worked example. System{Tau: τ} is the same system
+// with another τ (the bot's puzzles use 0.75, as lichess does). The bot rates
+// every game as its own rating period, the instant updates of lichess: Match
+// updates both players from their ratings before the game. Between games a
+// player's RD grows with the time that passed: Idle(r, periods) is step 6
+// extended to a real number of periods and capped at MaxRD (350);
+// PeriodLength (one day) says how the bot turns a duration into periods. A
+// rating whose RD is at least ProvisionalRD (110) is provisional.
 //
 // Usage, when a rated match between a and b ends and a scored s (1 a won, 0.5
 // draw, 0 b won):

@@ -22,7 +22,8 @@ const (
 
 	// Tau is the system constant τ, which constrains how fast the volatility
 	// may change: 0.5, inside the paper's suggested range 0.3 to 1.2. Smaller
-	// values damp the reaction to improbable results. Update and Match use it.
+	// values damp the reaction to improbable results. Update and Match use it;
+	// System chooses another.
 	Tau = 0.5
 
 	// Epsilon is the convergence tolerance ε = 0.000001 of the Illinois
@@ -114,6 +115,31 @@ func Update(r Rating, results []Result) Rating {
 	return update(r, results, Tau, nil)
 }
 
+// System is the Glicko-2 system with a chosen τ, for ratings that need
+// another than Tau: Update and Match are System{Tau: Tau}'s, bit for bit.
+// Tau must be above 0; the paper suggests 0.3 to 1.2, and lichess rates
+// puzzles with 0.75. A larger τ lets σ move further after a surprising
+// result, so the rating follows a real change of strength sooner (step 5
+// of the paper: "smaller values of τ prevent the volatility measures from
+// changing by large amounts"). The zero System is not usable.
+type System struct {
+	Tau float64
+}
+
+// Update is the package's Update with s.Tau as τ.
+func (s System) Update(r Rating, results []Result) Rating {
+	return update(r, results, s.Tau, nil)
+}
+
+// Match is the package's Match with s.Tau as τ: one game between a and b
+// as its own rating period for each, both computed from the ratings
+// before it, scoreA being a's score.
+func (s System) Match(a, b Rating, scoreA float64) (Rating, Rating) {
+	na := s.Update(a, []Result{{Opponent: b, Score: scoreA}})
+	nb := s.Update(b, []Result{{Opponent: a, Score: 1 - scoreA}})
+	return na, nb
+}
+
 // Match rates one game between a and b as its own rating period for each
 // player (an instant update, as lichess does): scoreA is a's score (1 a won,
 // 0.5 draw, 0 b won) and b scores 1 − scoreA. Both new ratings are computed
@@ -122,9 +148,7 @@ func Update(r Rating, results []Result) Rating {
 // bit. To account for the time since each player's last game, call Idle on
 // each rating first (see PeriodLength).
 func Match(a, b Rating, scoreA float64) (Rating, Rating) {
-	na := Update(a, []Result{{Opponent: b, Score: scoreA}})
-	nb := Update(b, []Result{{Opponent: a, Score: 1 - scoreA}})
-	return na, nb
+	return System{Tau: Tau}.Match(a, b, scoreA)
 }
 
 // Idle returns r after periods empty rating periods (a real number of periods,

@@ -159,3 +159,28 @@ var (
 	// under way.
 	ReasonNothingToEnd = NewReason("nothing_to_end")
 )
+
+// The refusals of admission: who may open or accept a challenge where,
+// and the bounds of what a server sets.
+var (
+	// ReasonChannelNotAllowed: the server allows challenges in Channels
+	// only.
+	ReasonChannelNotAllowed = NewReason("channel_not_allowed")
+	// ReasonRoleRequired: the server asks for Role to play.
+	ReasonRoleRequired = NewReason("role_required")
+	// ReasonRoleOpponent: the challenged member (Opponent) lacks the
+	// Role the server asks for.
+	ReasonRoleOpponent = NewReason("role_required_opponent")
+	// ReasonCooldown: the member challenged less than Cooldown ago; they
+	// may again When.
+	ReasonCooldown = NewReason("cooldown")
+	// ReasonConnectTooLong: a line of Connect is longer than both sides
+	// of a board of Rows and Columns (Max the longest that fits).
+	ReasonConnectTooLong = NewReason("connect_too_long")
+	// ReasonSettingsConnect: the server's default line (Connect) would be
+	// longer than both sides of its default board (Rows, Columns).
+	ReasonSettingsConnect = NewReason("settings_connect")
+	// ReasonDuration: a duration given for Option is not one from Min to
+	// Max.
+	ReasonDuration = NewReason("duration")
+)

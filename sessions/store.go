@@ -3,6 +3,8 @@ package sessions
 import (
 	"context"
 	"time"
+
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Store keeps sessions, deadlines, stats and leaderboards: the contract
@@ -263,9 +265,10 @@ const MaxAttempts = 32
 // Options are the settings every backend's Open takes, set with Option
 // functions.
 type Options struct {
-	// Now is the clock CreatedAt and UpdatedAt come from, converted to UTC;
-	// time.Now by default.
-	Now func() time.Time
+	// Clock is the clock every timestamp a Store writes comes from
+	// (CreatedAt, UpdatedAt, a migration's applied_at, an export's
+	// exported_at), converted to UTC; the system clock by default.
+	Clock clock.Clock
 	// CacheSize is how many decoded sessions a Store keeps in memory (see
 	// WithCacheSize); DefaultCacheSize by default.
 	CacheSize int
@@ -278,12 +281,12 @@ const DefaultCacheSize = 4096
 // Option configures a Store in a backend's Open.
 type Option func(*Options)
 
-// WithClock makes the Store take CreatedAt and UpdatedAt from now instead
-// of time.Now. The times are converted to UTC. A nil now is ignored.
-func WithClock(now func() time.Time) Option {
+// WithClock makes the Store take its timestamps from c instead of the
+// system clock. The times are converted to UTC. A nil c is ignored.
+func WithClock(c clock.Clock) Option {
 	return func(o *Options) {
-		if now != nil {
-			o.Now = now
+		if c != nil {
+			o.Clock = c
 		}
 	}
 }
@@ -300,7 +303,7 @@ func WithCacheSize(n int) Option {
 // ApplyOptions returns the Options that opts make, from the defaults. For
 // backends.
 func ApplyOptions(opts ...Option) Options {
-	o := Options{Now: time.Now, CacheSize: DefaultCacheSize}
+	o := Options{Clock: clock.Real(), CacheSize: DefaultCacheSize}
 	for _, opt := range opts {
 		opt(&o)
 	}

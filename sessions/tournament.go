@@ -425,7 +425,7 @@ func (t *Tournament) Join(m Member, r float64, hasRole bool, now time.Time) erro
 	case !t.Open(now):
 		return Refuse(ReasonTournamentClosed)
 	case t.Settings.Role != "" && !hasRole:
-		return Refuse(ReasonTournamentRole, "Role", "<@&"+t.Settings.Role+">")
+		return Refuse(ReasonTournamentRole, "Role", Role(t.Settings.Role))
 	}
 	if p, ok := t.Entry(m.ID); ok {
 		if p.Withdrawn {

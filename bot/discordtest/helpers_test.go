@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 const waitTimeout = 5 * time.Second
@@ -98,26 +98,9 @@ func restCode(t *testing.T, err error) (status, code int) {
 	return re.Response.StatusCode, re.Message.Code
 }
 
-// fakeClock is a clock for WithClock that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 600_000_000, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+// newFakeClock returns the fake clock of a test (WithClock takes its Now).
+func newFakeClock() *clocktest.Fake {
+	return clocktest.At(time.Date(2030, 1, 2, 3, 4, 5, 600_000_000, time.UTC))
 }
 
 func buttonRow(ids ...string) []discordgo.MessageComponent {

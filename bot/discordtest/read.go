@@ -6,6 +6,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/connectn/connectn/bot/internal/wire"
 )
 
 // DecodeResponse reads the JSON of an interaction response, as a bot
@@ -46,7 +48,7 @@ func decodeComponents(raw json.RawMessage) ([]discordgo.MessageComponent, error)
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	var rows []plainRow
+	var rows []wire.Row
 	if err := fastjson.Unmarshal(raw, &rows); err == nil {
 		if comps := fromPlain(rows); comps != nil || len(rows) == 0 {
 			return comps, nil
@@ -73,14 +75,14 @@ func decodeComponents(raw json.RawMessage) ([]discordgo.MessageComponent, error)
 func Buttons(components []discordgo.MessageComponent) []*discordgo.Button {
 	var out []*discordgo.Button
 	for _, row := range components {
-		r, ok := component[discordgo.ActionsRow](row)
+		r, ok := wire.Component[discordgo.ActionsRow](row)
 		if !ok {
 			continue
 		}
 		for _, c := range r.Components {
 			if b, ok := c.(*discordgo.Button); ok {
 				out = append(out, b)
-			} else if b, ok := component[discordgo.Button](c); ok {
+			} else if b, ok := wire.Component[discordgo.Button](c); ok {
 				out = append(out, &b)
 			}
 		}
@@ -99,52 +101,28 @@ func FindButton(components []discordgo.MessageComponent, label string) *discordg
 	return nil
 }
 
-// plainRow is an action row of buttons as its JSON reads, decoded and
-// encoded without discordgo's methods, which decode every component twice
-// and encode each through encoding/json twice.
-type plainRow struct {
-	Components []plainButton           `json:"components"`
-	ID         int                     `json:"id,omitempty"`
-	Type       discordgo.ComponentType `json:"type"`
-}
-
-// plainButton is discordgo.Button as its MarshalJSON writes it.
-type plainButton struct {
-	button
-	Type discordgo.ComponentType `json:"type"`
-}
-
-// button is discordgo.Button without its methods.
-type button discordgo.Button
-
-// toPlain returns comps as plain rows, or nil when they are not all rows
-// of buttons.
-func toPlain(comps []discordgo.MessageComponent) []plainRow {
-	rows := make([]plainRow, 0, len(comps))
-	for _, c := range comps {
-		r, ok := component[discordgo.ActionsRow](c)
-		if !ok {
-			return nil
+// toPlain returns comps as rows of buttons (wire.Rows: encoded without
+// discordgo's methods), every row's list of buttons a list, or nil when
+// they are not all rows of buttons.
+func toPlain(comps []discordgo.MessageComponent) []wire.Row {
+	rows, ok := wire.Rows(comps)
+	if !ok {
+		return nil
+	}
+	if rows == nil {
+		rows = []wire.Row{}
+	}
+	for k := range rows {
+		if rows[k].Components == nil {
+			rows[k].Components = []wire.Button{}
 		}
-		pr := plainRow{ID: r.ID, Type: discordgo.ActionsRowComponent, Components: make([]plainButton, 0, len(r.Components))}
-		for _, bc := range r.Components {
-			b, ok := component[discordgo.Button](bc)
-			if !ok {
-				return nil
-			}
-			if b.Style == 0 {
-				b.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
-			}
-			pr.Components = append(pr.Components, plainButton{button(b), discordgo.ButtonComponent})
-		}
-		rows = append(rows, pr)
 	}
 	return rows
 }
 
 // fromPlain returns rows as discordgo components, or nil when one is not
 // a row of buttons.
-func fromPlain(rows []plainRow) []discordgo.MessageComponent {
+func fromPlain(rows []wire.Row) []discordgo.MessageComponent {
 	var out []discordgo.MessageComponent
 	for _, r := range rows {
 		if r.Type != discordgo.ActionsRowComponent {
@@ -155,25 +133,10 @@ func fromPlain(rows []plainRow) []discordgo.MessageComponent {
 			if b.Type != discordgo.ButtonComponent {
 				return nil
 			}
-			btn := discordgo.Button(b.button)
+			btn := b.Discordgo()
 			row.Components = append(row.Components, &btn)
 		}
 		out = append(out, row)
 	}
 	return out
-}
-
-// component returns c as a T, whether it holds a T or a non-nil *T; false
-// for anything else.
-func component[T any](c discordgo.MessageComponent) (T, bool) {
-	switch v := any(c).(type) {
-	case T:
-		return v, true
-	case *T:
-		if v != nil {
-			return *v, true
-		}
-	}
-	var zero T
-	return zero, false
 }

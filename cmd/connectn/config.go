@@ -14,7 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/sessions/postgres"
 )
 
@@ -119,7 +119,7 @@ var settings = []setting{
 		}},
 	{env: "DISCORD_PUBLIC_KEY", usage: "application public key, 64 hex digits (Developer Portal > General Information)",
 		set: func(c *config, v string) string {
-			pk, err := bot.ParsePublicKey(v)
+			pk, err := transport.ParsePublicKey(v)
 			if err != nil {
 				return fmt.Sprintf("malformed (%v): copy the 64 hex digits of the Developer Portal's Public Key", err)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/metrics"
 	"github.com/connectn/connectn/sessions"
@@ -248,7 +249,7 @@ func register(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	if err := bot.RegisterCommands(s, appID, a.c.guildID); err != nil {
+	if err := transport.RegisterCommands(s, appID, a.c.guildID, bot.Commands()); err != nil {
 		return calledURL(err, a.c.discordAPI)
 	}
 	where := "globally (Discord may take up to an hour to show them everywhere)"
@@ -304,7 +305,7 @@ func runGateway(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	g := &bot.Gateway{Session: s, GuildID: a.c.guildID, Log: a.log, API: a.c.discordAPI,
+	g := &transport.Gateway{Session: s, GuildID: a.c.guildID, Log: a.log, API: a.c.discordAPI,
 		ShardID: a.c.shardID, ShardCount: a.c.shardCount}
 	if a.c.metricsAddr != "" {
 		ready := func(ctx context.Context) error {
@@ -327,7 +328,7 @@ func runGateway(ctx context.Context, a *app) error {
 	h := a.handler(store, s)
 	stop := a.runHandler(ctx, h)
 	defer stop()
-	g.Handler = h
+	g.Handler, g.Commands, g.OnReady = h, bot.Commands(), h.SetBotUser
 	return g.Run(ctx)
 }
 
@@ -359,7 +360,7 @@ func serve(ctx context.Context, a *app) error {
 	stop := a.runHandler(ctx, h)
 	defer stop()
 	mux := opsMux(a.metrics, store.Ping)
-	mux.Handle("/interactions", &bot.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log,
+	mux.Handle("/interactions", &transport.HTTPServer{Handler: h, PublicKey: a.c.publicKey, Log: a.log,
 		OnRefused: a.metrics.RefusedInteraction})
 	l, err := a.listenOps(a.c.addr, mux, "POST /interactions, GET /healthz, /readyz and /metrics")
 	if err != nil {

@@ -15,6 +15,7 @@
 //	connectn play     play Connect N in this terminal, no Discord needed
 //	connectn solve    solve positions exactly (Pascal Pons' test-set format)
 //	connectn arena    play two AI levels against each other
+//	connectn puzzles  make puzzles proved by the exact solver (puzzles generate)
 //	connectn version  print the version
 //	connectn help     every command and setting; help COMMAND for one command
 //
@@ -342,6 +343,13 @@ line number. Example, from SQLite to PostgreSQL:
 			summary: "play two AI levels against each other and print the results",
 			main: func(ctx context.Context, args []string, d deps) int {
 				return arenaMain(ctx, args, d.stdout, d.stderr)
+			},
+		},
+		{
+			name:    "puzzles",
+			summary: "puzzles generate: make puzzles proved by the exact solver",
+			main: func(ctx context.Context, args []string, d deps) int {
+				return puzzlesMain(ctx, args, d.stdout, d.stderr)
 			},
 		},
 		{

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/transport"
 )
 
 // TestSlowClientsDropped starts the interactions endpoint as serve does
@@ -27,7 +27,7 @@ func TestSlowClientsDropped(t *testing.T) {
 	a := &app{d: deps{listen: func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }},
 		log: slog.New(slog.DiscardHandler)}
 	mux := http.NewServeMux()
-	mux.Handle("/interactions", &bot.HTTPServer{Log: slog.New(slog.DiscardHandler)})
+	mux.Handle("/interactions", &transport.HTTPServer{Log: slog.New(slog.DiscardHandler)})
 	l, err := a.listenOps("127.0.0.1:0", mux, "the test")
 	if err != nil {
 		t.Fatal(err)

@@ -135,9 +135,9 @@ func (c *timeoutCtx) end(err error) {
 	if c.err != nil {
 		return
 	}
+	if c.timer != nil {
+		c.timer.Stop() // before Done: whoever sees it ended sees no timer left
+	}
 	c.err = err
 	close(c.done)
-	if c.timer != nil {
-		c.timer.Stop()
-	}
 }

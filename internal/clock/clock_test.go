@@ -3,6 +3,11 @@ package clock_test
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +97,42 @@ func TestSleepOnTheFake(t *testing.T) {
 	}
 	if !clock.Sleep(ctx, c, 0) {
 		t.Fatal("Sleep(0) reported false")
+	}
+}
+
+// TestOneClock: the code of the bot and of the stores reads the time and
+// waits only through a Clock, so that a test's fake rules all of it: no
+// call of package time's clock outside package clock. Without the rule, a
+// time.After in a wait or a time.Now in a store's timestamp would slip
+// past the fake unseen.
+func TestOneClock(t *testing.T) {
+	wallClock := regexp.MustCompile(`\btime\.(Now|Since|Until|After|AfterFunc|Sleep|Tick|NewTicker|NewTimer)\(`)
+	for _, root := range []string{"../../bot", "../../sessions"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			// discordtest (a fake Discord) and sessionstest (the stores'
+			// contract suite) are tests' code, not the bot's.
+			if d.IsDir() && (d.Name() == "discordtest" || d.Name() == "sessionstest") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for k, line := range strings.Split(string(b), "\n") {
+				if code, _, _ := strings.Cut(line, "//"); wallClock.MatchString(code) {
+					t.Errorf("%s:%d reads the wall clock: %s", path, k+1, strings.TrimSpace(line))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -175,12 +175,22 @@ func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
 // Store is the PostgreSQL session store. It implements sessions.Store;
 // create one with Open and release it with Close.
 type Store struct {
-	core     *sqlstore.Store // the shared engine; its other methods stay inside
+	// Store is the shared engine as the contract alone (the methods of
+	// sessions.Store, promoted): an interface, so that none of sqlstore's
+	// other exported methods leaks into the backend's.
+	sessions.Store
+	// TournamentStore is the engine's tournaments, promoted the same way
+	// (sessions.TournamentStore).
+	sessions.TournamentStore
+	core     *sqlstore.Store // the shared engine itself: Export and Import
 	name     string          // the URL without its password
 	versions sqlstore.Versions
 }
 
-var _ sessions.Store = (*Store)(nil)
+var (
+	_ sessions.Store           = (*Store)(nil)
+	_ sessions.TournamentStore = (*Store)(nil)
+)
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
 // postgresql:// URL.
@@ -252,7 +262,9 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 	if err != nil {
 		return nil, err
 	}
+	o := sessions.ApplyOptions(opts...)
 	v, err := sqlstore.Migrate(ctx, db, dialect, migrations(), sqlstore.MigrateHooks{
+		Clock: o.Clock,
 		Lock: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock))
 			return err
@@ -262,12 +274,12 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	core, err := sqlstore.New(ctx, db, dialect, Redact(dsn), sessions.ApplyOptions(opts...))
+	core, err := sqlstore.New(ctx, db, dialect, Redact(dsn), o)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{core: core, name: Redact(dsn), versions: v}, nil
+	return &Store{Store: core, TournamentStore: core, core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings
@@ -294,100 +306,6 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 	}
 	return db, nil
 }
-
-// Create implements sessions.Store.
-func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.Session, error) {
-	return s.core.Create(ctx, sess)
-}
-
-// Get implements sessions.Store.
-func (s *Store) Get(ctx context.Context, channelID string) (*sessions.Session, error) {
-	return s.core.Get(ctx, channelID)
-}
-
-// Update implements sessions.Store.
-func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.Session) error) (*sessions.Session, error) {
-	return s.core.Update(ctx, channelID, fn)
-}
-
-// Abandon implements sessions.Store.
-func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
-	return s.core.Abandon(ctx, channelID)
-}
-
-// History implements sessions.Store.
-func (s *Store) History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error) {
-	return s.core.History(ctx, channelID, limit)
-}
-
-// Due implements sessions.Store.
-func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	return s.core.Due(ctx, now, limit)
-}
-
-// Stats implements sessions.Store.
-func (s *Store) Stats(ctx context.Context, guildID, userID string, vsAI bool) (sessions.Stats, error) {
-	return s.core.Stats(ctx, guildID, userID, vsAI)
-}
-
-// Pair implements sessions.Store.
-func (s *Store) Pair(ctx context.Context, guildID, userID, opponentID string) (sessions.PairRecord, error) {
-	return s.core.Pair(ctx, guildID, userID, opponentID)
-}
-
-// Leaderboard implements sessions.Store.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, limit int) ([]sessions.Stats, error) {
-	return s.core.Leaderboard(ctx, guildID, limit)
-}
-
-// CountActive implements sessions.Store.
-func (s *Store) CountActive(ctx context.Context) (int, error) { return s.core.CountActive(ctx) }
-
-// LastChallenge implements sessions.Store.
-func (s *Store) LastChallenge(ctx context.Context, guildID, userID string) (time.Time, error) {
-	return s.core.LastChallenge(ctx, guildID, userID)
-}
-
-// ActiveChannelsOf implements sessions.Store.
-func (s *Store) ActiveChannelsOf(ctx context.Context, userID string) ([]string, error) {
-	return s.core.ActiveChannelsOf(ctx, userID)
-}
-
-// GuildSettings implements sessions.Store.
-func (s *Store) GuildSettings(ctx context.Context, guildID string) (sessions.GuildSettings, error) {
-	return s.core.GuildSettings(ctx, guildID)
-}
-
-// UpdateGuildSettings implements sessions.Store.
-func (s *Store) UpdateGuildSettings(ctx context.Context, guildID, userID string, fn func(*sessions.GuildSettings) error) (sessions.GuildSettings, error) {
-	return s.core.UpdateGuildSettings(ctx, guildID, userID, fn)
-}
-
-// Forget implements sessions.Store.
-func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCounts, error) {
-	return s.core.Forget(ctx, userID)
-}
-
-// Rating implements sessions.Store.
-func (s *Store) Rating(ctx context.Context, guildID, userID string) (sessions.MemberRating, error) {
-	return s.core.Rating(ctx, guildID, userID)
-}
-
-// RatingLeaderboard implements sessions.Store.
-func (s *Store) RatingLeaderboard(ctx context.Context, guildID string, limit int) ([]sessions.MemberRating, error) {
-	return s.core.RatingLeaderboard(ctx, guildID, limit)
-}
-
-// RatedToday implements sessions.Store.
-func (s *Store) RatedToday(ctx context.Context, guildID, userA, userB string, since time.Time) (int, error) {
-	return s.core.RatedToday(ctx, guildID, userA, userB, since)
-}
-
-// Ping implements sessions.Store.
-func (s *Store) Ping(ctx context.Context) error { return s.core.Ping(ctx) }
-
-// Close implements sessions.Store.
-func (s *Store) Close() error { return s.core.Close() }
 
 // Export writes every match, stat, server's settings and member's rating
 // to w as JSON lines, or with opts.GuildID those of one server only (its

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/postgres"
 	"github.com/connectn/connectn/sessions/sessionstest"
@@ -35,9 +36,9 @@ func newTestDB(tb testing.TB) sessionstest.DB {
 	return &testDB{url: sessionstest.PostgresSchema(tb, serverURL(tb))}
 }
 
-func (d *testDB) Open(tb testing.TB, now func() time.Time, opts ...sessions.Option) sessions.Store {
+func (d *testDB) Open(tb testing.TB, c clock.Clock, opts ...sessions.Option) sessions.Store {
 	tb.Helper()
-	st, err := postgres.Open(tb.Context(), d.url, append([]sessions.Option{sessions.WithClock(now)}, opts...)...)
+	st, err := postgres.Open(tb.Context(), d.url, append([]sessions.Option{sessions.WithClock(c)}, opts...)...)
 	if err != nil {
 		tb.Fatalf("Open() error = %v", err)
 	}

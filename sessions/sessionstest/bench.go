@@ -57,7 +57,7 @@ func Bench(b *testing.B, backend Backend) {
 		size int
 	}{{"cache", sessions.DefaultCacheSize}, {"nocache", 0}} {
 		b.Run("Match/"+cache.name, func(b *testing.B) {
-			st := backend.NewDB(b).Open(b, newClock().Now, sessions.WithCacheSize(cache.size))
+			st := backend.NewDB(b).Open(b, newClock(), sessions.WithCacheSize(cache.size))
 			line := quietLine(b, 30)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -75,7 +75,7 @@ func Bench(b *testing.B, backend Backend) {
 			}
 		})
 		b.Run("Move/"+cache.name, func(b *testing.B) {
-			st := backend.NewDB(b).Open(b, newClock().Now, sessions.WithCacheSize(cache.size))
+			st := backend.NewDB(b).Open(b, newClock(), sessions.WithCacheSize(cache.size))
 			line := quietLine(b, 30)
 			ch, k := "", 0
 			b.ReportAllocs()
@@ -99,7 +99,7 @@ func Bench(b *testing.B, backend Backend) {
 			}
 		})
 		b.Run("Move50/"+cache.name, func(b *testing.B) {
-			st := backend.NewDB(b).Open(b, newClock().Now, sessions.WithCacheSize(cache.size))
+			st := backend.NewDB(b).Open(b, newClock(), sessions.WithCacheSize(cache.size))
 			line := quietLine(b, 30)
 			template := newSession(b, "template")
 			template.Phase, template.Match = sessions.PhasePlaying, mustMatch(b, template.Config, line[:20]...)

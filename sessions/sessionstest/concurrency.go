@@ -260,7 +260,7 @@ func testChannelsIndependent(t *testing.T, b Backend) {
 // second fn runs at once on the old state and the test fails.
 func testSecondUpdateWaits(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st := db.Open(t, newClock().Now)
+	st := db.Open(t, newClock())
 	mustCreate(t, st, newSession(t, "chan-1"))
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -318,7 +318,7 @@ func testSecondUpdateWaits(t *testing.T, b Backend) {
 // the store), and the count of moves is exact.
 func testProcessesRaceOneClick(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
 	errStale := errors.New("stale button")
 	const (
@@ -373,7 +373,7 @@ func testProcessesRaceOneClick(t *testing.T, b Backend) {
 // once, each move whatever the state: none is lost, none applied twice.
 func testProcessesPlayInTurn(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
 	const each = 20
 	var wg sync.WaitGroup
@@ -408,7 +408,7 @@ func testProcessesPlayInTurn(t *testing.T, b Backend) {
 // counted once.
 func testDeadlineFiresOnce(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	s := newSession(t, "chan-1")
 	s.Config, s.Match, s.Phase = oneWin, mustMatch(t, oneWin, 3), sessions.PhasePlaying
 	s.Deadline = t0.Add(-time.Second)
@@ -535,7 +535,7 @@ func testManyChannelsAtOnce(t *testing.T, b Backend) {
 // once, yet every move is stored once, in order.
 func testManyChannelsTwoStores(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	const channels, moves = 24, 12
 	line := quietLine(t, moves)
 	errStale := errors.New("stale button")

@@ -59,7 +59,7 @@ func importOf(t *testing.T, st sessions.Store) importer {
 // 2 (before ratings) and 1 (before settings and ended_by) still import,
 // with nothing rated.
 func testExportImport(t *testing.T, b Backend) {
-	src := b.NewDB(t).Open(t, newClock().Now)
+	src := b.NewDB(t).Open(t, newClock())
 	dave := sessions.Member{ID: "100000000000000004", Name: "Dave"}
 	finish(t, src, "chan-1", alice, bob, game.Player1, false, rated)
 	finish(t, src, "chan-2", carol, bob, game.Player2, true, rated) // timed out before the first disc: no rating
@@ -109,7 +109,7 @@ func testExportImport(t *testing.T, b Backend) {
 	}
 
 	dstDB := b.NewDB(t)
-	dst := dstDB.Open(t, newClock().Now)
+	dst := dstDB.Open(t, newClock())
 	// A file cut short changes nothing.
 	cut := strings.Join(lines[:len(lines)-3], "\n") + "\n"
 	if _, err := importOf(t, dst).Import(t.Context(), strings.NewReader(cut)); err == nil || !strings.Contains(err.Error(), "cut short") {
@@ -134,7 +134,7 @@ func testExportImport(t *testing.T, b Backend) {
 		t.Errorf("after a refused import, Get() error = %v, want %v", err, sessions.ErrNotFound)
 	}
 	// So does a database that holds only settings.
-	onlySettings := b.NewDB(t).Open(t, newClock().Now)
+	onlySettings := b.NewDB(t).Open(t, newClock())
 	mustUpdateSettings(t, onlySettings, "guild-9", alice.ID, func(g *sessions.GuildSettings) error { g.Rows = ptr(5); return nil })
 	if _, err := importOf(t, onlySettings).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "1 server settings: import into an empty database") {
 		t.Errorf("Import() into a database with settings only error = %v, want it refused, naming the settings", err)
@@ -144,7 +144,7 @@ func testExportImport(t *testing.T, b Backend) {
 	}
 	// And one that holds only a rating.
 	onlyRatingsDB := b.NewDB(t)
-	onlyRatings := onlyRatingsDB.Open(t, newClock().Now)
+	onlyRatings := onlyRatingsDB.Open(t, newClock())
 	onlyRatingsDB.Exec(t, `INSERT INTO member_ratings (guild_id, user_id, r, rd, sigma, games, best, last_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		"guild-9", carol.ID, 1500.0, 350.0, 0.06, 1, 1500.0, "")
 	if _, err := importOf(t, onlyRatings).Import(t.Context(), bytes.NewReader(file.Bytes())); err == nil || !strings.Contains(err.Error(), "1 member ratings") {
@@ -224,14 +224,14 @@ func testExportImport(t *testing.T, b Backend) {
 	}
 	// An export made before the trailer lost its "Header":null imports.
 	old := strings.Join(lines[:len(lines)-1], "\n") + "\n" + strings.TrimSuffix(lines[len(lines)-1], "}") + `,"Header":null}` + "\n"
-	if _, err := importOf(t, b.NewDB(t).Open(t, newClock().Now)).Import(t.Context(), strings.NewReader(old)); err != nil {
+	if _, err := importOf(t, b.NewDB(t).Open(t, newClock())).Import(t.Context(), strings.NewReader(old)); err != nil {
 		t.Errorf("Import() of an export with the old trailer: %v", err)
 	}
 	// So does one of format 2: no member_rating lines, no rated,
 	// rated_capped, ratings nor rated_at in the matches, a trailer of four
 	// counts; nothing in it is rated.
 	v2 := asFormat2(t, lines)
-	old2 := b.NewDB(t).Open(t, newClock().Now)
+	old2 := b.NewDB(t).Open(t, newClock())
 	if n, err := importOf(t, old2).Import(t.Context(), strings.NewReader(strings.Join(v2, "\n")+"\n")); err != nil || n.Matches != 6 || n.MemberRatings != 0 {
 		t.Errorf("Import() of an export of format 2 = %+v, %v, want its 6 matches and no rating", n, err)
 	} else {
@@ -266,7 +266,7 @@ func testExportImport(t *testing.T, b Backend) {
 		v1 = append(v1, strings.Replace(l, `,"ended_by":""`, "", 1))
 	}
 	v1 = append(v1, `{"end":{"matches":5,"member_stats":4,"pair_records":6},"Header":null}`)
-	old1 := b.NewDB(t).Open(t, newClock().Now)
+	old1 := b.NewDB(t).Open(t, newClock())
 	if n, err := importOf(t, old1).Import(t.Context(), strings.NewReader(strings.Join(v1, "\n")+"\n")); err != nil || n.Matches != 5 {
 		t.Errorf("Import() of an export of format 1 = %+v, %v, want its 5 matches", n, err)
 	} else if s := mustGet(t, old1, "chan-3"); s.EndedBy != "" || s.Match.Plies() != 3 {
@@ -353,7 +353,7 @@ func lineKinds(t *testing.T, lines []string) map[string]int {
 // imports into an empty database, where that server's history, records,
 // ratings and settings are the source's and nothing else is.
 func testExportOneGuild(t *testing.T, b Backend) {
-	src := b.NewDB(t).Open(t, newClock().Now)
+	src := b.NewDB(t).Open(t, newClock())
 	finish(t, src, "chan-1", alice, bob, game.Player1, false, rated) // guild-1
 	finish(t, src, "chan-1", alice, carol, game.Player2, false)
 	theirs := newSession(t, "chan-2")
@@ -406,7 +406,7 @@ func testExportOneGuild(t *testing.T, b Backend) {
 		t.Errorf("export trailer = %s, want %s", last, want)
 	}
 
-	dst := b.NewDB(t).Open(t, newClock().Now)
+	dst := b.NewDB(t).Open(t, newClock())
 	if got, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes())); err != nil || got != n {
 		t.Fatalf("Import() of the export of guild-2 = %+v, %v, want %+v", got, err, n)
 	}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -23,30 +23,13 @@ var (
 	carol = sessions.Member{ID: "100000000000000003", Name: "Carol"}
 )
 
-// fakeClock is a clock that moves only when told to.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *fakeClock { return &fakeClock{now: t0} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+// newClock returns the fake clock of a test, at t0.
+func newClock() *clocktest.Fake { return clocktest.At(t0) }
 
 // mustOpen opens a store on a fresh database with a clock fixed at t0.
 func mustOpen(tb testing.TB, b Backend) sessions.Store {
 	tb.Helper()
-	return b.NewDB(tb).Open(tb, newClock().Now)
+	return b.NewDB(tb).Open(tb, newClock())
 }
 
 // mustMatch returns a new match with cfg after the given drops, each made by

@@ -37,7 +37,7 @@ func cancel(t *testing.T, st sessions.Store, channel string) {
 func testLastChallenge(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st, other := db.Open(t, clock.Now), db.Open(t, clock.Now)
+	st, other := db.Open(t, clock), db.Open(t, clock)
 	last := func(st sessions.Store, guild string, m sessions.Member) time.Time {
 		t.Helper()
 		at, err := st.LastChallenge(t.Context(), guild, m.ID)
@@ -135,7 +135,7 @@ func testActiveChannelsOf(t *testing.T, b Backend) {
 // reopening; and written by Create too.
 func testEndedBy(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st, other := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	st, other := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, st, newSession(t, "chan-1"))
 	mustGet(t, other, "chan-1") // in the other store's memory before the end
 	ended := mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
@@ -152,7 +152,7 @@ func testEndedBy(t *testing.T, b Backend) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	assertSameSession(t, mustGet(t, db.Open(t, newClock().Now), "chan-1"), ended)
+	assertSameSession(t, mustGet(t, db.Open(t, newClock()), "chan-1"), ended)
 
 	s := newSession(t, "chan-2")
 	s.Phase, s.End, s.EndedBy = sessions.PhaseCancelled, sessions.EndEnded, bob.ID
@@ -185,7 +185,7 @@ func rowsNaming(t *testing.T, db DB, id string) []string {
 // back.
 func testForget(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st, other := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	st, other := db.Open(t, newClock()), db.Open(t, newClock())
 	ai := sessions.Member{ID: "900000000000000009", Name: "ConnectN"}
 
 	finish(t, st, "chan-1", alice, bob, game.Player1, false, rated) // alice's stats, pair records and rating

@@ -100,7 +100,7 @@ func ratingRows(t *testing.T, db DB) [][]string {
 func testRatingsRatedMatch(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st, other := db.Open(t, clock.Now), db.Open(t, clock.Now)
+	st, other := db.Open(t, clock), db.Open(t, clock)
 	for _, m := range []sessions.Member{alice, bob} {
 		assertRating(t, st, "guild-1", m, newRating("guild-1", m))
 	}
@@ -199,7 +199,7 @@ func testRatingsInOneTransaction(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := b.NewDB(t)
-			st := db.Open(t, newClock().Now)
+			st := db.Open(t, newClock())
 			sess := newSession(t, "chan-1")
 			sess.Config, sess.Match, sess.Phase, sess.Rated = oneWin, mustMatch(t, oneWin), sessions.PhasePlaying, true
 			mustCreate(t, st, sess)
@@ -211,7 +211,7 @@ func testRatingsInOneTransaction(t *testing.T, b Backend) {
 			if err == nil || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("Update() finishing the rated match error = %v, want the failure %q", err, tt.msg)
 			}
-			for i, s := range []sessions.Store{st, db.Open(t, newClock().Now)} {
+			for i, s := range []sessions.Store{st, db.Open(t, newClock())} {
 				got := mustGet(t, s, "chan-1")
 				if got.Phase != sessions.PhasePlaying || got.Match.Plies() != 0 || got.Ratings != nil {
 					t.Errorf("store %d: after the failed write: phase %q, %d plies, Ratings %s; want the match as it was",
@@ -291,7 +291,7 @@ func testRatingsUnrated(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := b.NewDB(t)
-			st := db.Open(t, newClock().Now)
+			st := db.Open(t, newClock())
 			got := tt.play(t, st)
 			if got.Phase != sessions.PhaseFinished || got.Ratings != nil {
 				t.Errorf("the finished session: phase %q, Ratings %s; want finished, nil", got.Phase, showRatings(got.Ratings))
@@ -323,7 +323,7 @@ func testRatingsUnrated(t *testing.T, b Backend) {
 // written directly, to set ties on R and games at will.
 func testRatingLeaderboard(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st := db.Open(t, newClock().Now)
+	st := db.Open(t, newClock())
 	dave := sessions.Member{ID: "100000000000000004", Name: "Dave"}
 	board := func(guild string, limit int) []string {
 		t.Helper()
@@ -410,7 +410,7 @@ func testRatingLeaderboard(t *testing.T, b Backend) {
 // with it. A member's removed matches no longer count.
 func testRatedToday(t *testing.T, b Backend) {
 	clock := newClock()
-	st := b.NewDB(t).Open(t, clock.Now)
+	st := b.NewDB(t).Open(t, clock)
 	finish(t, st, "chan-1", alice, bob, game.Player1, false, rated) // t0
 	clock.Advance(time.Hour)
 	finish(t, st, "chan-1", bob, alice, game.Player2, false, rated) // t0+1h, bob challenged
@@ -471,7 +471,7 @@ func testRatedToday(t *testing.T, b Backend) {
 func testRatingsRoundtrip(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st, other := db.Open(t, clock.Now), db.Open(t, clock.Now)
+	st, other := db.Open(t, clock), db.Open(t, clock)
 	change := &sessions.RatingChange{
 		Before: [2]rating.Rating{{R: 1500, RD: 350, Sigma: 0.06}, {R: 1712.345678901234, RD: 61.5, Sigma: 0.0599999}},
 		After:  [2]rating.Rating{{R: 1642.1, RD: 301.25, Sigma: 0.06000001}, {R: 1698.0000000001, RD: 61.2, Sigma: 0.0599998}},
@@ -519,7 +519,7 @@ func testRatingsRoundtrip(t *testing.T, b Backend) {
 			t.Errorf("%s: Update() returned %t, %t, %s; Get() reads %t, %t, %s", step.name,
 				updated.Rated, updated.RatedCapped, showRatings(updated.Ratings), want.Rated, want.RatedCapped, showRatings(want.Ratings))
 		}
-		for i, s := range []sessions.Store{other, db.Open(t, clock.Now)} {
+		for i, s := range []sessions.Store{other, db.Open(t, clock)} {
 			got := mustGet(t, s, "chan-1")
 			if got.Rated != updated.Rated || got.RatedCapped != updated.RatedCapped || !sameRatings(got.Ratings, updated.Ratings) {
 				t.Errorf("%s: store %d reads %t, %t, %s; want %t, %t, %s", step.name, i+2,
@@ -546,7 +546,7 @@ func testRatingsConcurrent(t *testing.T, b Backend) {
 	const channels = 16
 	db := b.NewDB(t)
 	clock := newClock()
-	stores := []sessions.Store{db.Open(t, clock.Now), db.Open(t, clock.Now)}
+	stores := []sessions.Store{db.Open(t, clock), db.Open(t, clock)}
 	for i := range channels {
 		s := newSession(t, fmt.Sprintf("chan-%d", i))
 		s.Config, s.Phase, s.Rated = oneWin, sessions.PhasePlaying, true

@@ -83,7 +83,7 @@ func mustSettings(tb testing.TB, st sessions.Store, guildID string) sessions.Gui
 func testGuildSettingsRoundtrip(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st, other := db.Open(t, clock.Now), db.Open(t, clock.Now)
+	st, other := db.Open(t, clock), db.Open(t, clock)
 
 	assertSameSettings(t, mustSettings(t, st, "guild-1"), sessions.GuildSettings{GuildID: "guild-1"})
 	assertSameSettings(t, mustSettings(t, other, "guild-1"), sessions.GuildSettings{GuildID: "guild-1"})
@@ -120,7 +120,7 @@ func testGuildSettingsRoundtrip(t *testing.T, b Backend) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	assertSameSettings(t, mustSettings(t, db.Open(t, clock.Now), "guild-1"), want)
+	assertSameSettings(t, mustSettings(t, db.Open(t, clock), "guild-1"), want)
 
 	errRefused := errors.New("out of bounds")
 	clock.Advance(time.Minute)
@@ -147,7 +147,7 @@ func testGuildSettingsRoundtrip(t *testing.T, b Backend) {
 // fail on the row that appeared).
 func testGuildSettingsTwoStores(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	for _, round := range []struct {
 		name  string
 		rows  int
@@ -196,7 +196,7 @@ func showValue[T any](p *T) string {
 // Stores on one database: every change lands.
 func testGuildSettingsConcurrent(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	changes := []func(*sessions.GuildSettings){
 		func(g *sessions.GuildSettings) { g.Rows = ptr(7) },
 		func(g *sessions.GuildSettings) { g.Columns = ptr(8) },
@@ -243,7 +243,7 @@ func testGuildSettingsConcurrent(t *testing.T, b Backend) {
 // MaxAttempts calls of fn, having written none of them.
 func testGuildSettingsConflict(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	calls := 0
 	_, err := one.UpdateGuildSettings(t.Context(), "guild-1", alice.ID, func(g *sessions.GuildSettings) error {
 		calls++
@@ -272,7 +272,7 @@ func testGuildSettingsConflict(t *testing.T, b Backend) {
 // not called).
 func testGuildSettingsStored(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st := db.Open(t, newClock().Now)
+	st := db.Open(t, newClock())
 	mustUpdateSettings(t, st, "guild-1", alice.ID, func(g *sessions.GuildSettings) error { g.Rows = ptr(7); return nil })
 	db.Exec(t, `UPDATE guild_settings SET settings = ?, revision = revision + 1 WHERE guild_id = ?`,
 		`{"rows":7,"columns":9,"from_the_future":{"a":1}}`, "guild-1")

@@ -226,7 +226,7 @@ func testStatsCountedOnce(t *testing.T, b Backend) {
 // that the result was not written either: the match is still being played.
 func testResultAndStatsInOneTransaction(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	st := db.Open(t, newClock().Now)
+	st := db.Open(t, newClock())
 	sess := newSession(t, "chan-1")
 	sess.Config, sess.Match, sess.Phase = oneWin, mustMatch(t, oneWin), sessions.PhasePlaying
 	mustCreate(t, st, sess)
@@ -249,7 +249,7 @@ func testResultAndStatsInOneTransaction(t *testing.T, b Backend) {
 
 func testDue(t *testing.T, b Backend) {
 	clock := newClock()
-	st := b.NewDB(t).Open(t, clock.Now)
+	st := b.NewDB(t).Open(t, clock)
 	now := t0.UTC()
 	set := func(channel string, deadline, postDue time.Time, phase sessions.Phase) {
 		t.Helper()

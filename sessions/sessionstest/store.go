@@ -135,7 +135,7 @@ func testCreateGetRoundtrip(t *testing.T, b Backend) {
 
 func testUpdateRoundtrip(t *testing.T, b Backend) {
 	clock := newClock()
-	st := b.NewDB(t).Open(t, clock.Now)
+	st := b.NewDB(t).Open(t, clock)
 	created := mustCreate(t, st, newSession(t, "chan-1"))
 
 	clock.Advance(90 * time.Second)
@@ -162,7 +162,7 @@ func testUpdateRoundtrip(t *testing.T, b Backend) {
 func testReopenMidMatch(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st := db.Open(t, clock.Now)
+	st := db.Open(t, clock)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
 		s.Phase = sessions.PhasePlaying
@@ -180,7 +180,7 @@ func testReopenMidMatch(t *testing.T, b Backend) {
 	}
 
 	clock.Advance(time.Hour)
-	st = db.Open(t, clock.Now)
+	st = db.Open(t, clock)
 	got := mustGet(t, st, "chan-1")
 	assertSameSession(t, got, before)
 
@@ -387,7 +387,7 @@ func testUpdateFnErrorWritesNothing(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newClock()
-			st := b.NewDB(t).Open(t, clock.Now)
+			st := b.NewDB(t).Open(t, clock)
 			sess := newSession(t, "chan-1")
 			sess.Phase, sess.MessageID = sessions.PhasePlaying, "msg-1"
 			mustPlay(t, sess.Match, 2, 2, 2, 2, 2, 2) // column 3 full
@@ -492,7 +492,7 @@ func testCorruptRow(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := b.NewDB(t)
-			st := db.Open(t, newClock().Now)
+			st := db.Open(t, newClock())
 			sess := newSession(t, "chan-1")
 			mustPlay(t, sess.Match, 3, 4)
 			created := mustCreate(t, st, sess)
@@ -562,7 +562,7 @@ func testUpdateContextCancelled(t *testing.T, b Backend) {
 // fn again on the state the other process left.
 func testTwoStoresRetry(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, one, newSession(t, "chan-1"))
 
 	var seen []int
@@ -601,7 +601,7 @@ func testTwoStoresRetry(t *testing.T, b Backend) {
 // which Update returns unchanged, writing nothing.
 func testTwoStoresStaleClick(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, one, newLongSession(t, "chan-1"))
 	errStale := errors.New("stale button")
 	click := func(st sessions.Store, inside func()) error {
@@ -640,7 +640,7 @@ func testTwoStoresStaleClick(t *testing.T, b Backend) {
 // is checked against the row, found to be the right turn, and played.
 func testTwoStoresRefusalRechecked(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, one, newSession(t, "chan-1"))
 	mustGet(t, one, "chan-1") // in one's memory: player 1 to move
 	mustUpdate(t, two, "chan-1", func(s *sessions.Session) error {
@@ -679,7 +679,7 @@ func testTwoStoresRefusalRechecked(t *testing.T, b Backend) {
 // reads the row once and writes, never reading it twice.
 func testTwoStoresTakeTurnsReadOnce(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	stores := []sessions.Store{db.Open(t, newClock().Now), db.Open(t, newClock().Now)}
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
 	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
 	mustGet(t, stores[1], "chan-1")
 	errStale := errors.New("stale button")
@@ -710,7 +710,7 @@ func testTwoStoresTakeTurnsReadOnce(t *testing.T, b Backend) {
 // against the row's revision at every load.
 func testTwoStoresSeeEachOther(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, one, newSession(t, "chan-1"))
 	mustGet(t, one, "chan-1")
 	for i := range 3 {
@@ -739,7 +739,7 @@ func testTwoStoresSeeEachOther(t *testing.T, b Backend) {
 // writes none of them.
 func testConflictAfterMaxAttempts(t *testing.T, b Backend) {
 	db := b.NewDB(t)
-	one, two := db.Open(t, newClock().Now), db.Open(t, newClock().Now)
+	one, two := db.Open(t, newClock()), db.Open(t, newClock())
 	mustCreate(t, one, newLongSession(t, "chan-1"))
 	calls := 0
 	_, err := one.Update(t.Context(), "chan-1", func(s *sessions.Session) error {
@@ -770,7 +770,7 @@ func testConflictAfterMaxAttempts(t *testing.T, b Backend) {
 func testUpdateWritesEachChange(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
-	st := db.Open(t, clock.Now)
+	st := db.Open(t, clock)
 	mustCreate(t, st, newSession(t, "chan-1"))
 	steps := []struct {
 		name   string
@@ -810,7 +810,7 @@ func testUpdateWritesEachChange(t *testing.T, b Backend) {
 			step.change(s)
 			return nil
 		})
-		other := db.Open(t, clock.Now)
+		other := db.Open(t, clock)
 		got := mustGet(t, other, "chan-1")
 		t.Logf("after %s", step.name)
 		assertSameSession(t, got, updated)

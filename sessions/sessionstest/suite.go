@@ -28,8 +28,8 @@ package sessionstest
 
 import (
 	"testing"
-	"time"
 
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -46,7 +46,7 @@ type DB interface {
 	// its schema if needed. Every call opens another Store, as another
 	// process would; each is closed when the test ends (closing it twice
 	// is harmless).
-	Open(tb testing.TB, now func() time.Time, opts ...sessions.Option) sessions.Store
+	Open(tb testing.TB, c clock.Clock, opts ...sessions.Option) sessions.Store
 	// Exec runs one statement on the database directly, as another
 	// program would, with ? placeholders.
 	Exec(tb testing.TB, query string, args ...any)

@@ -174,7 +174,7 @@ func mustTournament(tb testing.TB, st sessions.Store, id int64) *sessions.Tourna
 func testTournamentRoundtrip(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	st, other := db.Open(t, clk.Now), db.Open(t, clk.Now)
+	st, other := db.Open(t, clk), db.Open(t, clk)
 	ts := tournamentsOf(t, st)
 	cup := newCup(t, st, "guild-1", tournament.Config{Rated: true, Rounds: 2}, 5, clk.Now())
 	if cup.ID == 0 || cup.Revision != 0 || !cup.CreatedAt.Equal(clk.Now().UTC()) {
@@ -261,7 +261,7 @@ func testTournamentRoundtrip(t *testing.T, b Backend) {
 func testTournamentGameLinkedOnce(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	st, other := db.Open(t, clk.Now), db.Open(t, clk.Now)
+	st, other := db.Open(t, clk), db.Open(t, clk)
 	cup := start(t, st, newCup(t, st, "guild-1", tournament.Config{}, 4, clk.Now()).ID, clk.Now())
 	ref := sessions.GameRef{Round: 1, Board: 1}
 	s1, err := cup.GameSession(ref, "thread-a", true, clk.Now(), sessions.DefaultPolicy())
@@ -305,7 +305,7 @@ func testTournamentGameLinkedOnce(t *testing.T, b Backend) {
 func testTournamentResultWithTheEnd(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	st := db.Open(t, clk.Now)
+	st := db.Open(t, clk)
 	ts := tournamentsOf(t, st)
 	cup := start(t, st, newCup(t, st, "guild-1", tournament.Config{}, 4, clk.Now()).ID, clk.Now())
 	chans := startGames(t, st, mustTournament(t, st, cup.ID), 1, clk.Now())
@@ -344,7 +344,7 @@ func testTournamentResultWithTheEnd(t *testing.T, b Backend) {
 func testTournamentResultInOneTransaction(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	st := db.Open(t, clk.Now)
+	st := db.Open(t, clk)
 	cup := start(t, st, newCup(t, st, "guild-1", tournament.Config{Rated: true}, 2, clk.Now()).ID, clk.Now())
 	chans := startGames(t, st, cup, 1, clk.Now())
 	db.RefuseRatings(t)
@@ -375,7 +375,7 @@ func testTournamentResultInOneTransaction(t *testing.T, b Backend) {
 func testTournamentRoundAdvancedOnce(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	stores := [2]sessions.Store{db.Open(t, clk.Now), db.Open(t, clk.Now)}
+	stores := [2]sessions.Store{db.Open(t, clk), db.Open(t, clk)}
 	for k := range 4 {
 		cup := start(t, stores[0], newCup(t, stores[0], "guild-1", tournament.Config{Rounds: 3}, 8, clk.Now()).ID, clk.Now())
 		chans := startGames(t, stores[0], cup, 1, clk.Now())
@@ -449,7 +449,7 @@ func testTournamentRoundAdvancedOnce(t *testing.T, b Backend) {
 func testTournamentStepsMeet(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	stores := [2]sessions.Store{db.Open(t, clk.Now), db.Open(t, clk.Now)}
+	stores := [2]sessions.Store{db.Open(t, clk), db.Open(t, clk)}
 	cup := start(t, stores[0], newCup(t, stores[0], "guild-1", tournament.Config{Rounds: 3}, 6, clk.Now()).ID, clk.Now())
 	for _, ch := range startGames(t, stores[0], cup, 1, clk.Now()) {
 		playGame(t, stores[0], ch, winOpener)
@@ -504,7 +504,7 @@ func testTournamentStepsMeet(t *testing.T, b Backend) {
 func testTournamentRestartMidRound(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	first := db.Open(t, clk.Now)
+	first := db.Open(t, clk)
 	cup := start(t, first, newCup(t, first, "guild-1", tournament.Config{}, 6, clk.Now()).ID, clk.Now())
 	chans := startGames(t, first, cup, 1, clk.Now())
 	playGame(t, first, chans[0], winOpener)
@@ -513,7 +513,7 @@ func testTournamentRestartMidRound(t *testing.T, b Backend) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	second := db.Open(t, clk.Now)
+	second := db.Open(t, clk)
 	got := mustTournament(t, second, cup.ID)
 	if len(got.State.Rounds) != 1 || got.State.Rounds[0].Pairings[0].Result != tournament.OpenerWins {
 		t.Fatalf("after the restart: %+v", got.State.Rounds)
@@ -553,7 +553,7 @@ func testTournamentRestartMidRound(t *testing.T, b Backend) {
 func testTournamentTwoStoresUpdate(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	stores := [2]sessions.Store{db.Open(t, clk.Now), db.Open(t, clk.Now)}
+	stores := [2]sessions.Store{db.Open(t, clk), db.Open(t, clk)}
 	cup := newCup(t, stores[0], "guild-1", tournament.Config{}, 0, clk.Now())
 	const n = 24
 	var wg sync.WaitGroup
@@ -585,7 +585,7 @@ func testTournamentTwoStoresUpdate(t *testing.T, b Backend) {
 // has come, earliest first, and Tournaments a server's, newest first.
 func testTournamentDueAndList(t *testing.T, b Backend) {
 	clk := newClock()
-	st := b.NewDB(t).Open(t, clk.Now)
+	st := b.NewDB(t).Open(t, clk)
 	ts := tournamentsOf(t, st)
 	a := newCup(t, st, "guild-1", tournament.Config{Name: "A"}, 0, clk.Now())
 	b2 := newCup(t, st, "guild-2", tournament.Config{Name: "B"}, 0, clk.Now())
@@ -631,7 +631,7 @@ func testTournamentDueAndList(t *testing.T, b Backend) {
 func testTournamentForget(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
-	st := db.Open(t, clk.Now)
+	st := db.Open(t, clk)
 	gone := entrant(3)
 	running := start(t, st, newCup(t, st, "guild-1", tournament.Config{}, 4, clk.Now()).ID, clk.Now())
 	chans := startGames(t, st, running, 1, clk.Now())
@@ -691,7 +691,7 @@ func testTournamentForget(t *testing.T, b Backend) {
 // one server's, and go on in the copy.
 func testTournamentExportImport(t *testing.T, b Backend) {
 	clk := newClock()
-	src := b.NewDB(t).Open(t, clk.Now)
+	src := b.NewDB(t).Open(t, clk)
 	cup := start(t, src, newCup(t, src, "guild-1", tournament.Config{}, 5, clk.Now()).ID, clk.Now())
 	chans := startGames(t, src, cup, 1, clk.Now())
 	playGame(t, src, chans[0], winOpener)
@@ -704,7 +704,7 @@ func testTournamentExportImport(t *testing.T, b Backend) {
 	if n.Tournaments != 2 || n.TournamentEntries != 7 || n.TournamentRounds != 1 || n.TournamentPairings != 3 || n.Matches != 2 {
 		t.Errorf("export counts %+v", n)
 	}
-	dst := b.NewDB(t).Open(t, clk.Now)
+	dst := b.NewDB(t).Open(t, clk)
 	if got, err := importOf(t, dst).Import(t.Context(), bytes.NewReader(file.Bytes())); err != nil || got != n {
 		t.Fatalf("Import = %+v, %v; want %+v", got, err, n)
 	}
@@ -735,7 +735,7 @@ func testTournamentExportImport(t *testing.T, b Backend) {
 	if bad == file.String() {
 		t.Fatal("no result to damage in the export")
 	}
-	if _, err := importOf(t, b.NewDB(t).Open(t, clk.Now)).Import(t.Context(), strings.NewReader(bad)); !errors.Is(err, sessions.ErrCorrupt) {
+	if _, err := importOf(t, b.NewDB(t).Open(t, clk)).Import(t.Context(), strings.NewReader(bad)); !errors.Is(err, sessions.ErrCorrupt) {
 		t.Errorf("an export with a damaged result: %v, want ErrCorrupt", err)
 	}
 }
@@ -744,7 +744,7 @@ func testTournamentExportImport(t *testing.T, b Backend) {
 // no longer replays) is recorded as neither player's: a double forfeit.
 func testTournamentAbandonedGame(t *testing.T, b Backend) {
 	clk := newClock()
-	st := b.NewDB(t).Open(t, clk.Now)
+	st := b.NewDB(t).Open(t, clk)
 	cup := start(t, st, newCup(t, st, "guild-1", tournament.Config{}, 2, clk.Now()).ID, clk.Now())
 	chans := startGames(t, st, cup, 1, clk.Now())
 	if _, err := st.Abandon(t.Context(), chans[0]); err != nil {

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/sessions/sessionstest"
 	"github.com/connectn/connectn/sessions/sqlite"
@@ -22,9 +22,9 @@ func newTestDB(tb testing.TB) sessionstest.DB {
 	return &testDB{path: filepath.Join(tb.TempDir(), "data", "connectn.db")}
 }
 
-func (d *testDB) Open(tb testing.TB, now func() time.Time, opts ...sessions.Option) sessions.Store {
+func (d *testDB) Open(tb testing.TB, c clock.Clock, opts ...sessions.Option) sessions.Store {
 	tb.Helper()
-	st, err := sqlite.Open(tb.Context(), d.path, append([]sessions.Option{sessions.WithClock(now)}, opts...)...)
+	st, err := sqlite.Open(tb.Context(), d.path, append([]sessions.Option{sessions.WithClock(c)}, opts...)...)
 	if err != nil {
 		tb.Fatalf("Open(%q) error = %v", d.path, err)
 	}

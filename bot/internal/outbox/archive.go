@@ -51,11 +51,11 @@ func (a *archives) take(now time.Time) []string {
 	return out
 }
 
-// archiveDue archives the threads whose match ended threadArchiveDelay ago
+// ArchiveDue archives the threads whose match ended threadArchiveDelay ago
 // or more, unless a new challenge or match (a rematch) is under way in
 // one. The scheduler calls it at every sweep.
 func (b *Boards) ArchiveDue(ctx context.Context) {
-	for _, id := range b.archives.take(b.Now()) {
+	for _, id := range b.archives.take(b.Clock.Now()) {
 		s, err := b.Store.Get(ctx, id)
 		switch {
 		case err != nil && !errors.Is(err, sessions.ErrNotFound):

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/locale"
@@ -32,7 +33,7 @@ type Boards struct {
 	Messenger Messenger // nil: nothing is posted or edited
 	Log       *slog.Logger
 	Metrics   Metrics
-	Now       func() time.Time
+	Clock     clock.Clock // times every wait and every timestamp
 	Policy    sessions.Policy
 	// Analysis reports whether a finished match of these settings gets
 	// an Analysis button.
@@ -44,7 +45,7 @@ type Boards struct {
 	archives archives
 	// unsure holds the board posts given up for now after a try that may
 	// have been carried out (no answer came): the next claim of such a
-	// post looks for it before posting (see post). In memory only: after
+	// post looks for it before posting (see Post). In memory only: after
 	// a restart, or on another replica, the next claim posts without
 	// looking.
 	unsure unsurePosts
@@ -115,7 +116,7 @@ func (u *unsurePosts) add(match int64, seq int) {
 // tried, and the players are waiting for the board.
 const retryPostAfter = 2 * time.Second
 
-// expired reports a deadline that fired on s and edits its message.
+// Expired reports a deadline that fired on s and edits its message.
 func (b *Boards) Expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
 	b.Metrics.DeadlineFired(string(e))
 	attrs := []any{"match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "deadline", string(e)}
@@ -126,11 +127,7 @@ func (b *Boards) Expired(ctx context.Context, s *sessions.Session, e sessions.Ex
 	b.Edit(ctx, s, b.Settled(ctx, render.Public(s), s))
 }
 
-// public returns the localizer of the messages everyone sees in s's
-// channel.
-func (b *Boards) public(s *sessions.Session) *locale.Localizer { return render.Public(s) }
-
-// settled draws a session that is no longer active as its message
+// Settled draws a session that is no longer active as its message
 // should read, with the players' record against each other for a finished
 // match between members.
 func (b *Boards) Settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
@@ -154,7 +151,7 @@ func settledLate(s *sessions.Session) bool {
 		!live(s.Webhook, s.UpdatedAt)
 }
 
-// matchOver draws the finished match s with its players' record and the
+// MatchOver draws the finished match s with its players' record and the
 // buttons this bot offers, or with rematch, the line that says a rematch
 // was asked for, and no button.
 func (b *Boards) MatchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
@@ -180,7 +177,7 @@ func (b *Boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRe
 	return &rec
 }
 
-// edit replaces s's board message with msg: through the latest
+// Edit replaces s's board message with msg: through the latest
 // interaction webhook while its token lives, else with the bot token when
 // there is one and the bot is a member there (not s.Place.WebhookOnly). When neither can reach the message, it stays as it is and
 // the next click on it shows msg instead (the click finds the session
@@ -189,7 +186,7 @@ func (b *Boards) Edit(ctx context.Context, s *sessions.Session, msg *message) {
 	if b.Messenger == nil {
 		return
 	}
-	now := b.Now()
+	now := b.Clock.Now()
 	member := b.Messenger.HasBotToken() && s.MessageID != "" && !s.Place.WebhookOnly
 	byBot := func() error {
 		return b.deliver(ctx, func(ctx context.Context) error {
@@ -233,7 +230,7 @@ func deadToken(err error) bool {
 	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
 }
 
-// editOriginal replaces the (deferred) response to c with msg, through
+// EditOriginal replaces the (deferred) response to interaction in with msg, through
 // the interaction's webhook, tried as deliver does.
 func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message) {
 	if b.Messenger == nil {
@@ -252,7 +249,7 @@ func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message)
 	}
 }
 
-// privately replaces the (deferred, public) response to c with a private
+// Privately replaces the (deferred, public) response to in with a private
 // reply of text to its sender: the response is deleted and the text
 // follows up, seen by the sender only ("": nothing follows).
 func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
@@ -273,11 +270,11 @@ func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
 	}
 }
 
-// postPending posts the board that the session of match in channelID still
+// PostPending posts the board that the session of match in channelID still
 // has to post, unless someone else is posting it already. Delivered runs
 // it as soon as the response that ended the round is delivered.
 func (b *Boards) PostPending(ctx context.Context, channelID string, match int64) {
-	now := b.Now()
+	now := b.Clock.Now()
 	s, err := b.Store.Update(ctx, channelID, func(s *sessions.Session) error {
 		return s.ClaimPost(match, now, b.Policy)
 	})
@@ -301,7 +298,7 @@ func live(w sessions.Webhook, now time.Time) bool {
 // channel.
 var errUnreachable = errors.New("no live interaction token and no bot token")
 
-// post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
+// Post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
 // latest interaction webhook while its token lives, else a channel message
 // with the bot token where the bot is a member (not s.Place.WebhookOnly).
 //
@@ -316,7 +313,7 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // on one that will not (the channel gone, no access, no way in) the post is
 // given up, logged, and /connectn board posts the board when asked.
 func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
-	now := b.Now()
+	now := b.Clock.Now()
 	msg := render.Session(render.Public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
@@ -352,7 +349,7 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 			}
 			// The look has half the try: a look that stalls leaves the
 			// post the other half, or ends the try sooner.
-			lookCtx, cancel := context.WithTimeout(ctx, b.Retry.Attempt/2)
+			lookCtx, cancel := clock.WithTimeout(ctx, b.Clock, b.Retry.Attempt/2)
 			found, err := b.findPosted(lookCtx, s.ChannelID, msg)
 			cancel()
 			if err != nil {
@@ -403,7 +400,7 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 		if unsure {
 			b.unsure.add(s.ID, seq)
 		}
-		at := b.Now().Add(retryPostAfter)
+		at := b.Clock.Now().Add(retryPostAfter)
 		b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostLater(s.ID, seq, at) })
 		return
 	}
@@ -435,7 +432,7 @@ func (b *Boards) record(ctx context.Context, channelID string, match int64, doin
 	}
 }
 
-// learnMessageID records the ID of the message the response to c created,
+// LearnMessageID records the ID of the message the response to in created,
 // as the board message of post seq of match, unless another was recorded
 // since, and returns it ("" when Discord could not say).
 func (b *Boards) LearnMessageID(ctx context.Context, in Interaction, match int64, seq int) string {
@@ -473,17 +470,15 @@ func (b *Boards) early(ctx context.Context, fn func() error, codes ...int) error
 		if err == nil || !HasCode(err, codes...) {
 			return err
 		}
-		select {
-		case <-ctx.Done():
+		if !clock.Sleep(ctx, b.Clock, wait) {
 			return err
-		case <-time.After(wait):
 		}
 		err = fn()
 	}
 	return err
 }
 
-// hasCode reports whether err is a Discord API error with one of codes.
+// HasCode reports whether err is a Discord API error with one of codes.
 func HasCode(err error, codes ...int) bool {
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Message == nil {

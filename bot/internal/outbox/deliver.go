@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Retry bounds the tries of one REST call after a response: the
@@ -51,7 +53,7 @@ const (
 )
 
 // errAmbiguous ends the tries of a post whose first try may have made the
-// message, where the bot cannot look for it (see boards.post).
+// message, where the bot cannot look for it (see Boards.Post).
 var errAmbiguous = errors.New("the post may have been made, and the channel cannot be read to tell")
 
 // cause returns the retry cause of err, or "" when err will not pass by
@@ -94,7 +96,7 @@ func ambiguous(err error) bool {
 	return c == CauseTimeout || c == CauseReset
 }
 
-// retryWait returns how long to wait after try n (0 first) failed with err.
+// Wait returns how long to wait after try n (0 first) failed with err.
 // After a try cut off for want of an answer it is base, not more: that try
 // has waited its attempt already, and another wait that grows would only
 // add to the time the players wait for the board.
@@ -120,10 +122,10 @@ func (p Retry) Wait(n int, err error) time.Duration {
 // is the caller's. It returns fn's last error.
 func (b *Boards) deliver(ctx context.Context, fn func(ctx context.Context) error) error {
 	p := b.Retry
-	ctx, cancel := context.WithTimeout(ctx, p.Budget)
+	ctx, cancel := clock.WithTimeout(ctx, b.Clock, p.Budget)
 	defer cancel()
 	for n := 0; ; n++ {
-		try, tryCancel := context.WithTimeout(ctx, p.Attempt)
+		try, tryCancel := clock.WithTimeout(ctx, b.Clock, p.Attempt)
 		err := fn(try)
 		tryCancel()
 		c := cause(err)
@@ -136,16 +138,14 @@ func (b *Boards) deliver(ctx context.Context, fn func(ctx context.Context) error
 		// the bot cannot look, one given up rather than risk a copy),
 		// when all Discord did was answer 500.
 		wait := p.Wait(n, err)
-		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < wait+p.Attempt) {
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && dl.Sub(b.Clock.Now()) < wait+p.Attempt) {
 			b.Metrics.RESTGiveUp(c)
 			return err
 		}
 		b.Metrics.RESTRetry(c)
-		select {
-		case <-ctx.Done():
+		if !clock.Sleep(ctx, b.Clock, wait) {
 			b.Metrics.RESTGiveUp(c)
 			return err
-		case <-time.After(wait):
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/internal/clock/clocktest"
 )
 
 // TestWaitAfterATimeout: after a try cut off for want of an answer the
@@ -28,21 +30,41 @@ func TestWaitAfterATimeout(t *testing.T) {
 }
 
 // TestNoTryCutByTheBudget: every try of a failing call has its whole time
-// (attempt): a try that the end of the budget would cut short is not
+// (Attempt): a try that the end of the budget would cut short is not
 // started. A try cut short has no answer, which would make a post one
 // that may have been made, and, where the bot cannot look, given up.
-// Without the rule the last try here has what is left of the budget.
+// Each try here takes 30 ms on the fake clock; without the rule the last
+// one has what is left of the budget.
 func TestNoTryCutByTheBudget(t *testing.T) {
 	const attempt = 200 * time.Millisecond
-	p := Retry{Budget: 700 * time.Millisecond, Attempt: attempt, Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}
+	clk := clocktest.New()
+	retries := make(chan struct{}, 64)
+	b := &Boards{Clock: clk, Metrics: retryMetrics{retries},
+		Retry: Retry{Budget: 700 * time.Millisecond, Attempt: attempt, Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}}
 	var given []time.Duration
-	b := &Boards{Retry: p, Metrics: noMetrics{}}
-	err := b.deliver(context.Background(), func(ctx context.Context) error {
-		dl, _ := ctx.Deadline()
-		given = append(given, time.Until(dl))
-		time.Sleep(30 * time.Millisecond)
-		return &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
-	})
+	done := make(chan error, 1)
+	go func() {
+		done <- b.deliver(context.Background(), func(ctx context.Context) error {
+			dl, _ := ctx.Deadline()
+			given = append(given, dl.Sub(clk.Now()))
+			clk.Advance(30 * time.Millisecond) // the try's time
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
+		})
+	}()
+	// In step with the tries: after each retry counted, deliver waits (on
+	// its budget's timer and the wait's), and the clock moves past the
+	// wait.
+	var err error
+	for finished := false; !finished; {
+		select {
+		case err = <-done:
+			finished = true
+		case <-retries:
+			if err, finished = clocktest.WaitFor(t, clk, 2, done); !finished {
+				clk.Advance(b.Retry.Max)
+			}
+		}
+	}
 	if err == nil {
 		t.Fatal("the failing call reported success")
 	}
@@ -50,15 +72,15 @@ func TestNoTryCutByTheBudget(t *testing.T) {
 		t.Fatalf("%d tries, want several within the budget", len(given))
 	}
 	for k, d := range given {
-		if d < attempt-10*time.Millisecond {
+		if d != attempt {
 			t.Errorf("try %d of %d had %v, want its whole %v", k+1, len(given), d, attempt)
 		}
 	}
 }
 
-// noMetrics records nothing.
-type noMetrics struct{}
+// retryMetrics tells each retry on retries.
+type retryMetrics struct{ retries chan<- struct{} }
 
-func (noMetrics) DeadlineFired(string) {}
-func (noMetrics) RESTRetry(string)     {}
-func (noMetrics) RESTGiveUp(string)    {}
+func (retryMetrics) DeadlineFired(string) {}
+func (m retryMetrics) RESTRetry(string)   { m.retries <- struct{}{} }
+func (retryMetrics) RESTGiveUp(string)    {}

@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/wire"
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Messenger reaches Discord beside or after an interaction response: the
@@ -78,22 +79,17 @@ var errNoBotToken = errors.New("no bot token configured")
 // errors (a *discordgo.RESTError for an API error, a
 // *discordgo.RateLimitError for a 429).
 //
-// It tries each call once: discordgo's own retries are turned off for its
-// requests (WithRetryOnRatelimit(false), WithRestRetries(0)), and the bot
-// tries again in one place, boards.deliver, with backoff, the Retry-After
-// honoured and a bound in time. discordgo v0.29.0 would, on a 429,
-// time.Sleep(retry_after) without looking at the request's context and
-// retry without end while 429s come, and retry a 502 at once, up to
-// MaxRestRetries times; it reads X-RateLimit-Global only together with
-// X-RateLimit-Reset-After, which Discord's global 429 does not carry. So
-// the messenger keeps the global limit itself: a 429 with
-// X-RateLimit-Global holds every request it sends until its retry_after
-// has passed (globalGate), as Discord asks
+// It tries each call once (discordgo's own retries are off: Boards tries
+// again, in one place, within a budget), and it keeps Discord's global
+// rate limit itself: a 429 with X-RateLimit-Global holds every request it
+// sends until its retry_after has passed on Clock
 // (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
-// discordgo's per-bucket limiter (which waits when a bucket's
-// X-RateLimit-Remaining reached 0) stays on.
+// Why discordgo's own handling is not enough is in docs/load.md
+// ("discordgo's retries").
 type DiscordMessenger struct {
 	Session *discordgo.Session
+	// Clock times the global rate limit's hold; nil is the system clock.
+	Clock clock.Clock
 
 	once   sync.Once
 	gate   globalGate
@@ -117,6 +113,7 @@ func (d *DiscordMessenger) opts(ctx context.Context) []discordgo.RequestOption {
 		if next == nil {
 			next = http.DefaultTransport
 		}
+		d.gate.clock = clock.OrReal(d.Clock)
 		c.Transport = &gateTransport{gate: &d.gate, next: next}
 		d.client = &c
 	})
@@ -126,6 +123,7 @@ func (d *DiscordMessenger) opts(ctx context.Context) []discordgo.RequestOption {
 
 // globalGate holds requests while Discord's global rate limit lasts.
 type globalGate struct {
+	clock clock.Clock
 	mu    sync.Mutex
 	until time.Time
 }
@@ -134,17 +132,13 @@ type globalGate struct {
 func (g *globalGate) wait(ctx context.Context) error {
 	for {
 		g.mu.Lock()
-		d := time.Until(g.until)
+		d := g.until.Sub(g.clock.Now())
 		g.mu.Unlock()
 		if d <= 0 {
 			return nil
 		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !clock.Sleep(ctx, g.clock, d) {
 			return ctx.Err()
-		case <-t.C:
 		}
 	}
 }
@@ -153,7 +147,7 @@ func (g *globalGate) wait(ctx context.Context) error {
 func (g *globalGate) hold(d time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if end := time.Now().Add(d); end.After(g.until) {
+	if end := g.clock.Now().Add(d); end.After(g.until) {
 		g.until = end
 	}
 }
@@ -202,24 +196,14 @@ func (d *DiscordMessenger) RecentChannelMessages(ctx context.Context, channelID 
 
 // webhookBuckets is how many discordgo rate-limit buckets the calls
 // through interaction webhooks (follow-ups, reads, edits and deletes of
-// their messages, gateway-mode callbacks) are spread over.
-//
-// discordgo holds a bucket's lock for the whole of each request, and keeps
-// every bucket it ever made. Its webhook helpers put every read, edit and
-// delete in one bucket for the whole bot (WebhookMessage, WebhookMessageEdit
-// and WebhookMessageDelete use EndpointWebhookToken("", "")): those calls
-// went one at a time, and one stalled call held all the others for its
-// try's time (with a fifth of the REST calls failing, a sixth of the reads
-// of a new message's ID gave up). Its follow-ups and callbacks get a
-// bucket per interaction token, which is never dropped (about 300 bytes per
-// interaction answered, for as long as the bot runs). A bucket per hash of
-// the token, modulo webhookBuckets, bounds both (300 KiB at most): a
-// stalled call still holds the calls that share its bucket, so there are
-// many; Discord's per-webhook limits are far above what one board needs,
-// and a 429 is retried by deliver in any case.
+// their messages, gateway-mode callbacks) are spread over: a bucket per
+// hash of the token, so that a stalled call holds only the few calls that
+// share its bucket, and the buckets discordgo keeps for ever stay few
+// (300 KiB at most). Why not discordgo's own buckets: docs/load.md
+// ("discordgo's retries").
 const webhookBuckets = 1024
 
-// webhookBucket returns the bucket of a call through the webhook of token:
+// WebhookBucket returns the bucket of a call through the webhook of token:
 // "webhook#<n>", n from 0 to webhookBuckets-1 (FNV-1a of the token).
 func WebhookBucket(token string) string {
 	h := fnv.New32a()
@@ -395,7 +379,7 @@ func gone(err error) bool {
 	return false
 }
 
-// restErrorText describes err for the log without the request URL's host
+// RESTErrorText describes err for the log without the request URL's host
 // and token: discordgo builds every URL on discord.com, while the
 // transport may send the call to a configured REST base, so that a failure
 // without an answer is told by the path and the error of the connection

@@ -42,8 +42,8 @@ func TestStalledWebhookCallHoldsNoOther(t *testing.T) {
 		_, err := m.OriginalMessageID(stallCtx, app, stalled)
 		first <- err
 	}()
-	for !seen(fake, stalled) {
-		time.Sleep(5 * time.Millisecond)
+	if _, err := fake.WaitRequest(stallCtx, func(r discordtest.Request) bool { return strings.Contains(r.Path, stalled) }); err != nil {
+		t.Fatalf("the first read never reached Discord: %v", err)
 	}
 	ctx, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel2()
@@ -59,14 +59,4 @@ func TestStalledWebhookCallHoldsNoOther(t *testing.T) {
 	if err := <-first; !errors.Is(err, context.Canceled) {
 		t.Errorf("the stalled read: %v, want it cancelled", err)
 	}
-}
-
-// seen reports whether the fake has received a request naming token.
-func seen(fake *discordtest.Server, token string) bool {
-	for _, r := range fake.Requests() {
-		if strings.Contains(r.Path, token) {
-			return true
-		}
-	}
-	return false
 }

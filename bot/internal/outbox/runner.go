@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Timing of the work after a response.
@@ -22,17 +24,20 @@ const (
 	dueBatch = 100
 )
 
-// runner runs the bot's work outside the responses, on the handler's
+// Runner runs the bot's work outside the responses, on the handler's
 // clock: the work queued until an interaction's response is delivered
 // (posting the next round's board, learning a new message's ID), the
 // scheduler's ticks, and the background goroutines both start, which
-// close and waitIdle wait for.
+// Close and WaitIdle wait for.
 type Runner struct {
-	now func() time.Time
-	log *slog.Logger
+	clock clock.Clock
+	log   *slog.Logger
 
 	mu      sync.Mutex
 	pending map[string]*afterTask // by interaction ID
+	// idle is closed, and replaced, each time the Runner may have become
+	// idle (WaitIdle).
+	idle chan struct{}
 
 	work     sync.WaitGroup
 	running  atomic.Int64
@@ -47,28 +52,29 @@ type afterTask struct {
 	fns    []func(context.Context)
 }
 
-func NewRunner(now func() time.Time, log *slog.Logger) *Runner {
-	r := &Runner{now: now, log: log, pending: map[string]*afterTask{}}
+// NewRunner returns a Runner on clock c that logs to log.
+func NewRunner(c clock.Clock, log *slog.Logger) *Runner {
+	r := &Runner{clock: c, log: log, pending: map[string]*afterTask{}, idle: make(chan struct{})}
 	r.ctx, r.stop = context.WithCancel(context.Background())
 	return r
 }
 
-// queue holds fns until the response to interaction id is delivered.
+// Queue holds fns until the response to interaction id is delivered.
 func (r *Runner) Queue(id string, fns []func(context.Context)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.pending[id]
 	if t == nil {
-		t = &afterTask{queued: r.now()}
+		t = &afterTask{queued: r.clock.Now()}
 		r.pending[id] = t
 	}
 	t.fns = append(t.fns, fns...)
 }
 
-// delivered starts the work queued for interaction id, in the background.
+// Delivered starts the work queued for interaction id, in the background.
 func (r *Runner) Delivered(id string) {
-	r.running.Add(1) // before the queue forgets the work, for waitIdle
-	defer r.running.Add(-1)
+	r.running.Add(1) // before the queue forgets the work, for WaitIdle
+	defer r.stopped()
 	r.mu.Lock()
 	t := r.pending[id]
 	delete(r.pending, id)
@@ -81,62 +87,67 @@ func (r *Runner) Delivered(id string) {
 	}
 }
 
-// undelivered drops the work queued for interaction id.
+// Undelivered drops the work queued for interaction id.
 func (r *Runner) Undelivered(id string) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	delete(r.pending, id)
-	r.mu.Unlock()
+	r.wakeLocked()
 }
 
-// sweep drops work queued more than AfterTTL ago by the runner's clock,
+// Sweep drops work queued more than AfterTTL ago by the runner's clock,
 // and returns how much it dropped.
 func (r *Runner) Sweep() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
 	for id, t := range r.pending {
-		if r.now().Sub(t.queued) > AfterTTL {
+		if r.clock.Now().Sub(t.queued) > AfterTTL {
 			delete(r.pending, id)
 			n++
 		}
 	}
+	r.wakeLocked()
 	return n
 }
 
-// spawn runs fn in the background with a bounded context, logging a panic
+// Spawn runs fn in the background with a bounded context, logging a panic
 // instead of crashing.
 func (r *Runner) Spawn(fn func(context.Context)) {
 	r.work.Add(1)
 	r.running.Add(1)
 	go func() {
 		defer r.work.Done()
-		defer r.running.Add(-1)
+		defer r.stopped()
 		defer func() {
 			if p := recover(); p != nil {
 				r.log.Error("panic in background work", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			}
 		}()
-		ctx, cancel := context.WithTimeout(r.ctx, workTimeout)
+		ctx, cancel := clock.WithTimeout(r.ctx, r.clock, workTimeout)
 		defer cancel()
 		fn(ctx)
 	}()
 }
 
-// every calls tick at once, then every interval, until ctx ends.
+// Every calls tick at once, then every interval on the clock (as a
+// ticker would: interval after the previous call began, or at once when
+// that call took longer), until ctx ends.
 func (r *Runner) Every(ctx context.Context, interval time.Duration, tick func(context.Context)) {
-	t := time.NewTicker(interval)
+	t := r.clock.NewTimer(interval)
 	defer t.Stop()
 	for {
 		tick(ctx)
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.Chan():
+			t.Reset(interval)
 		}
 	}
 }
 
-// close waits for the background work to finish, or for ctx to end; then
+// Close waits for the background work to finish, or for ctx to end; then
 // it cancels what is left and waits up to cancelWait for it to stop (work
 // that honours its context returns at once: a REST call, deliver's
 // tries), returning ctx's error if the work did not finish in time.
@@ -154,27 +165,25 @@ func (r *Runner) Close(ctx context.Context) error {
 	}
 	r.stopOnce.Do(r.stop)
 	if err != nil {
-		t := time.NewTimer(cancelWait)
+		t := r.clock.NewTimer(cancelWait)
 		defer t.Stop()
 		select {
 		case <-done:
-		case <-t.C:
+		case <-t.Chan():
 		}
 	}
 	return err
 }
 
-// cancelWait bounds the wait in close for the background work it cancelled.
+// cancelWait bounds the wait in Close for the background work it cancelled.
 const cancelWait = 2 * time.Second
 
-// waitIdle waits until no work waits for a delivery and none runs, or
+// WaitIdle waits until no work waits for a delivery and none runs, or
 // until ctx ends (returning its error).
 func (r *Runner) WaitIdle(ctx context.Context) error {
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
 	for {
 		r.mu.Lock()
-		queued := len(r.pending)
+		queued, idle := len(r.pending), r.idle
 		r.mu.Unlock()
 		if queued == 0 && r.running.Load() == 0 {
 			return nil
@@ -182,7 +191,22 @@ func (r *Runner) WaitIdle(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("wait for the handler's work: %w", ctx.Err())
-		case <-tick.C:
+		case <-idle:
 		}
 	}
+}
+
+// stopped counts a piece of work stopped and wakes WaitIdle.
+func (r *Runner) stopped() {
+	r.running.Add(-1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.wakeLocked()
+}
+
+// wakeLocked wakes WaitIdle, which looks again whether the Runner is
+// idle; r.mu is held.
+func (r *Runner) wakeLocked() {
+	close(r.idle)
+	r.idle = make(chan struct{})
 }

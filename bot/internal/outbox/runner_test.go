@@ -3,38 +3,20 @@ package outbox
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/connectn/connectn/internal/clock/clocktest"
 	"github.com/connectn/connectn/sessions"
 )
-
-// testClock is a settable clock, safe for concurrent use.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // TestAfterWorkExpiresOnTheClock: work queued for a response that is never
 // delivered is dropped once AfterTTL has passed on the runner's clock (not
 // the wall clock), and not before; a delivery after that runs nothing.
 func TestAfterWorkExpiresOnTheClock(t *testing.T) {
-	clock := &testClock{now: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)}
-	r := NewRunner(clock.Now, slog.New(slog.DiscardHandler))
+	clock := clocktest.New()
+	r := NewRunner(clock, slog.New(slog.DiscardHandler))
 	defer r.Close(context.Background())
 	var ran atomic.Int64
 	work := []func(context.Context){func(context.Context) { ran.Add(1) }}
@@ -85,26 +67,77 @@ func TestLive(t *testing.T) {
 	}
 }
 
-// TestCloseWaitsForCancelledWork: work still running when close's context
-// ends is cancelled, and close returns only once it has stopped, so that
-// nothing it does (a log line) comes after the handler is closed.
-func TestCloseWaitsForCancelledWork(t *testing.T) {
-	r := NewRunner(time.Now, slog.New(slog.DiscardHandler))
-	var stopped atomic.Bool
-	started := make(chan struct{})
+// closing starts Close on r with an ended context, once work spawned on
+// r has started; that work sees its context cancelled, says so on
+// cancelled, and waits for release. closing returns when Close waits on
+// clk (for cancelWait), and the channel of Close's error.
+func closing(t *testing.T, r *Runner, clk *clocktest.Fake, release <-chan struct{}, stopped *atomic.Bool) <-chan error {
+	t.Helper()
+	started, cancelled := make(chan struct{}), make(chan struct{})
 	r.Spawn(func(ctx context.Context) {
 		close(started)
 		<-ctx.Done()
-		time.Sleep(20 * time.Millisecond) // the work's last step, after the cancel
+		close(cancelled)
+		<-release // the work's last step, after the cancel
 		stopped.Store(true)
 	})
 	<-started
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if err := r.Close(ctx); err == nil {
-		t.Error("close = nil, want the error of work still running")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	closed := make(chan error, 1)
+	go func() { closed <- r.Close(ctx) }()
+	<-cancelled
+	// The work's own timeout is stopped: the one timer left is Close's.
+	wait, cancelWaiting := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancelWaiting()
+	if err := clk.BlockUntilContext(wait, 1); err != nil {
+		select {
+		case err := <-closed:
+			t.Fatalf("Close returned (%v) without waiting for the cancelled work", err)
+		default:
+			t.Fatalf("Close is not waiting on the clock: %v", err)
+		}
+	}
+	return closed
+}
+
+// TestCloseWaitsForCancelledWork: work still running when Close's context
+// ends is cancelled, and Close returns only once it has stopped, so that
+// nothing it does (a log line) comes after the handler is closed.
+func TestCloseWaitsForCancelledWork(t *testing.T) {
+	clk := clocktest.New()
+	r := NewRunner(clk, slog.New(slog.DiscardHandler))
+	var stopped atomic.Bool
+	release := make(chan struct{})
+	closed := closing(t, r, clk, release, &stopped)
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) before the cancelled work stopped", err)
+	default:
+	}
+	close(release)
+	if err := <-closed; err == nil {
+		t.Error("Close = nil, want the error of work still running")
 	}
 	if !stopped.Load() {
-		t.Error("close returned before the cancelled work stopped")
+		t.Error("Close returned before the cancelled work stopped")
+	}
+}
+
+// TestCloseGivesUpOnStuckWork: cancelled work that does not stop holds
+// Close for cancelWait on the clock, not longer.
+func TestCloseGivesUpOnStuckWork(t *testing.T) {
+	clk := clocktest.New()
+	r := NewRunner(clk, slog.New(slog.DiscardHandler))
+	var stopped atomic.Bool
+	release := make(chan struct{})
+	defer close(release)
+	closed := closing(t, r, clk, release, &stopped)
+	clk.Advance(cancelWait)
+	if err := <-closed; err == nil {
+		t.Error("Close = nil, want the error of work still running")
+	}
+	if stopped.Load() {
+		t.Error("the stuck work stopped; the test proves nothing")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/internal/clock"
 
 	"github.com/connectn/connectn/sessions"
 )
@@ -19,7 +20,7 @@ type Scheduler struct {
 	Store  DueStore
 	Boards *Boards
 	Log    *slog.Logger
-	Now    func() time.Time
+	Clock  clock.Clock
 	Policy sessions.Policy
 	// Bot takes the bot's turns, each within the background budget.
 	Bot sessions.Bot
@@ -46,7 +47,7 @@ type DueStore interface {
 func (h *Scheduler) RunDue(ctx context.Context) (int, error) {
 	h.Run.Sweep()
 	h.Boards.ArchiveDue(ctx)
-	channels, err := h.Store.Due(ctx, h.Now(), dueBatch)
+	channels, err := h.Store.Due(ctx, h.Clock.Now(), dueBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -69,7 +70,7 @@ func (h *Scheduler) RunDue(ctx context.Context) (int, error) {
 // settle does what is due in the channel's session: an expired deadline
 // first, else the bot's turn, else a board post.
 func (h *Scheduler) settle(ctx context.Context, channelID string) (bool, error) {
-	now := h.Now()
+	now := h.Clock.Now()
 	var (
 		duty   sessions.Duty
 		expiry sessions.Expiry
@@ -109,12 +110,12 @@ func (h *Scheduler) settle(ctx context.Context, channelID string) (bool, error) 
 	return true, nil
 }
 
-// botSettle plays the bot's turn that is due in session match (from the
+// BotSettle plays the bot's turn that is due in session match (from the
 // scheduler, or after a deferred response), edits the board message that
 // its webhook and message ID name, and posts the next board when a round
 // ended.
 func (h *Scheduler) BotSettle(ctx context.Context, channelID string, match int64) {
-	now := h.Now()
+	now := h.Clock.Now()
 	var (
 		played sessions.Played
 		hook   sessions.Webhook

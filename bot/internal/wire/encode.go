@@ -27,7 +27,7 @@ type wireResponse struct {
 type wireData struct {
 	TTS             bool                                        `json:"tts"`
 	Content         string                                      `json:"content"`
-	Components      []wireRow                                   `json:"components"`
+	Components      []Row                                       `json:"components"`
 	Embeds          []*discordgo.MessageEmbed                   `json:"embeds"`
 	AllowedMentions *discordgo.MessageAllowedMentions           `json:"allowed_mentions,omitempty"`
 	Attachments     *[]*discordgo.MessageAttachment             `json:"attachments,omitempty"`
@@ -38,20 +38,25 @@ type wireData struct {
 	Title           string                                      `json:"title,omitempty"`
 }
 
-// wireRow is discordgo.ActionsRow as its MarshalJSON writes it, holding
-// buttons only.
-type wireRow struct {
-	Components []wireButton            `json:"components"`
+// Row is discordgo.ActionsRow as its MarshalJSON writes it, holding
+// buttons only: encoded and decoded without discordgo's methods, which
+// decode every component twice and encode each through encoding/json
+// twice.
+type Row struct {
+	Components []Button                `json:"components"`
 	ID         int                     `json:"id,omitempty"`
 	Type       discordgo.ComponentType `json:"type"`
 }
 
-// wireButton is discordgo.Button as its MarshalJSON writes it: the
-// button's fields (through button, which has no methods), then its type.
-type wireButton struct {
+// Button is discordgo.Button as its MarshalJSON writes it: the button's
+// fields (through button, which has no methods), then its type.
+type Button struct {
 	button
 	Type discordgo.ComponentType `json:"type"`
 }
+
+// Discordgo returns b as the discordgo button it encodes.
+func (b Button) Discordgo() discordgo.Button { return discordgo.Button(b.button) }
 
 // button is discordgo.Button without its MarshalJSON.
 type button discordgo.Button
@@ -95,17 +100,27 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 		Attachments: d.Attachments, Poll: d.Poll, Flags: d.Flags, Choices: d.Choices,
 		CustomID: d.CustomID, Title: d.Title,
 	}
-	if d.Components != nil {
-		w.Data.Components = make([]wireRow, 0, len(d.Components))
+	rows, ok := Rows(d.Components)
+	w.Data.Components = rows
+	return w, ok
+}
+
+// Rows returns comps as rows of buttons, as discordgo's MarshalJSON
+// writes them (a nil list stays nil), and false when one is not a row of
+// buttons.
+func Rows(comps []discordgo.MessageComponent) ([]Row, bool) {
+	var out []Row
+	if comps != nil {
+		out = make([]Row, 0, len(comps))
 	}
-	for _, c := range d.Components {
+	for _, c := range comps {
 		row, ok := Component[discordgo.ActionsRow](c)
 		if !ok {
 			return nil, false
 		}
-		wr := wireRow{ID: row.ID, Type: discordgo.ActionsRowComponent}
+		wr := Row{ID: row.ID, Type: discordgo.ActionsRowComponent}
 		if row.Components != nil {
-			wr.Components = make([]wireButton, 0, len(row.Components))
+			wr.Components = make([]Button, 0, len(row.Components))
 		}
 		for _, b := range row.Components {
 			btn, ok := Component[discordgo.Button](b)
@@ -115,11 +130,11 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 			if btn.Style == 0 {
 				btn.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
 			}
-			wr.Components = append(wr.Components, wireButton{button: button(btn), Type: discordgo.ButtonComponent})
+			wr.Components = append(wr.Components, Button{button: button(btn), Type: discordgo.ButtonComponent})
 		}
-		w.Data.Components = append(w.Data.Components, wr)
+		out = append(out, wr)
 	}
-	return w, true
+	return out, true
 }
 
 // Component returns c as a T, whether it holds a T or a non-nil *T;

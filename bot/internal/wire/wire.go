@@ -4,7 +4,7 @@
 // fast (the clicked message skimmed, not decoded; strings aliasing the
 // request's buffer), and encoding the response as encoding/json would
 // through discordgo's methods, at a fraction of the cost. The HTTP server
-// around it is bot.HTTPServer.
+// around it is transport.HTTPServer.
 //
 // Source: Discord's "Receiving and Responding" (security and
 // authorization: discord.com/developers/docs/interactions/receiving-and-responding).

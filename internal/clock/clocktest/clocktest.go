@@ -6,6 +6,8 @@
 package clocktest
 
 import (
+	"context"
+	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -20,3 +22,29 @@ var Start = time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)
 
 // New returns a fake clock at Start.
 func New() *Fake { return clockwork.NewFakeClockAt(Start) }
+
+// At returns a fake clock at t.
+func At(t time.Time) *Fake { return clockwork.NewFakeClockAt(t) }
+
+// WaitFor waits until at least n timers wait on f, or a value comes on
+// done: it returns that value and true, or false once the timers wait (n
+// counts the timers of code that waits on f in another goroutine, so
+// that the test advances f only when that code is waiting). It fails tb
+// when neither happens within 10 s of real time.
+func WaitFor[T any](tb testing.TB, f *Fake, n int, done <-chan T) (T, bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	waiting := make(chan error, 1)
+	go func() { waiting <- f.BlockUntilContext(ctx, n) }()
+	select {
+	case v := <-done:
+		return v, true
+	case err := <-waiting:
+		if err != nil {
+			tb.Fatalf("clocktest: %d timers never waited on the clock, and nothing was done: %v", n, err)
+		}
+		var zero T
+		return zero, false
+	}
+}

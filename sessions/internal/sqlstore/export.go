@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/connectn/connectn/sessions"
 )
@@ -256,7 +255,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(exportHeader{Version: ExportVersion, Schema: schema, Backend: s.d.Name,
-		ExportedAt: time.Now().UTC().Format(TimeFormat), GuildID: opts.GuildID}); err != nil {
+		ExportedAt: s.clock().Format(TimeFormat), GuildID: opts.GuildID}); err != nil {
 		return n, err
 	}
 	where, args := "", []any(nil)

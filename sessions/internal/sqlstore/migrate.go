@@ -10,7 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // Migration is one versioned schema change: an embedded SQL file named
@@ -90,6 +91,9 @@ type MigrateHooks struct {
 	// a database without that table; those versions are recorded as
 	// applied.
 	Legacy func(ctx context.Context, tx *sql.Tx) (int, error)
+	// Clock is when the migrations are recorded as applied; nil is the
+	// system clock.
+	Clock clock.Clock
 	// Applied, when set, runs after the migrations with the version
 	// reached (SQLite: sets PRAGMA user_version, so an older program
 	// refuses the database rather than misread it).
@@ -126,7 +130,7 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect, list []Migration, hooks
 	if err := tx.QueryRowContext(ctx, d.Rebind(tableExistsSQL(d)), "schema_migrations").Scan(&exists); err != nil {
 		return v, fmt.Errorf("look for schema_migrations: %w", err)
 	}
-	now := time.Now().UTC().Format(TimeFormat)
+	now := clock.OrReal(hooks.Clock).Now().UTC().Format(TimeFormat)
 	if exists == 0 {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_migrations (
 			version    INTEGER PRIMARY KEY,

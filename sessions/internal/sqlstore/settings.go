@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync"
@@ -154,13 +153,7 @@ func (s *Store) UpdateGuildSettings(ctx context.Context, guildID, userID string,
 		if !errors.Is(err, errLost) {
 			return g, err
 		}
-		if try >= 2 {
-			wait := time.Duration(rand.Int64N(int64(min(try, 20)) * int64(100*time.Microsecond)))
-			select {
-			case <-ctx.Done():
-			case <-time.After(wait):
-			}
-		}
+		backoff(ctx, try)
 		if err := ctx.Err(); err != nil {
 			return sessions.GuildSettings{}, fmt.Errorf("update settings of guild %s: %w", guildID, err)
 		}

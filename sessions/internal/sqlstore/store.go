@@ -30,6 +30,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
 	"github.com/connectn/connectn/tournament"
 )
@@ -125,7 +126,7 @@ type Store struct {
 	db    *sql.DB
 	d     Dialect
 	name  string // names the database in errors: a path, or a URL without its password
-	now   func() time.Time
+	now   clock.Clock
 	locks keyedMutex // by channel: Update, Create, Abandon
 	// settingsLocks queue UpdateGuildSettings by server.
 	settingsLocks keyedMutex
@@ -171,10 +172,7 @@ var _ sessions.Store = (*Store)(nil)
 // name in errors (never give a password here). It prepares its statements;
 // Close closes db.
 func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Options) (*Store, error) {
-	s := &Store{db: db, d: d, name: name, now: o.Now, cache: newCache(o.CacheSize)}
-	if s.now == nil {
-		s.now = time.Now
-	}
+	s := &Store{db: db, d: d, name: name, now: clock.OrReal(o.Clock), cache: newCache(o.CacheSize)}
 	prep := []struct {
 		dst   **sql.Stmt
 		query string
@@ -241,7 +239,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) clock() time.Time { return s.now().UTC() }
+func (s *Store) clock() time.Time { return s.now.Now().UTC() }
 
 // lockWrites queues a write when the dialect asks for it; the returned
 // function ends the turn.
@@ -488,15 +486,7 @@ func (s *Store) Update(ctx context.Context, channelID string, fn func(*sessions.
 		if !errors.Is(err, errLost) {
 			return sess, err
 		}
-		if try >= 2 {
-			// Keep losing to a burst of writes from other processes: let
-			// it pass, for a random moment that grows with the tries.
-			wait := time.Duration(rand.Int64N(int64(min(try, 20)) * int64(100*time.Microsecond)))
-			select {
-			case <-ctx.Done():
-			case <-time.After(wait):
-			}
-		}
+		backoff(ctx, try)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("update session in channel %s: %w", channelID, err)
 		}
@@ -951,4 +941,18 @@ func parseOptionalTime(s string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	return time.Parse(TimeFormat, s)
+}
+
+// backoff lets a burst of writes from other processes pass after try
+// lost races in a row (from the third on), for a random moment that
+// grows with the tries (up to 2 ms), or until ctx ends. It waits on the
+// system clock on purpose: the other processes write in real time, and a
+// test's fake clock, which nobody moves while stores race, would stall
+// the race instead of timing it.
+func backoff(ctx context.Context, try int) {
+	if try < 2 {
+		return
+	}
+	wait := time.Duration(rand.Int64N(int64(min(try, 20)) * int64(100*time.Microsecond)))
+	clock.Sleep(ctx, clock.Real(), wait)
 }

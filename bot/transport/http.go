@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/connectn/connectn/bot/internal/wire"
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // DefaultSignatureWindow is how far, either way, the X-Signature-Timestamp
@@ -43,7 +44,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) { return wire.ParsePubl
 // no sense. Other paths get 404, other methods 405.
 type HTTPServer struct {
 	// Handler computes the responses.
-	Handler *Handler
+	Handler Handler
 	// PublicKey is the application's Ed25519 public key.
 	PublicKey ed25519.PublicKey
 	// Ready reports whether the bot can serve (the store is open); nil
@@ -51,11 +52,13 @@ type HTTPServer struct {
 	Ready func(ctx context.Context) error
 	// Log receives failures; slog.Default() when nil.
 	Log *slog.Logger
-	// Window is how far X-Signature-Timestamp may be from Now, either way;
+	// Window is how far X-Signature-Timestamp may be from the clock's
+	// time, either way;
 	// 0 means DefaultSignatureWindow.
 	Window time.Duration
-	// Now is the server's clock; nil means time.Now.
-	Now func() time.Time
+	// Clock is the server's clock (the signatures' window, the log's
+	// pace, the handling's time); nil is the system clock.
+	Clock clock.Clock
 	// OnRefused, when set, is called with the reason of every request
 	// refused before it reaches the handler, one of RefusedSignature
 	// (401), RefusedMalformed (400) and RefusedTooLarge (413).
@@ -116,12 +119,7 @@ func (h *HTTPServer) refuse(w http.ResponseWriter, status int, reason, text stri
 		"not_logged_since_last", suppressed, "logged_at_most_every", refusedLogEvery)
 }
 
-func (h *HTTPServer) now() time.Time {
-	if h.Now != nil {
-		return h.Now()
-	}
-	return time.Now()
-}
+func (h *HTTPServer) now() time.Time { return clock.OrReal(h.Clock).Now() }
 
 // ServeHTTP routes the two endpoints with the method patterns of
 // http.ServeMux (GET also answers HEAD).
@@ -173,14 +171,11 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusBadRequest, RefusedMalformed, "cannot read body")
 		return
 	}
-	window, now := h.Window, time.Now
+	window := h.Window
 	if window <= 0 {
 		window = DefaultSignatureWindow
 	}
-	if h.Now != nil {
-		now = h.Now
-	}
-	if !wire.Verify(h.PublicKey, r.Header, ts, signed, now(), window) {
+	if !wire.Verify(h.PublicKey, r.Header, ts, signed, h.now(), window) {
 		h.refuse(w, http.StatusUnauthorized, RefusedSignature, "invalid request signature")
 		return
 	}
@@ -189,7 +184,7 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusBadRequest, RefusedMalformed, "malformed interaction: "+err.Error())
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), handleTimeout)
+	ctx, cancel := clock.WithTimeout(r.Context(), clock.OrReal(h.Clock), handleTimeout)
 	defer cancel()
 	resp, err := h.Handler.Handle(ctx, i)
 	if err != nil {

@@ -1,4 +1,9 @@
-package bot
+// Package transport delivers Discord's interactions to the bot and sends
+// its responses back, in either of Discord's two ways: the gateway
+// websocket (Gateway) and the HTTP interactions endpoint (HTTPServer). A
+// transport knows the bot only as a Handler: it hands over each
+// interaction, sends the response, and says whether it was delivered.
+package transport
 
 import (
 	"context"
@@ -17,18 +22,28 @@ import (
 
 	"github.com/connectn/connectn/bot/internal/limits"
 	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/internal/clock"
 )
 
 // handleTimeout bounds the work on one interaction: Discord drops a first
 // response that arrives after 3 seconds.
 const handleTimeout = limits.ResponseWindow - 500*time.Millisecond
 
-// RegisterCommands overwrites the application's commands with Commands() in
-// one bulk call: in the guild guildID, which Discord updates at once, or
-// globally when guildID is empty. appID is the application's ID. It returns
-// the REST error, if any.
-func RegisterCommands(s *discordgo.Session, appID, guildID string) error {
-	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, Commands()); err != nil {
+// Handler is what a transport needs of the bot (*bot.Handler): the
+// response to an interaction, then word of whether Discord got it, which
+// starts (or drops) the work that waited for it.
+type Handler interface {
+	Handle(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, error)
+	Delivered(i *discordgo.Interaction)
+	Undelivered(i *discordgo.Interaction)
+}
+
+// RegisterCommands overwrites the application's commands with cmds (the
+// bot's Commands()) in one bulk call: in the guild guildID, which Discord
+// updates at once, or globally when guildID is empty. appID is the
+// application's ID. It returns the REST error, if any.
+func RegisterCommands(s *discordgo.Session, appID, guildID string, cmds []*discordgo.ApplicationCommand) error {
+	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, cmds); err != nil {
 		where := "globally"
 		if guildID != "" {
 			where = "in guild " + guildID
@@ -71,7 +86,14 @@ type Gateway struct {
 	// token.
 	Session *discordgo.Session
 	// Handler computes the responses.
-	Handler *Handler
+	Handler Handler
+	// Commands are the commands shard 0 registers once connected (the
+	// bot's Commands()); nil registers nothing (an empty list would
+	// remove every command).
+	Commands []*discordgo.ApplicationCommand
+	// OnReady, when set, is told the bot user's ID from READY (the bot's
+	// SetBotUser).
+	OnReady func(botUserID string)
 	// GuildID, when set, registers the commands in that guild only.
 	GuildID string
 	// ShardID and ShardCount split the bot's servers between several
@@ -93,6 +115,8 @@ type Gateway struct {
 	// connect: RetryWait after the first failure, doubled after each
 	// further one up to MaxRetryWait. Zero means 1 second and 30 seconds.
 	RetryWait, MaxRetryWait time.Duration
+	// Clock times the waits between attempts; nil is the system clock.
+	Clock clock.Clock
 	// OnState, when set, is called with true once the gateway session is
 	// ready (READY or RESUMED received) and with false when the connection
 	// is lost, in that order and from one goroutine at a time.
@@ -230,7 +254,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 	var r *discordgo.Ready
 	for attempt, wait := 1, time.Duration(0); r == nil; attempt++ {
-		if !sleep(ctx, wait) {
+		if !clock.Sleep(ctx, clock.OrReal(g.Clock), wait) {
 			return nil
 		}
 		wait = g.nextWait(wait)
@@ -261,16 +285,17 @@ func (g *Gateway) Run(ctx context.Context) error {
 			}
 		}
 		if err == nil {
-			select {
-			case r = <-ready:
-				continue
-			case <-ctx.Done():
-				return nil
-			case <-time.After(30 * time.Second):
-				err = errors.New("no READY within 30s")
+			err = g.awaitReady(ctx, ready, &r)
+			if err == nil && r == nil {
+				return nil // ctx ended
+			}
+			if err != nil {
 				if cerr := s.Close(); cerr != nil {
 					log.Warn("close gateway", "err", cerr)
 				}
+			}
+			if r != nil {
+				continue
 			}
 		}
 		if ctx.Err() != nil {
@@ -282,18 +307,20 @@ func (g *Gateway) Run(ctx context.Context) error {
 		log.Warn("cannot reach Discord; will try again", "attempt", attempt, "doing", what, "url", g.urlOf(err),
 			"retry_in", wait, "err", g.errorText(err))
 	}
-	g.Handler.setBotUser(r.User.ID)
+	if g.OnReady != nil {
+		g.OnReady(r.User.ID)
+	}
 	appID := r.User.ID
 	if r.Application != nil && r.Application.ID != "" {
 		appID = r.Application.ID
 	}
-	if g.ShardID == 0 {
-		if err := RegisterCommands(s, appID, g.GuildID); err != nil {
+	if g.ShardID == 0 && g.Commands != nil {
+		if err := RegisterCommands(s, appID, g.GuildID, g.Commands); err != nil {
 			return err
 		}
 	}
 	log.Info("connected to the gateway", "bot", r.User.Username, "application", appID, "guilds", len(r.Guilds),
-		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0)
+		"shard", g.ShardID, "shards", count, "registers_commands", g.ShardID == 0 && g.Commands != nil)
 
 	for {
 		select {
@@ -304,7 +331,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 		}
 		log.Warn("lost the gateway connection; opening it again")
 		for attempt, wait := 1, time.Duration(0); ; attempt++ {
-			if !sleep(ctx, wait) {
+			if !clock.Sleep(ctx, clock.OrReal(g.Clock), wait) {
 				return nil
 			}
 			wait = g.nextWait(wait)
@@ -422,7 +449,7 @@ func (g *Gateway) errorText(err error) string {
 
 // respond handles one interaction and sends the response.
 func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Session, i *discordgo.Interaction) {
-	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
+	ctx, cancel := clock.WithTimeout(ctx, clock.OrReal(g.Clock), handleTimeout)
 	defer cancel()
 	resp, err := g.Handler.Handle(ctx, i)
 	if err != nil {
@@ -439,7 +466,7 @@ func (g *Gateway) respond(ctx context.Context, log *slog.Logger, s *discordgo.Se
 
 // respondInteraction sends resp as the callback of i (Create Interaction
 // Response), as discordgo's InteractionRespond does, in the rate-limit
-// bucket webhookBucket gives i's token instead of one bucket per
+// bucket outbox.WebhookBucket gives i's token instead of one bucket per
 // interaction that discordgo would keep for as long as the bot runs.
 // Interaction callbacks are not subject to the global rate limit
 // (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit),
@@ -459,16 +486,18 @@ func respondInteraction(ctx context.Context, s *discordgo.Session, i *discordgo.
 	return err
 }
 
-// sleep waits for d and reports true, or false as soon as ctx ends
-// first; for d <= 0 it returns true at once.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
+// awaitReady waits for READY on ready after the connection opened, at
+// most 30 s on the gateway's clock: *r is set when it came; nil with *r
+// unset means ctx ended first.
+func (g *Gateway) awaitReady(ctx context.Context, ready <-chan *discordgo.Ready, r **discordgo.Ready) error {
+	t := clock.OrReal(g.Clock).NewTimer(30 * time.Second)
+	defer t.Stop()
 	select {
+	case *r = <-ready:
+		return nil
 	case <-ctx.Done():
-		return false
-	case <-time.After(d):
-		return true
+		return nil
+	case <-t.Chan():
+		return errors.New("no READY within 30s")
 	}
 }
