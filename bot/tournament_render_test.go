@@ -29,7 +29,16 @@ func TestTournamentRenders(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			write := func(name string, msgs ...*discordgo.Message) {
 				t.Helper()
-				b, err := json.MarshalIndent(msgs, "", "  ")
+				// discordgo writes no components (its field is json:"-").
+				type shown struct {
+					*discordgo.Message
+					Components []discordgo.MessageComponent `json:"components"`
+				}
+				var out []shown
+				for _, m := range msgs {
+					out = append(out, shown{m, m.Components})
+				}
+				b, err := json.MarshalIndent(out, "", "  ")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -118,7 +118,7 @@ func (c *cup) join(u user) *discordgo.InteractionResponse {
 	c.t.Helper()
 	en := from(u)
 	en.Roles = c.roles
-	return c.e.send(discordtest.Click(en, c.signUp(), findButton(c.t, c.signUp().Components, "Join").CustomID))
+	return c.e.send(discordtest.Click(en, c.signUp(), fmt.Sprintf("cn:tjoin:%d", c.id)))
 }
 
 // playGame plays moves in the game of round, board: on its board

@@ -154,10 +154,10 @@ var sameAsEnglish = map[string]bool{
 	"percent": true, "settings_size": true, "leaderboard_rank": true, "leaderboard_row": true,
 	"challenge_players": true, "analysis_move": true, "name_stats": true,
 	// Words many languages share with English: the arena, an option's
-	// name or format, the pause, the podium, points (and their "Pts"),
-	// a performance's "perf.".
+	// name or format, the pause, the podium, the "Pts" of points, a
+	// performance's "perf.".
 	"choice_format_arena": true, "name_option_name": true, "name_option_format": true, "name_pause": true,
-	"tournament_podium_title": true, "tournament_points": true, "tournament_crosstable_points": true,
+	"tournament_podium_title": true, "tournament_crosstable_points": true,
 	"tournament_standings_row_arena": true,
 }
 

@@ -371,7 +371,8 @@ func Standings(l *locale.Localizer, t *sessions.Tournament) *Message {
 }
 
 // Podium draws the end of t: the three best players with their medals
-// and points (the winner congratulated, the three mentioned), how many
+// and points (out of the rounds played, 5½/7, but in an arena), the
+// winner congratulated and the three mentioned, how many
 // played how many rounds, who ended it early if an admin did; or, for a
 // tournament called off at its start, that it was. picture names the
 // attached crosstable's file ("" for none: its embed shows it), and
@@ -388,8 +389,12 @@ func Podium(l *locale.Localizer, t *sessions.Tournament, picture, legend string)
 	}
 	st, _ := tournament.Standings(t.State)
 	var lines, mentions []string
+	of := "" // points out of the rounds, as chess writes them (5½/7); an arena's points alone
+	if t.State.Config.Format != tournament.Arena {
+		of = "/" + strconv.Itoa(len(t.State.Rounds))
+	}
 	for i := range min(3, len(st)) {
-		lines = append(lines, medals[i]+" "+PlayerName(l, t, st[i].Player)+" — "+l.T("tournament_points", "Points", Points(st[i].Points)))
+		lines = append(lines, medals[i]+" "+PlayerName(l, t, st[i].Player)+" — **"+Points(st[i].Points)+"**"+of)
 		if !sessions.Forgotten(st[i].Player) {
 			mentions = append(mentions, st[i].Player)
 		}
