@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -284,13 +283,7 @@ func (s *Store) UpdateTournament(ctx context.Context, id int64, fn func(*session
 		if !errors.Is(err, errLost) {
 			return t, err
 		}
-		if try >= 2 {
-			wait := time.Duration(rand.Int64N(int64(min(try, 20)) * int64(100*time.Microsecond)))
-			select {
-			case <-ctx.Done():
-			case <-time.After(wait):
-			}
-		}
+		backoff(ctx, try)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("update tournament %d: %w", id, err)
 		}
