@@ -32,6 +32,7 @@ var tournamentTests = []struct {
 	{"TournamentStepsMeet", testTournamentStepsMeet},
 	{"TournamentRestartMidRound", testTournamentRestartMidRound},
 	{"TournamentTwoStoresUpdate", testTournamentTwoStoresUpdate},
+	{"TournamentReadsWhole", testTournamentReadsWhole},
 	{"TournamentDueAndList", testTournamentDueAndList},
 	{"TournamentForget", testTournamentForget},
 	{"TournamentExportImport", testTournamentExportImport},
@@ -578,6 +579,63 @@ func testTournamentTwoStoresUpdate(t *testing.T, b Backend) {
 	got := mustTournament(t, stores[1], cup.ID)
 	if len(got.State.Players) != n || got.Revision != n {
 		t.Errorf("%d players, revision %d; want %d and %d", len(got.State.Players), got.Revision, n, n)
+	}
+}
+
+// testTournamentReadsWhole: a tournament read while another process
+// writes it comes back whole, as it stood at one revision: its rounds,
+// pairings and results never from two writes (a round paired, its
+// pairings not; a result of a round paired since). One store plays a
+// Swiss of up to nine rounds, result by result, while another reads it
+// again and again.
+func testTournamentReadsWhole(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	clk := newClock()
+	writer, reader := db.Open(t, clk), db.Open(t, clk)
+	cup := start(t, writer, newCup(t, writer, "guild-1", tournament.Config{Rounds: 9}, 10, clk.Now()).ID, clk.Now())
+	done := make(chan struct{})
+	var reads atomic.Int32
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			got, err := tournamentsOf(t, reader).Tournament(t.Context(), cup.ID)
+			if err != nil {
+				t.Errorf("read %d: %v", reads.Load()+1, err)
+				return
+			}
+			if err := got.Validate(); err != nil {
+				t.Errorf("read %d: %v", reads.Load()+1, err)
+				return
+			}
+			reads.Add(1)
+		}
+	})
+	stop := func() { close(done); wg.Wait() }
+	for tour := mustTournament(t, writer, cup.ID); !tour.Over(); tour = mustTournament(t, writer, cup.ID) {
+		round := len(tour.State.Rounds)
+		for _, p := range tour.State.Rounds[round-1].Pairings {
+			if p.Result != tournament.Pending {
+				continue
+			}
+			if _, err := tournamentsOf(t, writer).UpdateTournament(t.Context(), cup.ID, func(x *sessions.Tournament) error {
+				st, err := tournament.RecordResult(x.State, round, p.Opener, tournament.SecondWins)
+				x.State = st
+				return err
+			}); err != nil {
+				stop()
+				t.Fatal(err)
+			}
+		}
+		step(t, writer, cup.ID, clk.Now())
+	}
+	stop()
+	if got := mustTournament(t, reader, cup.ID); len(got.State.Rounds) < 5 || reads.Load() == 0 {
+		t.Errorf("at the end: %d rounds, after %d reads", len(got.State.Rounds), reads.Load())
 	}
 }
 

@@ -133,23 +133,42 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// loadTournament reads tournament id: its row first, then its entries,
-// rounds and pairings. Read in that order, outside a transaction, the
-// children are at least as new as the row's revision: a write that came
-// between is seen as a newer revision by the compare-and-swap, which then
-// fails, and the load is made again.
+// loadTournament reads tournament id: its row, its entries, rounds and
+// pairings, then its revision again. The reads are statements of their
+// own, outside a transaction (on SQLite a transaction would take the write
+// lock), and every write to a tournament moves its revision on in the
+// transaction that changes its rows: when the revision read last is the
+// one read first, no write came between, and the rows hold together; else
+// the load starts again (a seqlock's read), at most MaxAttempts times.
 func (s *Store) loadTournament(ctx context.Context, q querier, id int64) (*sessions.Tournament, error) {
-	t, err := scanTournament(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`), id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, sessions.ErrTournamentNotFound
+	for range sessions.MaxAttempts {
+		t, err := scanTournament(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, sessions.ErrTournamentNotFound
+		}
+		if err != nil {
+			return nil, err
+		}
+		torn, err := s.loadChildren(ctx, q, t)
+		if err != nil {
+			return nil, err
+		}
+		var revision int64
+		if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT revision FROM tournaments WHERE id = ?`), id).Scan(&revision); err != nil {
+			return nil, err
+		}
+		if revision != t.Revision {
+			continue // written meanwhile: read it again
+		}
+		if torn != nil {
+			return nil, torn
+		}
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("tournament %d: state: %w: %w", t.ID, sessions.ErrCorrupt, err)
+		}
+		return t, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	if err := s.loadChildren(ctx, q, t); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return nil, fmt.Errorf("tournament %d: written during %d reads in a row: %w", id, sessions.MaxAttempts, sessions.ErrConflict)
 }
 
 // scanTournament reads one row of tournamentColumns, without its children.
@@ -189,15 +208,18 @@ func scanTournament(row interface{ Scan(...any) error }) (*sessions.Tournament, 
 	return t, nil
 }
 
-// loadChildren reads the entries, rounds and pairings of t.
-func (s *Store) loadChildren(ctx context.Context, q querier, t *sessions.Tournament) error {
+// loadChildren reads the entries, rounds and pairings of t. It returns
+// the database's error, or in torn an error wrapping ErrCorrupt for rows
+// that do not fit together (which a write between its reads may also
+// cause: its caller reads the revision again to tell).
+func (s *Store) loadChildren(ctx context.Context, q querier, t *sessions.Tournament) (torn, err error) {
 	corrupt := func(what string, err error) error {
 		return fmt.Errorf("tournament %d: %s: %w: %w", t.ID, what, sessions.ErrCorrupt, err)
 	}
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT user_id, name, rating, withdrawn FROM tournament_entries
 		WHERE tournament_id = ? ORDER BY seq`), t.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		var p tournament.Player
@@ -205,41 +227,41 @@ func (s *Store) loadChildren(ctx context.Context, q querier, t *sessions.Tournam
 		var withdrawn int64
 		if err := rows.Scan(&p.ID, &name, &p.Rating, &withdrawn); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
 		p.Withdrawn = withdrawn != 0
 		t.State.Players = append(t.State.Players, p)
 		t.Names[p.ID] = name
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return err
+		return nil, err
 	}
 	rows, err = q.QueryContext(ctx, s.d.Rebind(`SELECT number, started_at FROM tournament_rounds
 		WHERE tournament_id = ? ORDER BY number`), t.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		var r tournament.Round
 		var started string
 		if err := rows.Scan(&r.Number, &started); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
 		if r.Started, err = parseOptionalTime(started); err != nil {
 			rows.Close()
-			return corrupt("round started_at", err)
+			return corrupt("round started_at", err), nil
 		}
 		t.State.Rounds = append(t.State.Rounds, r)
 		t.Games = append(t.Games, nil)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return err
+		return nil, err
 	}
 	rows, err = q.QueryContext(ctx, s.d.Rebind(`SELECT round, board, opener_id, second_id, result, session_id, channel_id, claimed_until
 		FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, board`), t.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -250,25 +272,19 @@ func (s *Store) loadChildren(ctx context.Context, q querier, t *sessions.Tournam
 			g               sessions.TournamentGame
 		)
 		if err := rows.Scan(&round, &board, &p.Opener, &p.Second, &result, &g.SessionID, &g.ChannelID, &claimed); err != nil {
-			return err
+			return nil, err
 		}
 		p.Result = tournament.Result(result)
 		if g.Claimed, err = parseOptionalTime(claimed); err != nil {
-			return corrupt("claimed_until", err)
+			return corrupt("claimed_until", err), nil
 		}
 		if round < 1 || round > len(t.State.Rounds) || board != len(t.State.Rounds[round-1].Pairings)+1 {
-			return corrupt("pairings", fmt.Errorf("round %d, board %d out of order", round, board))
+			return corrupt("pairings", fmt.Errorf("round %d, board %d out of order", round, board)), nil
 		}
 		t.State.Rounds[round-1].Pairings = append(t.State.Rounds[round-1].Pairings, p)
 		t.Games[round-1] = append(t.Games[round-1], g)
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if err := t.Validate(); err != nil {
-		return corrupt("state", err)
-	}
-	return nil
+	return nil, rows.Err()
 }
 
 // UpdateTournament implements sessions.TournamentStore; see its contract.
@@ -408,30 +424,31 @@ func (s *Store) Tournaments(ctx context.Context, guildID string, limit int) ([]*
 	if limit < 1 || limit > 100 {
 		return nil, fmt.Errorf("tournaments of guild %s: limit %d out of range 1..100", guildID, limit)
 	}
-	rows, err := s.db.QueryContext(ctx, s.d.Rebind(`SELECT `+tournamentColumns+` FROM tournaments
+	rows, err := s.db.QueryContext(ctx, s.d.Rebind(`SELECT id FROM tournaments
 		WHERE guild_id = ? ORDER BY id DESC LIMIT ?`), guildID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("tournaments of guild %s: %w", guildID, err)
 	}
-	var list []*sessions.Tournament
+	var ids []int64
 	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("tournaments of guild %s: %w", guildID, err)
 		}
-		list = append(list, t)
+		ids = append(ids, id)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return nil, fmt.Errorf("tournaments of guild %s: %w", guildID, err)
 	}
-	for _, t := range list {
-		if err := s.loadChildren(ctx, s.db, t); err != nil {
+	list := make([]*sessions.Tournament, 0, len(ids))
+	for _, id := range ids {
+		// Each read whole, as Tournament reads it: its rows together.
+		t, err := s.loadTournament(ctx, s.db, id)
+		if err != nil {
 			return nil, fmt.Errorf("tournaments of guild %s: %w", guildID, err)
 		}
-	}
-	if list == nil {
-		list = []*sessions.Tournament{}
+		list = append(list, t)
 	}
 	return list, nil
 }
