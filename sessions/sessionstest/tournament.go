@@ -302,7 +302,7 @@ func testTournamentGameLinkedOnce(t *testing.T, b Backend) {
 // testTournamentResultWithTheEnd: a game's result is recorded on its
 // pairing when its session ends, in the pairing's terms, and the
 // tournament is due at once; a session ended without its match played out
-// (an admin) gives the match as it stood; a result once recorded stands.
+// (an admin) gives the match as it stood; a result given first stands.
 func testTournamentResultWithTheEnd(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clk := newClock()
@@ -336,6 +336,21 @@ func testTournamentResultWithTheEnd(t *testing.T, b Backend) {
 	})
 	if got := mustTournament(t, st, cup.ID).State.Rounds[0].Pairings[1].Result; got != tournament.Draw {
 		t.Errorf("ended game: %q, want a draw", got)
+	}
+	// A result given before the session's end stands: the end records
+	// nothing over it.
+	cup2 := start(t, st, newCup(t, st, "guild-1", tournament.Config{}, 2, clk.Now()).ID, clk.Now())
+	ch := startGames(t, st, cup2, 1, clk.Now())[0]
+	if _, err := ts.UpdateTournament(t.Context(), cup2.ID, func(x *sessions.Tournament) error {
+		var err error
+		x.State, err = tournament.RecordResult(x.State, 1, x.State.Rounds[0].Pairings[0].Opener, tournament.DoubleForfeit)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	playGame(t, st, ch, winOpener)
+	if got := mustTournament(t, st, cup2.ID).State.Rounds[0].Pairings[0].Result; got != tournament.DoubleForfeit {
+		t.Errorf("a game whose result was given before its end: %q, want the first result, %q", got, tournament.DoubleForfeit)
 	}
 }
 
