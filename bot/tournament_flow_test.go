@@ -474,3 +474,40 @@ func TestTournamentTwoReplicas(t *testing.T) {
 		t.Errorf("%d podiums and %d standings messages posted, want one each", podiums, standings)
 	}
 }
+
+// TestTournamentStartsAtItsTime: a tournament given a start time starts
+// by itself when it comes (the scheduler's sweep), its sign-up showing
+// the time until then; one that nobody but one member joined is called
+// off at its time.
+func TestTournamentStartsAtItsTime(t *testing.T) {
+	c := newCupEnv(t, 3)
+	c.create(append(smallBoard, strArg("starts-at", "10m"))...)
+	at := c.e.clock.Now().Add(10 * time.Minute).Unix()
+	mustContain(t, "sign-up", messageText(c.signUp()), fmt.Sprintf("<t:%d:F>", at), fmt.Sprintf("<t:%d:R>", at))
+	c.joinAll()
+	c.e.clock.Advance(10*time.Minute - time.Second)
+	c.e.runDue()
+	if n := len(c.tour().State.Rounds); n != 0 {
+		t.Fatalf("a second before its time, %d rounds", n)
+	}
+	c.e.clock.Advance(time.Second)
+	c.e.runDue()
+	tour := c.tour()
+	if tour.Status != sessions.TournamentRunning || len(tour.State.Rounds) != 1 || tour.Games[0][0].SessionID == 0 {
+		t.Fatalf("at its time: %s, %d rounds, games %+v; want round 1 started", tour.Status, len(tour.State.Rounds), tour.Games)
+	}
+
+	lonely := newCupEnv(t, 1)
+	lonely.create(strArg("starts-at", "1h"))
+	lonely.joinAll()
+	lonely.e.clock.Advance(time.Hour)
+	lonely.e.runDue()
+	tour = lonely.tour()
+	if tour.Status != sessions.TournamentFinished || tour.Posts.Podium == "" {
+		t.Fatalf("one player at its time: %s, podium %q; want it called off", tour.Status, tour.Posts.Podium)
+	}
+	mustContain(t, "called off", messageText(lonely.e.message(tour.Posts.Podium)), "was called off")
+	if labels(lonely.signUp().Components) != "" {
+		t.Errorf("the called-off tournament's sign-up keeps its buttons")
+	}
+}
