@@ -210,7 +210,13 @@ type Store interface {
 	// the pair records between them and anyone, their ratings in every
 	// server (their opponents' ratings stay as they are), and their user
 	// ID where it names who last changed a server's settings or who ended
-	// a session (set to "" there, the row kept, its revision moved on). It
+	// a session (set to "" there, the row kept, its revision moved on). In
+	// the tournaments they entered their entries are made anonymous rather
+	// than removed (their user ID replaced by the placeholder ForgottenID
+	// of the entry, in the entry and its pairings, their name emptied; in a
+	// tournament not finished they are withdrawn; in one open for sign-up
+	// the entry goes), so that the standings keep their results, and their
+	// ID is cleared where it names who made or ended a tournament. It
 	// returns the counts removed. Forget does not look at phases: the
 	// caller ends the member's active sessions first (ActiveChannelsOf), as
 	// it sees fit; rows written after Forget returns (a match the member
