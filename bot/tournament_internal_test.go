@@ -64,7 +64,7 @@ func sampleTournament(t *testing.T, cfg tournament.Config, n, rounds int, name s
 }
 
 // samples are tournaments of every format and stage, their players
-// named name: a Swiss of 256 players in sign-up and after three rounds, a
+// named name: a Swiss of the given players in sign-up and after three rounds, a
 // double round robin of 9 over (ended by an admin), an arena of 40 under
 // way, one called off, and a small Swiss.
 type samples struct {
@@ -72,11 +72,11 @@ type samples struct {
 	name                                    string
 }
 
-func newSamples(t *testing.T, name string) samples {
+func newSamples(t *testing.T, name string, players int) samples {
 	t.Helper()
 	s := samples{name: name}
-	s.swiss = sampleTournament(t, tournament.Config{Format: tournament.Swiss, Rated: true, PlayerLimit: 300}, 256, 3, name)
-	s.signUp = sampleTournament(t, tournament.Config{Format: tournament.Swiss, PlayerLimit: 300}, 256, -1, name)
+	s.swiss = sampleTournament(t, tournament.Config{Format: tournament.Swiss, Rated: true, PlayerLimit: 300}, players, 3, name)
+	s.signUp = sampleTournament(t, tournament.Config{Format: tournament.Swiss, PlayerLimit: 300}, players, -1, name)
 	s.rr = sampleTournament(t, tournament.Config{Format: tournament.RoundRobin, Double: true}, 9, 18, name)
 	s.rr.Status, s.rr.EndedBy = sessions.TournamentFinished, "1400000000000000099"
 	s.arena = sampleTournament(t, tournament.Config{Format: tournament.Arena, Duration: time.Hour}, 40, 3, name)
@@ -124,10 +124,10 @@ func (s samples) messages(t *testing.T, l *locale.Localizer) map[string]*message
 
 // TestTournamentMessagesFitInEveryLanguage holds every tournament
 // message, in every language of the catalog, with the longest names and
-// the largest fields (256 players, a tournament name of 100 characters),
+// the largest fields (160 players, a tournament name of 100 characters),
 // against Discord's limits.
 func TestTournamentMessagesFitInEveryLanguage(t *testing.T) {
-	worst := newSamples(t, worstName)
+	worst := newSamples(t, worstName, 160) // 80 boards: pairings over two messages, standings cut
 	for _, lang := range locale.Default().Languages() {
 		l := locale.Default().NewLocalizer(lang)
 		for what, msg := range worst.messages(t, l) {
@@ -149,7 +149,7 @@ func TestTournamentMessagesFitInEveryLanguage(t *testing.T) {
 // somewhere: by the renders, or by name in the code.
 func TestCatalogCoversTournaments(t *testing.T) {
 	l := locale.Default().NewLocalizer()
-	newSamples(t, "Alice").messages(t, l)
+	newSamples(t, "Alice", 12).messages(t, l)
 	for k, cmd := range commands(l) {
 		localize(cmd, commands(l)[k], l, "xx")
 	}
