@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -46,11 +47,12 @@ type Handler struct {
 	// mounted are routes a test adds after the features' (mount).
 	mounted []route
 
-	id     *identity
-	routes *router
-	run    *outbox.Runner
-	boards *outbox.Boards
-	sched  *outbox.Scheduler
+	id       *identity
+	routes   *router
+	run      *outbox.Runner
+	boards   *outbox.Boards
+	sched    *outbox.Scheduler
+	tourneys *tournaments
 }
 
 // Option configures a Handler.
@@ -113,9 +115,14 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 		Analysis: eng.offersAnalysis, Retry: h.retry}
 	h.sched = &outbox.Scheduler{Store: store, Boards: h.boards, Log: log, Clock: h.clock, Policy: h.policy,
 		Bot: eng.turns(aiBackgroundBudget), Run: h.run}
+	h.tourneys = &tournaments{boards: h.boards, log: log, clock: h.clock, policy: h.policy,
+		defaults: defaults{policy: h.policy, threads: h.threads}, messenger: h.messenger, rand: h.rand}
+	if ts, ok := store.(tournamentStore); ok { // both backends keep tournaments
+		h.tourneys.store = ts
+	}
 	f := features{
 		store: store, log: log, policy: h.policy, threads: h.threads, messenger: h.messenger,
-		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand,
+		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand, tournaments: h.tourneys,
 	}
 	global, perRoute := h.middleware()
 	h.routes = newRouter(append(table(f), h.mounted...), global, perRoute)
@@ -135,6 +142,9 @@ type features struct {
 	engine    engine
 	id        *identity
 	rand      *lockedRand
+	// tournaments is the feature of tournaments, which the scheduler runs
+	// too (RunDue); nil builds one that answers nothing but its routes.
+	tournaments *tournaments
 }
 
 // table builds the features from f and returns their route rows, in the
@@ -156,6 +166,7 @@ func table(f features) []route {
 		(&moderation{store: f.store, boards: f.boards, log: f.log}).routes(),
 		(&rematches{store: f.store, boards: f.boards, log: f.log, policy: f.policy, engine: f.engine}).routes(),
 		(&pictures{store: f.store, log: f.log, messenger: f.messenger}).routes(),
+		cmp.Or(f.tournaments, &tournaments{}).routes(),
 	)
 }
 
@@ -244,8 +255,18 @@ func (h *Handler) RunScheduler(ctx context.Context, interval time.Duration) {
 // that was never delivered is dropped after a minute. It returns how many
 // sessions it settled, and the store's error if it could not list them; a
 // failure on one session is logged and does not stop the others. Threads
-// the bot opened are archived threadArchiveDelay after their match.
-func (h *Handler) RunDue(ctx context.Context) (int, error) { return h.sched.RunDue(ctx) }
+// the bot opened are archived threadArchiveDelay after their match. Then it
+// settles the tournaments that have work due (pairing the next round once
+// the last result of one is in, starting games, posting the pairings,
+// standings and podium); they count among the sessions settled.
+func (h *Handler) RunDue(ctx context.Context) (int, error) {
+	n, err := h.sched.RunDue(ctx)
+	if err != nil {
+		return n, err
+	}
+	k, err := h.tourneys.runDue(ctx)
+	return n + k, err
+}
 
 // InteractionKind names the kind of interaction i for metrics and logs,
 // from a bounded set: "ping", "autocomplete", "command/<subcommand>" for a

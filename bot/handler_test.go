@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/discordtest"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
@@ -624,6 +625,17 @@ func TestPanicIsContained(t *testing.T) {
 func TestEveryCommandIsRouted(t *testing.T) {
 	e := newEnv(t)
 	for _, sub := range bot.Commands()[0].Options {
+		if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			for _, leaf := range sub.Options {
+				t.Run(sub.Name+" "+leaf.Name, func(t *testing.T) {
+					resp := e.send(discordtest.SlashGroup(from(alice), "connectn", sub.Name, leaf.Name))
+					if strings.Contains(text(resp), "don't know that command") {
+						t.Fatalf("/connectn %s %s is not routed", sub.Name, leaf.Name)
+					}
+				})
+			}
+			continue
+		}
 		t.Run(sub.Name, func(t *testing.T) {
 			resp := e.send(slash(alice, sub.Name))
 			if strings.Contains(text(resp), "don't know that command") {

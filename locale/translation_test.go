@@ -12,7 +12,7 @@ import (
 var sparse = map[string]bool{"en-GB": true}
 
 // parts are the catalog's files, by their part of the product.
-var parts = []string{"bot", "console"}
+var parts = []string{"bot", "console", "tournament"}
 
 // translated returns the languages of the default catalog other than the
 // base language.
@@ -153,6 +153,12 @@ var englishWords = regexp.MustCompile(`(?i)\b(the|your|you|you're|with|and|click
 var sameAsEnglish = map[string]bool{
 	"percent": true, "settings_size": true, "leaderboard_rank": true, "leaderboard_row": true,
 	"challenge_players": true, "analysis_move": true, "name_stats": true,
+	// Words many languages share with English: the arena, an option's
+	// name or format, the pause, the podium, the "Pts" of points, a
+	// performance's "perf.".
+	"choice_format_arena": true, "name_option_name": true, "name_option_format": true, "name_pause": true,
+	"tournament_podium_title": true, "tournament_crosstable_points": true,
+	"tournament_standings_row_arena": true,
 }
 
 // TestTranslationsLeaveNoEnglish checks that no translated message (in a

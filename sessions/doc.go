@@ -10,7 +10,12 @@
 // posts) is functions of (session, Policy, now) that return typed outcomes,
 // or a *Refusal (refusal.go: a declared Reason and its arguments, which
 // the bot renders through the catalog) for an action the user may not
-// take; they need no Discord and no store, and run inside Store.Update. The backends live beside it: sessions/sqlite (one file, the
+// take; they need no Discord and no store, and run inside Store.Update.
+// A tournament (tournament.go: Tournament over the rules of package
+// tournament; NewTournament, Join, Leave, Start, Pause, Resume, End and
+// Step, which pairs the next round once) is kept by a TournamentStore
+// (tournament_store.go), which both backends are, and runs inside its
+// UpdateTournament. The backends live beside it: sessions/sqlite (one file, the
 // default) and sessions/postgres (one database shared by many processes);
 // sessions/sessionstest is the suite both pass.
 //

@@ -146,6 +146,12 @@ type Session struct {
 	// the Store in the transaction that records a rated match's result;
 	// nil for every other session.
 	Ratings *RatingChange
+	// Tournament names the tournament game the session plays (its
+	// tournament, round and board), fixed at creation; the zero value for
+	// any other session. The Store records the session on the pairing in
+	// the transaction that creates it, and the game's result
+	// (TournamentResult) in the one that ends it.
+	Tournament TournamentLink
 	// CreatedAt and UpdatedAt come from the Store's clock, in UTC.
 	// CreatedAt is set by Create; UpdatedAt by Create and every Update.
 	CreatedAt, UpdatedAt time.Time
@@ -418,14 +424,15 @@ func PrepareNew(sess *Session) (*Session, error) {
 
 // CheckChange settles after (Settle) and checks what an Update function
 // left in it against the session it was given, before: ID, ChannelID,
-// GuildID, Config, Place and CreatedAt must not change, and after must pass
+// GuildID, Config, Place, Tournament and CreatedAt must not change, and after must pass
 // Validate. It returns an error wrapping ErrInvalidSession otherwise. For
 // store backends.
 func CheckChange(before, after *Session) error {
 	switch {
 	case after.ID != before.ID, after.ChannelID != before.ChannelID, after.GuildID != before.GuildID,
-		after.Config != before.Config, !after.CreatedAt.Equal(before.CreatedAt), after.Place != before.Place:
-		return fmt.Errorf("ID, ChannelID, GuildID, Config, Place and CreatedAt cannot change: %w", ErrInvalidSession)
+		after.Config != before.Config, !after.CreatedAt.Equal(before.CreatedAt), after.Place != before.Place,
+		after.Tournament != before.Tournament:
+		return fmt.Errorf("ID, ChannelID, GuildID, Config, Place, Tournament and CreatedAt cannot change: %w", ErrInvalidSession)
 	}
 	after.Settle()
 	return after.Validate()

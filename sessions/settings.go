@@ -54,4 +54,10 @@ type ForgetCounts struct {
 	// MemberRatings counts the member's ratings (one per server where
 	// they played a rated match).
 	MemberRatings int
+	// TournamentEntries counts the member's tournament entries made
+	// anonymous: their user ID replaced, in the entry and in its
+	// pairings, by a placeholder of the entry (see TournamentStore), so
+	// that the standings keep their results and their opponents' tie-breaks
+	// do not change; a tournament not finished withdraws them.
+	TournamentEntries int
 }

@@ -37,7 +37,10 @@ type Store interface {
 	// already has an active session (the database refuses it with a
 	// partial unique index, so this holds across processes), and one
 	// wrapping ErrInvalidSession (and game.ErrInvalidConfig for a bad
-	// configuration) when sess breaks a rule.
+	// configuration) when sess breaks a rule. A session that plays a
+	// tournament game (Session.Tournament) is recorded on its pairing in
+	// the same transaction, or refused with ErrGameTaken (see
+	// TournamentStore).
 	Create(ctx context.Context, sess *Session) (*Session, error)
 
 	// Get returns the channel's newest session, whatever its phase: the
@@ -71,7 +74,10 @@ type Store interface {
 	// the match was rated from, after idling; After: the new ones), and
 	// the session Update returns (and every later load) carries it. A
 	// match that is not rated leaves every rating unchanged. Create
-	// counts a session stored already finished the same way.
+	// counts a session stored already finished the same way. A session
+	// that plays a tournament game and ends (finished or cancelled) has
+	// its result recorded on its pairing in that same transaction (see
+	// TournamentStore).
 	//
 	// Serialisation, within a process and across processes: calls for one
 	// channel are queued by a per-channel lock in the process, so fn always
@@ -204,7 +210,13 @@ type Store interface {
 	// the pair records between them and anyone, their ratings in every
 	// server (their opponents' ratings stay as they are), and their user
 	// ID where it names who last changed a server's settings or who ended
-	// a session (set to "" there, the row kept, its revision moved on). It
+	// a session (set to "" there, the row kept, its revision moved on). In
+	// the tournaments they entered their entries are made anonymous rather
+	// than removed (their user ID replaced by the placeholder ForgottenID
+	// of the entry, in the entry and its pairings, their name emptied; in a
+	// tournament not finished they are withdrawn; in one open for sign-up
+	// the entry goes), so that the standings keep their results, and their
+	// ID is cleared where it names who made or ended a tournament. It
 	// returns the counts removed. Forget does not look at phases: the
 	// caller ends the member's active sessions first (ActiveChannelsOf), as
 	// it sees fit; rows written after Forget returns (a match the member
@@ -306,13 +318,18 @@ func ApplyOptions(opts ...Option) Options {
 
 // ExportCounts are the rows a backend's Export wrote or its Import read,
 // by table: matches (every session), member_stats, pair_records,
-// guild_settings and member_ratings.
+// guild_settings, member_ratings, and the tournaments with their
+// entries, rounds and pairings.
 type ExportCounts struct {
-	Matches       int `json:"matches"`
-	MemberStats   int `json:"member_stats"`
-	PairRecords   int `json:"pair_records"`
-	GuildSettings int `json:"guild_settings"`
-	MemberRatings int `json:"member_ratings"`
+	Matches            int `json:"matches"`
+	MemberStats        int `json:"member_stats"`
+	PairRecords        int `json:"pair_records"`
+	GuildSettings      int `json:"guild_settings"`
+	MemberRatings      int `json:"member_ratings"`
+	Tournaments        int `json:"tournaments,omitempty"`
+	TournamentEntries  int `json:"tournament_entries,omitempty"`
+	TournamentRounds   int `json:"tournament_rounds,omitempty"`
+	TournamentPairings int `json:"tournament_pairings,omitempty"`
 }
 
 // ExportOptions choose what a backend's Export writes.

@@ -147,8 +147,8 @@ func importCmd(ctx context.Context, a *app) error {
 
 // countsText says what an export or import moved, table by table.
 func countsText(n sessions.ExportCounts) string {
-	return fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings and %d server settings",
-		n.Matches, n.MemberStats, n.PairRecords, n.MemberRatings, n.GuildSettings)
+	return fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings, %d server settings and %d tournaments",
+		n.Matches, n.MemberStats, n.PairRecords, n.MemberRatings, n.GuildSettings, n.Tournaments)
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller

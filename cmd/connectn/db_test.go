@@ -91,7 +91,7 @@ func TestExportOneGuild(t *testing.T) {
 	dotenv := func() (map[string]string, error) { return map[string]string{"DISCORD_GUILD_ID": otherGuild}, nil }
 
 	one := runWith(t, context.Background(), []string{"export", "-db", src, "-guild", guildID}, vars, deps{dotenv: dotenv})
-	if want := "exported 2 matches, 2 member records, 2 pair records, 0 member ratings and 1 server settings from server " + guildID + " of " + src + "\n"; one.code != 0 || one.stderr != want {
+	if want := "exported 2 matches, 2 member records, 2 pair records, 0 member ratings, 1 server settings and 0 tournaments from server " + guildID + " of " + src + "\n"; one.code != 0 || one.stderr != want {
 		t.Fatalf("export -guild: exit %d, stderr %q; want 0 and %q", one.code, one.stderr, want)
 	}
 	if strings.Contains(one.stdout, otherGuild) || strings.Contains(one.stdout, `"b1"`) || strings.Contains(one.stdout, `"b2"`) {
@@ -112,7 +112,7 @@ func TestExportOneGuild(t *testing.T) {
 
 	dst := filepath.Join(dir, "one.db")
 	if r := runWith(t, context.Background(), []string{"import", "-db", dst}, nil, deps{stdin: strings.NewReader(one.stdout)}); r.code != 0 ||
-		r.stdout != "imported 2 matches, 2 member records, 2 pair records, 0 member ratings and 1 server settings into "+dst+"\n" {
+		r.stdout != "imported 2 matches, 2 member records, 2 pair records, 0 member ratings, 1 server settings and 0 tournaments into "+dst+"\n" {
 		t.Fatalf("import of one server: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	st, err := sqlite.Open(t.Context(), dst)
@@ -131,7 +131,7 @@ func TestExportOneGuild(t *testing.T) {
 	}
 
 	all := runWith(t, context.Background(), []string{"export", "-db", src}, vars, deps{dotenv: dotenv})
-	if all.code != 0 || !strings.HasPrefix(all.stderr, "exported 4 matches, 4 member records, 4 pair records, 0 member ratings and 2 server settings from "+src) {
+	if all.code != 0 || !strings.HasPrefix(all.stderr, "exported 4 matches, 4 member records, 4 pair records, 0 member ratings, 2 server settings and 0 tournaments from "+src) {
 		t.Errorf("export without -guild, DISCORD_GUILD_ID set: exit %d, stderr %q; want both servers", all.code, all.stderr)
 	}
 
@@ -157,21 +157,21 @@ func TestMigrateExportImport(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "old.db")
 	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 ||
-		r.stdout != src+": schema version 0, migrated to 6 (6 migrations applied)\n" {
+		r.stdout != src+": schema version 0, migrated to 7 (7 migrations applied)\n" {
 		t.Fatalf("migrate of a new file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 6, up to date\n" {
+	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 7, up to date\n" {
 		t.Fatalf("migrate again: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	seedStore(t, src)
 
 	exported := runWith(t, context.Background(), []string{"export", "-db", src}, nil, deps{})
-	if exported.code != 0 || !strings.Contains(exported.stderr, "exported 2 matches, 2 member records, 2 pair records, 0 member ratings and 1 server settings from "+src+"\n") {
+	if exported.code != 0 || !strings.Contains(exported.stderr, "exported 2 matches, 2 member records, 2 pair records, 0 member ratings, 1 server settings and 0 tournaments from "+src+"\n") {
 		t.Fatalf("export: exit %d, stderr %q", exported.code, exported.stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(exported.stdout), "\n")
 	var header map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 3.0 || header["schema"] != 6.0 {
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 4.0 || header["schema"] != 7.0 {
 		t.Errorf("export header = %s, %v", lines[0], err)
 	}
 	file := filepath.Join(dir, "export.jsonl")
@@ -197,7 +197,7 @@ func TestMigrateExportImport(t *testing.T) {
 	for _, tt := range targets {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runWith(t, context.Background(), []string{"import", "-db", tt.db}, nil, deps{stdin: strings.NewReader(exported.stdout)})
-			if r.code != 0 || !strings.Contains(r.stdout, "imported 2 matches, 2 member records, 2 pair records, 0 member ratings and 1 server settings") {
+			if r.code != 0 || !strings.Contains(r.stdout, "imported 2 matches, 2 member records, 2 pair records, 0 member ratings, 1 server settings and 0 tournaments") {
 				t.Fatalf("import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}
 			if strings.Contains(r.stdout+r.stderr, "s3cret") {

@@ -81,7 +81,10 @@ var dialect = sqlstore.Dialect{
 	NewestMany:        newestManySQL,
 	UpdateMany:        updateManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('tournaments', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM tournaments`)
 		return err
 	},
 }
@@ -176,12 +179,18 @@ type Store struct {
 	// sessions.Store, promoted): an interface, so that none of sqlstore's
 	// other exported methods leaks into the backend's.
 	sessions.Store
+	// TournamentStore is the engine's tournaments, promoted the same way
+	// (sessions.TournamentStore).
+	sessions.TournamentStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	name     string          // the URL without its password
 	versions sqlstore.Versions
 }
 
-var _ sessions.Store = (*Store)(nil)
+var (
+	_ sessions.Store           = (*Store)(nil)
+	_ sessions.TournamentStore = (*Store)(nil)
+)
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
 // postgresql:// URL.
@@ -270,7 +279,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, core: core, name: Redact(dsn), versions: v}, nil
+	return &Store{Store: core, TournamentStore: core, core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings

@@ -18,8 +18,12 @@
 // names the member), the moderator who ended a session, ratings (a rated
 // result changes both players' ratings in the transaction that records
 // it, by Glicko-2; unrated matches change none; the leaderboard by rating;
-// the rated matches of two members in a day), and export and import,
-// whole or of one server. Bench gives the benchmarks of the move path.
+// the rated matches of two members in a day), export and import, whole
+// or of one server, and tournaments (tournament.go: their rows, a game's
+// session recorded on its pairing once and its result with the session's
+// end, a round advanced once under racing results from two stores, a
+// restart in the middle of a round, forget-me, export and import). Bench
+// gives the benchmarks of the move path.
 package sessionstest
 
 import (
@@ -138,7 +142,7 @@ func Run(t *testing.T, b Backend) {
 		{"RatingsRoundtrip", testRatingsRoundtrip},
 		{"RatingsConcurrent", testRatingsConcurrent},
 	}
-	for _, tt := range tests {
+	for _, tt := range append(tests, tournamentTests...) {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })
 	}
 }

@@ -287,6 +287,7 @@ func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID str
 	}
 	m, err := d.Session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components), AllowedMentions: msg.AllowedMentions,
+		Files: msg.Files,
 	}, d.opts(ctx)...)
 	if err != nil {
 		return "", err

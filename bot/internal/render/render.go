@@ -377,6 +377,9 @@ func ClosedChallenge(l *locale.Localizer, s *sessions.Session) *Message {
 	switch s.End {
 	case sessions.EndEnded:
 		ended := l.T("match_ended", "Moderator", Mention(s.EndedBy))
+		if s.Tournament.Set() {
+			ended = l.T("tournament_game_ended", "Moderator", Mention(s.EndedBy)) // it counts as it stood
+		}
 		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
 			// A match under way: its board as it stood, and who ended it.
 			return &Message{
@@ -484,9 +487,14 @@ func Board(l *locale.Localizer, s *sessions.Session) *Message {
 	if s.RatedCapped {
 		status += "\n" + l.T("rating_capped")
 	}
+	content := l.T("board_your_move", "Player", Mention(s.Member(toMove).ID))
+	mentions := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}}
+	if s.Tournament.Set() && m.Plies() == 0 {
+		content, mentions = gameStart(l, s) // a tournament game's first board pings both players
+	}
 	return &Message{
-		Content:         l.T("board_your_move", "Player", Mention(s.Member(toMove).ID)),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{s.Member(toMove).ID}},
+		Content:         content,
+		AllowedMentions: mentions,
 		Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
 			l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()),
 			ThemeNamed(s.Theme).ColorOf(toMove), status)},
@@ -538,6 +546,9 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 			CustomID: customid.New("rematch", s.ID).String()},
 		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
 			CustomID: customid.New("picture", s.ID).String()},
+	}
+	if s.Tournament.Set() {
+		row = row[1:] // a tournament's game is paired by the tournament: no rematch
 	}
 	if analysis {
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},

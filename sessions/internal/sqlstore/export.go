@@ -16,9 +16,13 @@ import (
 // Version 2 added the guild_settings lines, the matches' ended_by and the
 // trailer's guild_settings count; version 3 the member_rating lines, the
 // matches' rated, rated_capped, ratings and rated_at, and the trailer's
-// member_ratings count. Files of earlier versions import as they are, the
-// columns they lack taking their defaults (no match rated, no rating).
-const ExportVersion = 3
+// member_ratings count; version 4 the tournaments (the tournament,
+// tournament_entry, tournament_round and tournament_pairing lines), the
+// matches' tournament_id, tournament_round and tournament_board, and the
+// trailer's four counts of them (left out when 0). Files of earlier
+// versions import as they are, the columns they lack taking their
+// defaults (no match rated, no rating, no tournament).
+const ExportVersion = 4
 
 // The export format is JSON lines: a header, then one line per stored row
 // (every match, member record, pair record, server's settings and member's
@@ -31,7 +35,11 @@ const ExportVersion = 3
 //	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
 //	{"guild_settings":{"guild_id":"...","settings":{"rows":7,...},"revision":2,"updated_at":"...","updated_by":"..."}}
 //	{"member_rating":{"guild_id":"...","user_id":"...","r":1662.31,"rd":290.32,"sigma":0.059999,"games":1,...}}
-//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1}}
+//	{"tournament":{"id":1,"revision":40,"guild_id":"...","config":{"name":"...","format":"swiss"},"status":"running",...}}
+//	{"tournament_entry":{"tournament_id":1,"seq":1,"user_id":"...","name":"...","rating":1500,"withdrawn":0}}
+//	{"tournament_round":{"tournament_id":1,"number":1,"started_at":"..."}}
+//	{"tournament_pairing":{"tournament_id":1,"round":1,"board":1,"opener_id":"...","second_id":"...","result":"1-0",...}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1,"tournaments":1,...}}
 //
 // The header of an export of one server (ExportOptions.GuildID) names it
 // in "guild_id".
@@ -76,6 +84,10 @@ type MatchRow struct {
 	RatedCapped int64           `json:"rated_capped"`
 	Ratings     json.RawMessage `json:"ratings,omitempty"`
 	RatedAt     string          `json:"rated_at"`
+	// The tournament game the session plays; absent for any other.
+	TournamentID    int64 `json:"tournament_id,omitempty"`
+	TournamentRound int64 `json:"tournament_round,omitempty"`
+	TournamentBoard int64 `json:"tournament_board,omitempty"`
 }
 
 // StatsRow is one row of member_stats as exported.
@@ -125,6 +137,58 @@ type RatingRow struct {
 	LastPlayed string  `json:"last_played"`
 }
 
+// TournamentRow is one row of tournaments as exported: Config, Settings
+// and Posts are the stored JSON.
+type TournamentRow struct {
+	ID        int64           `json:"id"`
+	Revision  int64           `json:"revision"`
+	GuildID   string          `json:"guild_id"`
+	ChannelID string          `json:"channel_id"`
+	Name      string          `json:"name"`
+	Format    string          `json:"format"`
+	Config    json.RawMessage `json:"config"`
+	Seed      int64           `json:"seed"`
+	Status    string          `json:"status"`
+	Settings  json.RawMessage `json:"settings"`
+	Posts     json.RawMessage `json:"posts"`
+	StartedAt string          `json:"started_at"`
+	DueAt     string          `json:"due_at"`
+	CreatedBy string          `json:"created_by"`
+	EndedBy   string          `json:"ended_by"`
+	CreatedAt string          `json:"created_at"`
+	UpdatedAt string          `json:"updated_at"`
+}
+
+// EntryRow is one row of tournament_entries as exported.
+type EntryRow struct {
+	TournamentID int64   `json:"tournament_id"`
+	Seq          int64   `json:"seq"`
+	UserID       string  `json:"user_id"`
+	Name         string  `json:"name"`
+	Rating       float64 `json:"rating"`
+	Withdrawn    int64   `json:"withdrawn"`
+}
+
+// RoundRow is one row of tournament_rounds as exported.
+type RoundRow struct {
+	TournamentID int64  `json:"tournament_id"`
+	Number       int64  `json:"number"`
+	StartedAt    string `json:"started_at"`
+}
+
+// PairingRow is one row of tournament_pairings as exported.
+type PairingRow struct {
+	TournamentID int64  `json:"tournament_id"`
+	Round        int64  `json:"round"`
+	Board        int64  `json:"board"`
+	OpenerID     string `json:"opener_id"`
+	SecondID     string `json:"second_id"`
+	Result       string `json:"result"`
+	SessionID    int64  `json:"session_id"`
+	ChannelID    string `json:"channel_id"`
+	ClaimedUntil string `json:"claimed_until"`
+}
+
 // Counts are the rows exported or imported, by table.
 type Counts = sessions.ExportCounts
 
@@ -134,7 +198,12 @@ type exportLine struct {
 	Pair     *PairRow     `json:"pair_record,omitempty"`
 	Settings *SettingsRow `json:"guild_settings,omitempty"`
 	Rating   *RatingRow   `json:"member_rating,omitempty"`
-	End      *Counts      `json:"end,omitempty"`
+	// The tournaments, with their entries, rounds and pairings.
+	Tournament *TournamentRow `json:"tournament,omitempty"`
+	Entry      *EntryRow      `json:"tournament_entry,omitempty"`
+	Round      *RoundRow      `json:"tournament_round,omitempty"`
+	Pairing    *PairingRow    `json:"tournament_pairing,omitempty"`
+	End        *Counts        `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
@@ -147,13 +216,24 @@ const (
 	exportMatches = `SELECT id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
 	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-	rated, rated_capped, ratings, rated_at FROM matches %s ORDER BY id`
+	rated, rated_capped, ratings, rated_at, tournament_id, tournament_round, tournament_board FROM matches %s ORDER BY id`
 	exportStats = `SELECT guild_id, user_id, vs_ai, matches, wins, losses, rounds_won, rounds_lost, rounds_drawn,
 	streak, best_streak, updated_at FROM member_stats %s ORDER BY guild_id, user_id, vs_ai`
 	exportPairs    = `SELECT guild_id, user_id, opponent_id, wins, losses FROM pair_records %s ORDER BY guild_id, user_id, opponent_id`
 	exportSettings = `SELECT guild_id, settings, revision, updated_at, updated_by FROM guild_settings %s ORDER BY guild_id`
 	exportRatings  = `SELECT guild_id, user_id, r, rd, sigma, games, best, last_played FROM member_ratings %s ORDER BY guild_id, user_id`
 	inGuild        = `WHERE guild_id = ?`
+
+	exportTournaments = `SELECT id, revision, guild_id, channel_id, name, format, config, seed, status, settings, posts,
+	started_at, due_at, created_by, ended_by, created_at, updated_at FROM tournaments %s ORDER BY id`
+	exportEntries = `SELECT tournament_id, seq, user_id, name, rating, withdrawn FROM tournament_entries %s
+	ORDER BY tournament_id, seq`
+	exportRounds   = `SELECT tournament_id, number, started_at FROM tournament_rounds %s ORDER BY tournament_id, number`
+	exportPairings = `SELECT tournament_id, round, board, opener_id, second_id, result, session_id, channel_id, claimed_until
+	FROM tournament_pairings %s ORDER BY tournament_id, round, board`
+	// inGuildTournament is the condition of one server's rows of the
+	// tables of a tournament's entries, rounds and pairings.
+	inGuildTournament = `WHERE tournament_id IN (SELECT id FROM tournaments WHERE guild_id = ?)`
 )
 
 // Export writes every match, member record, pair record, server's settings
@@ -183,6 +263,10 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 		where, args = inGuild, []any{opts.GuildID}
 	}
 	each := func(query string, scan func(*sql.Rows) (exportLine, error), count *int) error {
+		where := where
+		if where != "" && (query == exportEntries || query == exportRounds || query == exportPairings) {
+			where = inGuildTournament
+		}
 		rows, err := tx.QueryContext(ctx, s.d.Rebind(fmt.Sprintf(query, where)), args...)
 		if err != nil {
 			return s.failed(err)
@@ -209,7 +293,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 		err := rows.Scan(&m.ID, &m.Revision, &m.ChannelID, &m.GuildID, &m.Player1ID, &m.Player1Name, &m.Player2ID, &m.Player2Name,
 			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
 			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place, &m.EndedBy,
-			&m.Rated, &m.RatedCapped, &ratings, &m.RatedAt)
+			&m.Rated, &m.RatedCapped, &ratings, &m.RatedAt, &m.TournamentID, &m.TournamentRound, &m.TournamentBoard)
 		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), rawJSON(actions), rawJSON(webhook), rawJSON(place)
 		if ratings != "" {
 			m.Ratings = rawJSON(ratings)
@@ -246,6 +330,38 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 			err := rows.Scan(&r.GuildID, &r.UserID, &r.R, &r.RD, &r.Sigma, &r.Games, &r.Best, &r.LastPlayed)
 			return exportLine{Rating: &r}, err
 		}, &n.MemberRatings)
+	}
+	if err == nil {
+		err = each(exportTournaments, func(rows *sql.Rows) (exportLine, error) {
+			var r TournamentRow
+			var config, settings, posts string
+			err := rows.Scan(&r.ID, &r.Revision, &r.GuildID, &r.ChannelID, &r.Name, &r.Format, &config, &r.Seed, &r.Status,
+				&settings, &posts, &r.StartedAt, &r.DueAt, &r.CreatedBy, &r.EndedBy, &r.CreatedAt, &r.UpdatedAt)
+			r.Config, r.Settings, r.Posts = rawJSON(config), rawJSON(settings), rawJSON(posts)
+			return exportLine{Tournament: &r}, err
+		}, &n.Tournaments)
+	}
+	if err == nil {
+		err = each(exportEntries, func(rows *sql.Rows) (exportLine, error) {
+			var r EntryRow
+			err := rows.Scan(&r.TournamentID, &r.Seq, &r.UserID, &r.Name, &r.Rating, &r.Withdrawn)
+			return exportLine{Entry: &r}, err
+		}, &n.TournamentEntries)
+	}
+	if err == nil {
+		err = each(exportRounds, func(rows *sql.Rows) (exportLine, error) {
+			var r RoundRow
+			err := rows.Scan(&r.TournamentID, &r.Number, &r.StartedAt)
+			return exportLine{Round: &r}, err
+		}, &n.TournamentRounds)
+	}
+	if err == nil {
+		err = each(exportPairings, func(rows *sql.Rows) (exportLine, error) {
+			var r PairingRow
+			err := rows.Scan(&r.TournamentID, &r.Round, &r.Board, &r.OpenerID, &r.SecondID, &r.Result, &r.SessionID,
+				&r.ChannelID, &r.ClaimedUntil)
+			return exportLine{Pairing: &r}, err
+		}, &n.TournamentPairings)
 	}
 	if err == nil {
 		end := n
@@ -295,20 +411,22 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	defer func() { _ = tx.Rollback() }()
 	var present Counts
 	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM member_stats),
-		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings), (SELECT count(*) FROM member_ratings)`).Scan(
-		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings, &present.MemberRatings); err != nil {
+		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings), (SELECT count(*) FROM member_ratings),
+		(SELECT count(*) FROM tournaments)`).Scan(
+		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings, &present.MemberRatings,
+		&present.Tournaments); err != nil {
 		return n, s.failed(err)
 	}
 	if present != (Counts{}) {
-		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records, %d member ratings and %d server settings: import into an empty database",
-			present.Matches, present.MemberStats, present.PairRecords, present.MemberRatings, present.GuildSettings)
+		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records, %d member ratings, %d tournaments and %d server settings: import into an empty database",
+			present.Matches, present.MemberStats, present.PairRecords, present.MemberRatings, present.Tournaments, present.GuildSettings)
 	}
 	insertMatch, err := tx.PrepareContext(ctx, s.d.Rebind(`INSERT INTO matches
 		(id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 		 config, actions, phase, message_id, created_at, updated_at,
 		 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-		 rated, rated_capped, ratings, rated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+		 rated, rated_capped, ratings, rated_at, tournament_id, tournament_round, tournament_board)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return n, s.failed(err)
 	}
@@ -333,6 +451,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 	if err != nil {
 		return n, s.failed(err)
 	}
+	tournaments := tournamentImport{store: s, tx: tx}
 
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -390,7 +509,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
 				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
 				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy,
-				m.Rated, m.RatedCapped, string(m.Ratings), m.RatedAt); err != nil {
+				m.Rated, m.RatedCapped, string(m.Ratings), m.RatedAt, m.TournamentID, m.TournamentRound, m.TournamentBoard); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			n.Matches++
@@ -425,10 +544,14 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 				return fail(fmt.Errorf("rating of %s in guild %s: %w", r.UserID, r.GuildID, err))
 			}
 			n.MemberRatings++
+		case line.Tournament != nil, line.Entry != nil, line.Round != nil, line.Pairing != nil:
+			if err := tournaments.add(ctx, &line, &n); err != nil {
+				return fail(err)
+			}
 		case line.End != nil:
 			trailer = line.End
 		default:
-			return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating nor the trailer"))
+			return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating, a tournament's row nor the trailer"))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -441,6 +564,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		return Counts{}, errors.New("the file ends without its trailer line: it was cut short; nothing was imported")
 	case *trailer != n:
 		return Counts{}, fmt.Errorf("the trailer counts %+v but the file holds %+v; nothing was imported", *trailer, n)
+	}
+	if err := tournaments.check(ctx); err != nil {
+		return Counts{}, err
 	}
 	if s.d.AfterImport != nil {
 		if err := s.d.AfterImport(ctx, tx); err != nil {

@@ -113,6 +113,9 @@ func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCount
 		if _, err = execCount(ctx, tx, s.d.Rebind(`UPDATE guild_settings SET updated_by = '', revision = revision + 1 WHERE updated_by = ?`), userID); err != nil {
 			return fmt.Errorf("settings changed by them: %w", err)
 		}
+		if n.TournamentEntries, err = s.forgetTournaments(ctx, tx, userID, s.clock()); err != nil {
+			return fmt.Errorf("tournaments: %w", err)
+		}
 		return nil
 	})
 	done()

@@ -32,6 +32,7 @@ import (
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/sessions"
+	"github.com/connectn/connectn/tournament"
 )
 
 // TimeFormat is how timestamps are stored: UTC, fixed width, nanoseconds,
@@ -331,15 +332,22 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 	args := []any{c.ChannelID, c.GuildID, c.Players[0].ID, c.Players[0].Name, c.Players[1].ID, c.Players[1].Name,
 		string(config), actions, string(c.Phase), c.MessageID, formatTime(now), formatTime(now),
 		c.Theme, c.AI, string(c.End), formatOptionalTime(c.Deadline), c.PostSeq, formatOptionalTime(c.PostDue), webhook, string(place),
-		c.EndedBy, boolInt(c.Rated), boolInt(c.RatedCapped), ratings}
+		c.EndedBy, boolInt(c.Rated), boolInt(c.RatedCapped), ratings, c.Tournament.ID, c.Tournament.Round, c.Tournament.Board}
 
 	w := &swap{ctx: ctx, stmt: s.st.insert, query: s.insertText, args: args, scan: []any{&c.ID}}
-	if c.Phase == sessions.PhaseFinished {
+	switch {
+	case c.Tournament.Set():
+		// A tournament game's session is recorded on its pairing, once.
+		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.linkGame(ctx, tx, c, now) }
+	case c.Phase == sessions.PhaseFinished:
 		// A match stored already over (a replay, say) counts like any other.
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, c, now) }
 	}
 	err = s.writeSwap(w)
 	if err != nil {
+		if errors.Is(err, sessions.ErrGameTaken) {
+			return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, err)
+		}
 		if s.d.IsUniqueViolation(err) {
 			return nil, fmt.Errorf("create session in channel %s: %w", c.ChannelID, sessions.ErrActiveSession)
 		}
@@ -353,8 +361,8 @@ const insertSQL = `INSERT INTO matches
 	(channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	 config, actions, phase, message_id, revision, created_at, updated_at,
 	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-	 rated, rated_capped, ratings)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	 rated, rated_capped, ratings, tournament_id, tournament_round, tournament_board)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
 // updateSQL writes a session back if it is still at the revision loaded
 // and still its channel's newest: a compare-and-swap that fails (no row
@@ -403,7 +411,7 @@ func updateSQL(phase, ids bool) string {
 
 const abandonSQL = `UPDATE matches SET phase = 'cancelled', end_reason = 'abandoned',
 	deadline_at = '', post_due = '', revision = revision + 1, updated_at = ?
-	WHERE channel_id = ? AND phase IN ('challenge', 'playing') RETURNING id`
+	WHERE channel_id = ? AND phase IN ('challenge', 'playing') RETURNING id, tournament_id, tournament_round, tournament_board`
 
 // inTx runs fn in a transaction and commits it, or rolls it back when fn
 // fails.
@@ -577,9 +585,22 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 
 	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args,
 		set: s.updateSet[boolInt(phase)][boolInt(ids)]}
-	if before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished {
-		// The result and the stats it changes are written together.
-		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, sess, now) }
+	finished := before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished
+	game := sess.Tournament.Set() && before.Phase.Active() && !sess.Phase.Active()
+	if finished || game {
+		// The result and the stats it changes are written together, and
+		// so is a tournament game's result on its pairing.
+		w.then = func(ctx context.Context, tx *sql.Tx) error {
+			if finished {
+				if err := s.recordResult(ctx, tx, sess, now); err != nil {
+					return err
+				}
+			}
+			if game {
+				return s.recordGame(ctx, tx, sess, now)
+			}
+			return nil
+		}
 	}
 	err = s.writeSwap(w)
 	switch {
@@ -618,9 +639,23 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 		return 0, fmt.Errorf("abandon session in channel %s: %w", channelID, err)
 	}
 	defer unlock()
-	var id int64
+	var (
+		id   int64
+		link sessions.TournamentLink
+	)
+	now := s.clock()
 	done := s.lockWrites()
-	err = s.st.abandon.QueryRowContext(ctx, formatTime(s.clock()), channelID).Scan(&id)
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.StmtContext(ctx, s.st.abandon).QueryRowContext(ctx, formatTime(now), channelID).Scan(&id, &link.ID, &link.Round, &link.Board); err != nil {
+			return err
+		}
+		if !link.Set() {
+			return nil
+		}
+		// A tournament game whose row cannot be read: neither player
+		// could play it on.
+		return s.recordGameResult(ctx, tx, link, id, tournament.DoubleForfeit, now)
+	})
 	done()
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("abandon session in channel %s: no active session: %w", channelID, sessions.ErrNotFound)
@@ -637,7 +672,7 @@ func (s *Store) Abandon(ctx context.Context, channelID string) (int64, error) {
 const SessionColumns = `id, revision, channel_id, guild_id, player1_id, player1_name, player2_id, player2_name,
 	config, actions, phase, message_id, created_at, updated_at,
 	theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
-	rated, rated_capped, ratings`
+	rated, rated_capped, ratings, tournament_id, tournament_round, tournament_board`
 
 const selectSession = `SELECT ` + SessionColumns + ` FROM matches`
 
@@ -686,6 +721,7 @@ type row struct {
 	postDue, webhook, place, endedBy                  sql.RawBytes
 	rated, ratedCapped                                int64
 	ratings                                           sql.RawBytes
+	tournament, tournamentRound, tournamentBoard      int64
 }
 
 // scan reads the current row of rows (selectSession) and returns a fresh
@@ -698,7 +734,7 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 	if err := rows.Scan(&r.id, &r.revision, &r.channel, &r.guild, &r.p1ID, &r.p1Name, &r.p2ID, &r.p2Name,
 		&r.config, &r.actions, &r.phase, &r.message, &r.created, &r.updated,
 		&r.theme, &r.ai, &r.end, &r.deadline, &r.postSeq, &r.postDue, &r.webhook, &r.place, &r.endedBy,
-		&r.rated, &r.ratedCapped, &r.ratings); err != nil {
+		&r.rated, &r.ratedCapped, &r.ratings, &r.tournament, &r.tournamentRound, &r.tournamentBoard); err != nil {
 		return nil, nil, err
 	}
 	if e := s.cache.get(r.id, r.revision); e != nil {
@@ -728,6 +764,7 @@ func decode(r *row, older *cached) (*sessions.Session, error) {
 		Players: [2]sessions.Member{{ID: string(r.p1ID), Name: string(r.p1Name)}, {ID: string(r.p2ID), Name: string(r.p2Name)}},
 		Phase:   sessions.Phase(r.phase), Theme: string(r.theme), AI: string(r.ai), End: sessions.End(r.end),
 		PostSeq: int(r.postSeq), EndedBy: string(r.endedBy), Rated: r.rated != 0, RatedCapped: r.ratedCapped != 0,
+		Tournament: sessions.TournamentLink{ID: r.tournament, Round: int(r.tournamentRound), Board: int(r.tournamentBoard)},
 	}
 	corrupt := func(what string, err error) error {
 		return fmt.Errorf("session %d: %s: %w: %w", r.id, what, sessions.ErrCorrupt, err)
