@@ -54,4 +54,8 @@ type ForgetCounts struct {
 	// MemberRatings counts the member's ratings (one per server where
 	// they played a rated match).
 	MemberRatings int
+	// PuzzleAttempts counts the member's attempts at puzzles,
+	// PuzzlePlayers their puzzle record (0 or 1), FoundPuzzles the puzzles
+	// found in their matches.
+	PuzzleAttempts, PuzzlePlayers, FoundPuzzles int
 }

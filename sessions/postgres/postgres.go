@@ -82,6 +82,9 @@ var dialect = sqlstore.Dialect{
 	UpdateMany:        updateManySQL,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`)
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('puzzle_attempts', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM puzzle_attempts`)
+		}
 		return err
 	},
 }
@@ -176,12 +179,18 @@ type Store struct {
 	// sessions.Store, promoted): an interface, so that none of sqlstore's
 	// other exported methods leaks into the backend's.
 	sessions.Store
+	// PuzzleStore is the engine as the puzzles' contract alone, promoted
+	// the same way.
+	sessions.PuzzleStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	name     string          // the URL without its password
 	versions sqlstore.Versions
 }
 
-var _ sessions.Store = (*Store)(nil)
+var (
+	_ sessions.Store       = (*Store)(nil)
+	_ sessions.PuzzleStore = (*Store)(nil)
+)
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
 // postgresql:// URL.
@@ -270,7 +279,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, core: core, name: Redact(dsn), versions: v}, nil
+	return &Store{Store: core, PuzzleStore: core, core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings

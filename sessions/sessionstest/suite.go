@@ -19,7 +19,8 @@
 // result changes both players' ratings in the transaction that records
 // it, by Glicko-2; unrated matches change none; the leaderboard by rating;
 // the rated matches of two members in a day), and export and import,
-// whole or of one server. Bench gives the benchmarks of the move path.
+// whole or of one server; and sessions.PuzzleStore (puzzles.go). Bench
+// gives the benchmarks of the move path.
 package sessionstest
 
 import (
@@ -139,4 +140,5 @@ func Run(t *testing.T, b Backend) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })
 	}
+	t.Run("Puzzles", func(t *testing.T) { runPuzzles(t, b) })
 }

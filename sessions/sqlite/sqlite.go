@@ -84,6 +84,9 @@ type Store struct {
 	// sessions.Store, promoted): an interface, so that none of sqlstore's
 	// other exported methods leaks into the backend's.
 	sessions.Store
+	// PuzzleStore is the engine as the puzzles' contract alone, promoted
+	// the same way.
+	sessions.PuzzleStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	path     string
 	versions sqlstore.Versions
@@ -113,7 +116,10 @@ func (c created) remove() error {
 	return first
 }
 
-var _ sessions.Store = (*Store)(nil)
+var (
+	_ sessions.Store       = (*Store)(nil)
+	_ sessions.PuzzleStore = (*Store)(nil)
+)
 
 // Open opens (creating it if needed) the SQLite database at path, creating
 // the parent folder too if it is missing, and migrates its schema: the
@@ -186,7 +192,7 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store,
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, core: core, path: path, versions: v, created: made}, nil
+	return &Store{Store: core, PuzzleStore: core, core: core, path: path, versions: v, created: made}, nil
 }
 
 // checkDSNPath refuses what cannot be a path in the DSN.

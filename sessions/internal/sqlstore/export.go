@@ -16,9 +16,13 @@ import (
 // Version 2 added the guild_settings lines, the matches' ended_by and the
 // trailer's guild_settings count; version 3 the member_rating lines, the
 // matches' rated, rated_capped, ratings and rated_at, and the trailer's
-// member_ratings count. Files of earlier versions import as they are, the
-// columns they lack taking their defaults (no match rated, no rating).
-const ExportVersion = 3
+// member_ratings count; version 4 the puzzles' lines (found_puzzle,
+// puzzle_scan, puzzle_rating, puzzle_player, puzzle_attempt,
+// puzzle_daily, puzzle_day, puzzle_daily_post; see puzzles_export.go)
+// and the trailer's counts of them (left out when 0). Files of earlier
+// versions import as they are, the columns they lack taking their
+// defaults (no match rated, no rating, no puzzle).
+const ExportVersion = 4
 
 // The export format is JSON lines: a header, then one line per stored row
 // (every match, member record, pair record, server's settings and member's
@@ -31,7 +35,8 @@ const ExportVersion = 3
 //	{"pair_record":{"guild_id":"...","user_id":"...","opponent_id":"...","wins":2,"losses":1}}
 //	{"guild_settings":{"guild_id":"...","settings":{"rows":7,...},"revision":2,"updated_at":"...","updated_by":"..."}}
 //	{"member_rating":{"guild_id":"...","user_id":"...","r":1662.31,"rd":290.32,"sigma":0.059999,"games":1,...}}
-//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1}}
+//	{"puzzle_attempt":{"id":3,"user_id":"...","puzzle_id":"...","line":"6x7c4 ... win5 3 gen:1",...}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1,"puzzle_attempts":1,...}}
 //
 // The header of an export of one server (ExportOptions.GuildID) names it
 // in "guild_id".
@@ -134,7 +139,16 @@ type exportLine struct {
 	Pair     *PairRow     `json:"pair_record,omitempty"`
 	Settings *SettingsRow `json:"guild_settings,omitempty"`
 	Rating   *RatingRow   `json:"member_rating,omitempty"`
-	End      *Counts      `json:"end,omitempty"`
+	// The puzzles' tables (puzzles_export.go).
+	FoundPuzzle   puzzleRow `json:"found_puzzle,omitempty"`
+	PuzzleScan    puzzleRow `json:"puzzle_scan,omitempty"`
+	PuzzleRating  puzzleRow `json:"puzzle_rating,omitempty"`
+	PuzzlePlayer  puzzleRow `json:"puzzle_player,omitempty"`
+	PuzzleAttempt puzzleRow `json:"puzzle_attempt,omitempty"`
+	DailyPuzzle   puzzleRow `json:"puzzle_daily,omitempty"`
+	PuzzleDay     puzzleRow `json:"puzzle_day,omitempty"`
+	DailyPost     puzzleRow `json:"puzzle_daily_post,omitempty"`
+	End           *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
@@ -248,6 +262,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 		}, &n.MemberRatings)
 	}
 	if err == nil {
+		err = s.exportPuzzles(ctx, tx, enc, opts.GuildID, &n)
+	}
+	if err == nil {
 		end := n
 		err = enc.Encode(exportLine{End: &end})
 	}
@@ -298,6 +315,13 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		(SELECT count(*) FROM pair_records), (SELECT count(*) FROM guild_settings), (SELECT count(*) FROM member_ratings)`).Scan(
 		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings, &present.MemberRatings); err != nil {
 		return n, s.failed(err)
+	}
+	puzzles, err := puzzleRowsPresent(ctx, tx)
+	if err != nil {
+		return n, s.failed(err)
+	}
+	if puzzles > 0 {
+		return n, errPuzzleRowsPresent
 	}
 	if present != (Counts{}) {
 		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records, %d member ratings and %d server settings: import into an empty database",
@@ -428,8 +452,16 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		case line.End != nil:
 			trailer = line.End
 		default:
-			return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating nor the trailer"))
+			t, row, ok := puzzleLine(&line)
+			if !ok {
+				return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating, a puzzles' row nor the trailer"))
+			}
+			if err := s.importPuzzleRow(ctx, tx, t, row); err != nil {
+				return fail(err)
+			}
+			*t.count(&n)++
 		}
+
 	}
 	if err := sc.Err(); err != nil {
 		return Counts{}, fmt.Errorf("line %d: %w", lineNo+1, err)
