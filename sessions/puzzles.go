@@ -297,6 +297,10 @@ type DailyPuzzle struct {
 	// (0 to 1439) in Zone, an IANA time zone name ("" is UTC).
 	Minute int
 	Zone   string
+	// Locale is the language of the posts (a Discord locale code): the
+	// server's own when an admin set them; its language setting, when it
+	// has one, comes first.
+	Locale string
 	// Next is when the next post is due (UTC; zero when off).
 	Next time.Time
 	// LastError says why Discord refused the last post, at LastErrorAt;

@@ -427,7 +427,7 @@ func testDailySettings(t *testing.T, b Backend) {
 	}
 	next := t0.Add(time.Hour).UTC()
 	set, err := one.UpdateDailyPuzzle(t.Context(), "guild-1", func(d *sessions.DailyPuzzle) error {
-		d.ChannelID, d.Minute, d.Zone, d.Next = "chan-1", 8*60, "Europe/Berlin", next
+		d.ChannelID, d.Minute, d.Zone, d.Locale, d.Next = "chan-1", 8*60, "Europe/Berlin", "de", next
 		return nil
 	})
 	if err != nil {
@@ -454,7 +454,7 @@ func testDailySettings(t *testing.T, b Backend) {
 	}
 	wg.Wait()
 	got, _ := two.DailyPuzzle(t.Context(), "guild-1")
-	if got.ChannelID != "chan-1" || got.Minute != 9*60 || got.LastError != "refused" || got.Zone != "Europe/Berlin" || !got.Next.Equal(next) || got.Revision != set.Revision+2 {
+	if got.ChannelID != "chan-1" || got.Minute != 9*60 || got.LastError != "refused" || got.Zone != "Europe/Berlin" || got.Locale != "de" || !got.Next.Equal(next) || got.Revision != set.Revision+2 {
 		t.Errorf("DailyPuzzle() after two changes at once = %+v, want both kept", got)
 	}
 	if _, err := one.UpdateDailyPuzzle(t.Context(), "guild-1", func(d *sessions.DailyPuzzle) error { d.Minute = 1440; return nil }); !errors.Is(err, sessions.ErrInvalidSession) {

@@ -486,7 +486,7 @@ func (s *Store) finishAttempt(ctx context.Context, tx *sql.Tx, a *sessions.Attem
 }
 
 // dailyColumns are the columns of puzzle_daily, as scanDaily reads them.
-const dailyColumns = `guild_id, channel_id, minute, zone, next_at, last_error, last_error_at, revision, updated_at`
+const dailyColumns = `guild_id, channel_id, minute, zone, locale, next_at, last_error, last_error_at, revision, updated_at`
 
 // scanDaily reads a row of dailyColumns.
 func scanDaily(row interface{ Scan(...any) error }) (sessions.DailyPuzzle, error) {
@@ -494,7 +494,7 @@ func scanDaily(row interface{ Scan(...any) error }) (sessions.DailyPuzzle, error
 		d                 sessions.DailyPuzzle
 		next, errAt, upAt string
 	)
-	if err := row.Scan(&d.GuildID, &d.ChannelID, &d.Minute, &d.Zone, &next, &d.LastError, &errAt, &d.Revision, &upAt); err != nil {
+	if err := row.Scan(&d.GuildID, &d.ChannelID, &d.Minute, &d.Zone, &d.Locale, &next, &d.LastError, &errAt, &d.Revision, &upAt); err != nil {
 		return d, err
 	}
 	var err error
@@ -549,16 +549,16 @@ func (s *Store) UpdateDailyPuzzle(ctx context.Context, guildID string, fn func(*
 		if d.ChannelID == "" {
 			d.Next = time.Time{}
 		}
-		args := []any{d.ChannelID, d.Minute, d.Zone, formatOptionalTime(d.Next), d.LastError, formatOptionalTime(d.LastErrorAt), formatTime(d.UpdatedAt)}
+		args := []any{d.ChannelID, d.Minute, d.Zone, d.Locale, formatOptionalTime(d.Next), d.LastError, formatOptionalTime(d.LastErrorAt), formatTime(d.UpdatedAt)}
 		done := s.lockWrites()
 		if found {
-			err = swapped(s.db.ExecContext(ctx, s.d.Rebind(`UPDATE puzzle_daily SET channel_id = ?, minute = ?, zone = ?, next_at = ?,
+			err = swapped(s.db.ExecContext(ctx, s.d.Rebind(`UPDATE puzzle_daily SET channel_id = ?, minute = ?, zone = ?, locale = ?, next_at = ?,
 				last_error = ?, last_error_at = ?, updated_at = ?, revision = revision + 1 WHERE guild_id = ? AND revision = ?`),
 				append(args, guildID, old.Revision)...))
 			d.Revision = old.Revision + 1
 		} else {
-			err = swapped(s.db.ExecContext(ctx, s.d.Rebind(`INSERT INTO puzzle_daily (channel_id, minute, zone, next_at, last_error, last_error_at,
-				updated_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO NOTHING`), append(args, guildID)...))
+			err = swapped(s.db.ExecContext(ctx, s.d.Rebind(`INSERT INTO puzzle_daily (channel_id, minute, zone, locale, next_at, last_error, last_error_at,
+				updated_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO NOTHING`), append(args, guildID)...))
 			d.Revision = 0
 		}
 		done()

@@ -74,7 +74,7 @@ var puzzleTables = []puzzleTable{
 			"puzzle_sigma": realColumn, "hinted": intColumn, "first": intColumn},
 		guild: "guild_id = ?", order: "id",
 		field: func(l *exportLine) *puzzleRow { return &l.PuzzleAttempt }, count: func(c *Counts) *int { return &c.PuzzleAttempts }},
-	{name: "puzzle_daily", columns: strings.Fields("guild_id channel_id minute zone next_at last_error last_error_at revision updated_at"),
+	{name: "puzzle_daily", columns: strings.Fields("guild_id channel_id minute zone locale next_at last_error last_error_at revision updated_at"),
 		kinds: map[string]columnKind{"minute": intColumn, "revision": intColumn}, guild: "guild_id = ?", order: "guild_id",
 		field: func(l *exportLine) *puzzleRow { return &l.DailyPuzzle }, count: func(c *Counts) *int { return &c.DailyPuzzles }},
 	{name: "puzzle_days", columns: strings.Fields("day puzzle_id line"), order: "day",

@@ -21,7 +21,8 @@
 -- a rated attempt ('' for none).
 --
 -- puzzle_daily holds a server's daily puzzle setting (channel, minute of
--- the day in zone, next_at the next post, '' when off; the last refusal),
+-- the day in zone, the posts' language, next_at the next post, '' when
+-- off; the last refusal),
 -- puzzle_daily_due the servers by their next post. puzzle_days holds the
 -- bot's puzzle of each day, the first one recorded. puzzle_daily_posts
 -- holds each server's post of a day, claimed (with a lease) before it is
@@ -99,6 +100,7 @@ CREATE TABLE puzzle_daily (
 	channel_id    TEXT    NOT NULL,
 	minute        INTEGER NOT NULL CHECK (minute BETWEEN 0 AND 1439),
 	zone          TEXT    NOT NULL,
+	locale        TEXT    NOT NULL DEFAULT '',
 	next_at       TEXT    NOT NULL,
 	last_error    TEXT    NOT NULL DEFAULT '',
 	last_error_at TEXT    NOT NULL DEFAULT '',
