@@ -18,6 +18,7 @@ import (
 // backend's explanation of its errors.
 type dbStore interface {
 	sessions.Store
+	sessions.PuzzleStore
 	SchemaVersions() (from, to int)
 	Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error)
 	Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
