@@ -7,11 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/bot/internal/render"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/internal/clock/clocktest"
+	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/puzzle"
 	"github.com/connectn/connectn/rating"
 	"github.com/connectn/connectn/sessions"
@@ -222,4 +225,89 @@ func TestDayNumber(t *testing.T) {
 			t.Errorf("DayOfNumber(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// TestCatalogCoversThePuzzles renders every message of the puzzles in
+// every language, with a localizer of its own each: every message it asks
+// for is in the catalog, and every message of puzzle.en.toml is read,
+// by the renders or by name in the code.
+func TestCatalogCoversThePuzzles(t *testing.T) {
+	win := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.WinIn })
+	only := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.OnlyMove })
+	defence := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.Defence })
+	found := win
+	found.Source = puzzle.Source{Kind: puzzle.FromMatch, Guild: "g", Match: 1, Players: [2]string{"Alice", "Bob"}, Mover: game.Player1, Round: 2, Move: 17}
+	change := &sessions.PuzzleRatingChange{MemberBefore: rating.New(), MemberAfter: rating.Rating{R: 1562, RD: 290, Sigma: 0.06}}
+	values := []ai.ColumnValue{{Legal: true}, {Legal: true, Settled: true, Score: 3, In: 1}, {Legal: true, Settled: true, Score: 2, In: 4},
+		{Legal: true, Settled: true}, {Legal: true, Settled: true, Score: -5, In: 1}, {Legal: true, Settled: true, Score: -2, In: 6}}
+	resolved := map[string]bool{}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		for _, p := range []puzzle.Puzzle{win, only, defence, found} {
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Rating: 1500, Attempt: 1})
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Rating: 1500, Attempt: 1, Moves: []int{0, 1}, Replied: true, Hint: &puzzle.Hint{Area: puzzle.Left, Last: 1}})
+			for _, area := range []puzzle.Area{puzzle.Left, puzzle.Centre, puzzle.Right} {
+				render.Puzzle(l, render.PuzzleView{Puzzle: p, Attempt: 1, Hint: &puzzle.Hint{Area: area, First: 2, Last: 4}})
+			}
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptSolved, Change: change, First: true, Streak: 1})
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptSolved, Streak: 3})
+			for _, v := range values {
+				render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptFailed, Step: puzzle.Step{Value: v},
+					Refutation: []int{1, 2}, Solution: []int{3}, First: true, Change: change})
+			}
+			for _, n := range []int{0, 1, 2, 5} {
+				render.DailyPost(l, render.DailyView{Puzzle: p, Day: "2026-11-23", Solvers: n, Previous: &win})
+			}
+		}
+		for _, n := range []int{1, 2, 5, 22} {
+			q := win
+			q.N = n
+			render.PuzzleTask(l, q)
+			render.PuzzleTheme(l, q)
+			d := defence
+			d.N = n
+			render.PuzzleTask(l, d)
+		}
+		render.PuzzleLeaderboard(l, nil)
+		render.PuzzleLeaderboard(l, []sessions.PuzzlePlayer{{UserID: "1", Rated: 5, Solved: 3}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
+		for _, n := range []int{1, 2, 5} {
+			msg := &render.Message{Embeds: []*discordgo.MessageEmbed{{}}}
+			render.AddPuzzleStats(l, msg, sessions.PuzzlePlayer{Rated: n, Solved: 1})
+		}
+		dailyStatus(l, sessions.DailyPuzzle{})
+		for _, cause := range []string{dailyErrorToken, dailyErrorChannel, dailyErrorPermission, dailyErrorOther} {
+			dailyStatus(l, sessions.DailyPuzzle{ChannelID: "1", Minute: 480, LastError: cause})
+		}
+		for k, cmd := range commands(l) {
+			localize(cmd, commands(l)[k], l, "xx")
+		}
+		for _, r := range sessions.Reasons() {
+			l.T(r.MessageID())
+		}
+		if m := l.Missing(); len(m) > 0 {
+			t.Errorf("%s: the renders ask for messages the catalog lacks: %q", lang, m)
+		}
+		for _, id := range l.Resolved() {
+			resolved[id] = true
+		}
+	}
+	_, literals := namedInCode(t)
+	for _, id := range locale.Default().IDsIn("puzzle.en.toml") {
+		if !resolved[id] && !literals[id] {
+			t.Errorf("message %q of puzzle.en.toml is never read", id)
+		}
+	}
+}
+
+// starterOf returns the first starter puzzle on the standard board for
+// which f holds.
+func starterOf(t *testing.T, f func(puzzle.Puzzle) bool) puzzle.Puzzle {
+	t.Helper()
+	for _, p := range puzzle.Starter() {
+		if p.Config.Rows == 6 && p.Config.Columns == 7 && f(p) {
+			return p
+		}
+	}
+	t.Fatal("no starter puzzle fits")
+	return puzzle.Puzzle{}
 }

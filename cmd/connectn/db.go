@@ -148,8 +148,14 @@ func importCmd(ctx context.Context, a *app) error {
 
 // countsText says what an export or import moved, table by table.
 func countsText(n sessions.ExportCounts) string {
-	return fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings and %d server settings",
+	text := fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings and %d server settings",
 		n.Matches, n.MemberStats, n.PairRecords, n.MemberRatings, n.GuildSettings)
+	if puzzles := n.FoundPuzzles + n.PuzzleScans + n.PuzzleRatings + n.PuzzlePlayers + n.PuzzleAttempts + n.DailyPuzzles +
+		n.PuzzleDays + n.DailyPosts; puzzles > 0 {
+		text += fmt.Sprintf(", with the puzzles' %d attempts, %d puzzle records, %d puzzle ratings, %d found puzzles and %d other rows",
+			n.PuzzleAttempts, n.PuzzlePlayers, n.PuzzleRatings, n.FoundPuzzles, n.PuzzleScans+n.DailyPuzzles+n.PuzzleDays+n.DailyPosts)
+	}
+	return text
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller
