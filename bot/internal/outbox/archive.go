@@ -51,7 +51,7 @@ func (a *archives) take(now time.Time) []string {
 	return out
 }
 
-// archiveDue archives the threads whose match ended threadArchiveDelay ago
+// ArchiveDue archives the threads whose match ended threadArchiveDelay ago
 // or more, unless a new challenge or match (a rematch) is under way in
 // one. The scheduler calls it at every sweep.
 func (b *Boards) ArchiveDue(ctx context.Context) {

@@ -49,7 +49,7 @@ type Boards struct {
 	archives archives
 	// unsure holds the board posts given up for now after a try that may
 	// have been carried out (no answer came): the next claim of such a
-	// post looks for it before posting (see post). In memory only: after
+	// post looks for it before posting (see Post). In memory only: after
 	// a restart, or on another replica, the next claim posts without
 	// looking.
 	unsure unsurePosts
@@ -120,7 +120,7 @@ func (u *unsurePosts) add(match int64, seq int) {
 // tried, and the players are waiting for the board.
 const retryPostAfter = 2 * time.Second
 
-// expired reports a deadline that fired on s and edits its message.
+// Expired reports a deadline that fired on s and edits its message.
 func (b *Boards) Expired(ctx context.Context, s *sessions.Session, e sessions.Expiry) {
 	b.Metrics.DeadlineFired(string(e))
 	attrs := []any{"match", s.ID, "guild", s.GuildID, "channel", s.ChannelID, "deadline", string(e)}
@@ -131,11 +131,7 @@ func (b *Boards) Expired(ctx context.Context, s *sessions.Session, e sessions.Ex
 	b.Edit(ctx, s, b.Settled(ctx, render.Public(s), s))
 }
 
-// public returns the localizer of the messages everyone sees in s's
-// channel.
-func (b *Boards) public(s *sessions.Session) *locale.Localizer { return render.Public(s) }
-
-// settled draws a session that is no longer active as its message
+// Settled draws a session that is no longer active as its message
 // should read, with the players' record against each other for a finished
 // match between members.
 func (b *Boards) Settled(ctx context.Context, l *locale.Localizer, s *sessions.Session) *message {
@@ -159,7 +155,7 @@ func settledLate(s *sessions.Session) bool {
 		!live(s.Webhook, s.UpdatedAt)
 }
 
-// matchOver draws the finished match s with its players' record and the
+// MatchOver draws the finished match s with its players' record and the
 // buttons this bot offers, or with rematch, the line that says a rematch
 // was asked for, and no button.
 func (b *Boards) MatchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
@@ -188,7 +184,7 @@ func (b *Boards) pair(ctx context.Context, s *sessions.Session) *sessions.PairRe
 	return &rec
 }
 
-// edit replaces s's board message with msg: through the latest
+// Edit replaces s's board message with msg: through the latest
 // interaction webhook while its token lives, else with the bot token when
 // there is one and the bot is a member there (not s.Place.WebhookOnly). When neither can reach the message, it stays as it is and
 // the next click on it shows msg instead (the click finds the session
@@ -241,7 +237,7 @@ func deadToken(err error) bool {
 	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
 }
 
-// editOriginal replaces the (deferred) response to c with msg, through
+// EditOriginal replaces the (deferred) response to interaction in with msg, through
 // the interaction's webhook, tried as deliver does.
 func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message) {
 	if b.Messenger == nil {
@@ -260,7 +256,7 @@ func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message)
 	}
 }
 
-// privately replaces the (deferred, public) response to c with a private
+// Privately replaces the (deferred, public) response to in with a private
 // reply of text to its sender: the response is deleted and the text
 // follows up, seen by the sender only ("": nothing follows).
 func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
@@ -281,7 +277,7 @@ func (b *Boards) Privately(ctx context.Context, in Interaction, text string) {
 	}
 }
 
-// postPending posts the board that the session of match in channelID still
+// PostPending posts the board that the session of match in channelID still
 // has to post, unless someone else is posting it already. Delivered runs
 // it as soon as the response that ended the round is delivered.
 func (b *Boards) PostPending(ctx context.Context, channelID string, match int64) {
@@ -309,7 +305,7 @@ func live(w sessions.Webhook, now time.Time) bool {
 // channel.
 var errUnreachable = errors.New("no live interaction token and no bot token")
 
-// post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
+// Post posts s's live board (or a rematch invitation) as a new message: a follow-up through the
 // latest interaction webhook while its token lives, else a channel message
 // with the bot token where the bot is a member (not s.Place.WebhookOnly).
 //
@@ -443,7 +439,7 @@ func (b *Boards) record(ctx context.Context, channelID string, match int64, doin
 	}
 }
 
-// learnMessageID records the ID of the message the response to c created,
+// LearnMessageID records the ID of the message the response to in created,
 // as the board message of post seq of match, unless another was recorded
 // since, and returns it ("" when Discord could not say).
 func (b *Boards) LearnMessageID(ctx context.Context, in Interaction, match int64, seq int) string {
@@ -489,7 +485,7 @@ func (b *Boards) early(ctx context.Context, fn func() error, codes ...int) error
 	return err
 }
 
-// hasCode reports whether err is a Discord API error with one of codes.
+// HasCode reports whether err is a Discord API error with one of codes.
 func HasCode(err error, codes ...int) bool {
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Message == nil {

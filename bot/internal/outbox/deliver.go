@@ -53,7 +53,7 @@ const (
 )
 
 // errAmbiguous ends the tries of a post whose first try may have made the
-// message, where the bot cannot look for it (see boards.post).
+// message, where the bot cannot look for it (see Boards.Post).
 var errAmbiguous = errors.New("the post may have been made, and the channel cannot be read to tell")
 
 // cause returns the retry cause of err, or "" when err will not pass by
@@ -96,7 +96,7 @@ func ambiguous(err error) bool {
 	return c == CauseTimeout || c == CauseReset
 }
 
-// retryWait returns how long to wait after try n (0 first) failed with err.
+// Wait returns how long to wait after try n (0 first) failed with err.
 // After a try cut off for want of an answer it is base, not more: that try
 // has waited its attempt already, and another wait that grows would only
 // add to the time the players wait for the board.

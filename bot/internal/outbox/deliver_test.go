@@ -38,26 +38,31 @@ func TestWaitAfterATimeout(t *testing.T) {
 func TestNoTryCutByTheBudget(t *testing.T) {
 	const attempt = 200 * time.Millisecond
 	clk := clocktest.New()
-	b := &Boards{Clock: clk, Metrics: noMetrics{},
+	retries := make(chan struct{}, 64)
+	b := &Boards{Clock: clk, Metrics: retryMetrics{retries},
 		Retry: Retry{Budget: 700 * time.Millisecond, Attempt: attempt, Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}}
 	var given []time.Duration
-	tried, done := make(chan struct{}), make(chan error, 1)
+	done := make(chan error, 1)
 	go func() {
 		done <- b.deliver(context.Background(), func(ctx context.Context) error {
 			dl, _ := ctx.Deadline()
 			given = append(given, dl.Sub(clk.Now()))
 			clk.Advance(30 * time.Millisecond) // the try's time
-			tried <- struct{}{}
 			return &discordgo.RESTError{Response: &http.Response{StatusCode: 500}}
 		})
 	}()
-	// In step with the tries: after each, deliver gives up or waits (its
-	// budget's timer and the wait's), and the clock moves past the wait.
+	// In step with the tries: after each retry counted, deliver waits (on
+	// its budget's timer and the wait's), and the clock moves past the
+	// wait.
 	var err error
 	for finished := false; !finished; {
-		<-tried
-		if err, finished = clocktest.WaitFor(t, clk, 2, done); !finished {
-			clk.Advance(b.Retry.Max)
+		select {
+		case err = <-done:
+			finished = true
+		case <-retries:
+			if err, finished = clocktest.WaitFor(t, clk, 2, done); !finished {
+				clk.Advance(b.Retry.Max)
+			}
 		}
 	}
 	if err == nil {
@@ -73,9 +78,9 @@ func TestNoTryCutByTheBudget(t *testing.T) {
 	}
 }
 
-// noMetrics records nothing.
-type noMetrics struct{}
+// retryMetrics tells each retry on retries.
+type retryMetrics struct{ retries chan<- struct{} }
 
-func (noMetrics) DeadlineFired(string) {}
-func (noMetrics) RESTRetry(string)     {}
-func (noMetrics) RESTGiveUp(string)    {}
+func (retryMetrics) DeadlineFired(string) {}
+func (m retryMetrics) RESTRetry(string)   { m.retries <- struct{}{} }
+func (retryMetrics) RESTGiveUp(string)    {}

@@ -203,7 +203,7 @@ func (d *DiscordMessenger) RecentChannelMessages(ctx context.Context, channelID 
 // ("discordgo's retries").
 const webhookBuckets = 1024
 
-// webhookBucket returns the bucket of a call through the webhook of token:
+// WebhookBucket returns the bucket of a call through the webhook of token:
 // "webhook#<n>", n from 0 to webhookBuckets-1 (FNV-1a of the token).
 func WebhookBucket(token string) string {
 	h := fnv.New32a()
@@ -378,7 +378,7 @@ func gone(err error) bool {
 	return false
 }
 
-// restErrorText describes err for the log without the request URL's host
+// RESTErrorText describes err for the log without the request URL's host
 // and token: discordgo builds every URL on discord.com, while the
 // transport may send the call to a configured REST base, so that a failure
 // without an answer is told by the path and the error of the connection

@@ -120,7 +120,7 @@ func (h *Scheduler) settle(ctx context.Context, channelID string) (bool, error) 
 	return true, nil
 }
 
-// botSettle plays the bot's turn that is due in session match (from the
+// BotSettle plays the bot's turn that is due in session match (from the
 // scheduler, or after a deferred response), edits the board message that
 // its webhook and message ID name, and posts the next board when a round
 // ended.
