@@ -185,7 +185,7 @@ func TestDailyPuzzleOnceTwoProcesses(t *testing.T) {
 		mustContain(t, "the daily post", got, "🧩 Daily puzzle", "to play", "Nobody has solved it yet", "Solve opens it just for you")
 		if day > 0 {
 			prev, _ := puzzle.Parse(e.posted(days[day-1]).Puzzle)
-			mustContain(t, "the daily post", got, "The previous puzzle", "||"+discs[prev.ToMove()]+" ")
+			mustContain(t, "the daily post", got, "Previous puzzle (", "), the answer: ||"+discs[prev.ToMove()]+" ")
 		}
 		e.clock.Advance(24 * time.Hour)
 	}

@@ -141,10 +141,11 @@ func Puzzle(l *locale.Localizer, v PuzzleView) *Message {
 			lines = append(lines, l.T("puzzle_correct", "Disc", puzzleTheme.Disc[member.Other()],
 				"Column", ColumnLabel(v.Moves[len(v.Moves)-1], cols)))
 		}
+		// The task says whose move it is; after a reply, how far the win
+		// still is.
 		if p.Kind == puzzle.WinIn && len(v.Moves) > 0 {
 			lines = append(lines, l.N("puzzle_left", p.N-len(v.Moves)/2, "Disc", puzzleTheme.Disc[member]))
 		}
-		lines = append(lines, l.T("puzzle_your_move", "Disc", puzzleTheme.Disc[member]))
 	}
 	if v.Hint != nil {
 		lines = append(lines, l.T("puzzle_hint", "Area", hintText(l, *v.Hint, cols)))
