@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -425,4 +426,60 @@ func TestPuzzleStatsAndLeaderboard(t *testing.T) {
 	mustContain(t, "stats", text(e.send(slash(alice, "stats"))), "🧩 Puzzles: rating **", "5 of 5 solved, best run 5")
 	got := text(e.send(slash(bob, "leaderboard", "by", "puzzles")))
 	mustContain(t, "leaderboard by:puzzles", got, "🧩 Puzzle ratings", "🥇 <@"+aliceID+">", "· 5/5 solved")
+}
+
+// slowSolver is the puzzles' solver that settles nothing in its first
+// slow calls (as a solver out of time), then the engine's values.
+type slowSolver struct {
+	mu   sync.Mutex
+	slow int
+}
+
+func (s *slowSolver) Move(ctx context.Context, m *game.Match, level ai.Level) (int, error) {
+	return puzzleEngine.Move(ctx, m, level)
+}
+
+func (s *slowSolver) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*ai.Analysis, error) {
+	return puzzleEngine.Analyze(ctx, cfg, r)
+}
+
+func (s *slowSolver) Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error) {
+	s.mu.Lock()
+	slow := s.slow > 0
+	if slow {
+		s.slow--
+	}
+	s.mu.Unlock()
+	if !slow {
+		return puzzleEngine.Evaluate(ctx, cfg, moves)
+	}
+	vals, err := puzzleEngine.Evaluate(ctx, cfg, moves)
+	for k := range vals {
+		vals[k].Settled, vals[k].Score, vals[k].In = false, 0, 0
+	}
+	return vals, err
+}
+
+// TestPuzzleJudgedAfterDeferral: when the solver does not settle a move
+// within the click's time, the click is answered with a deferred update
+// and the message is edited once the solver has judged it.
+func TestPuzzleJudgedAfterDeferral(t *testing.T) {
+	solver := &slowSolver{}
+	c := clocktest.New()
+	e := newEnvWith(t, c, slog.New(slog.DiscardHandler), true, bot.WithAI(solver))
+	e.clock = c
+	p := starterWhere(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.WinIn && p.N == 3 && p.Config.Columns == 7 && p.Config.Rows == 6 })
+	msg := e.canvas(alice)
+	a := e.startAt(alice, p, "")
+	solver.mu.Lock()
+	solver.slow = 1 // the reply's valuation, inside the response
+	solver.mu.Unlock()
+	resp, after := e.pz(alice, msg, a.ID, 0, p.Solution)
+	if resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+		t.Fatalf("a move the solver did not settle in time answered type %d, want a deferred update (6)", resp.Type)
+	}
+	mustContain(t, "the message after the deferred judgement", messageText(after), "✅ Correct!")
+	if got := e.attempt(a.ID); len(got.Moves) != 2 {
+		t.Errorf("attempt after the deferred judgement = %+v, want the move and the reply", got)
+	}
 }
