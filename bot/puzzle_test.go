@@ -468,7 +468,9 @@ func TestPuzzleJudgedAfterDeferral(t *testing.T) {
 	c := clocktest.New()
 	e := newEnvWith(t, c, slog.New(slog.DiscardHandler), true, bot.WithAI(solver))
 	e.clock = c
-	p := starterWhere(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.WinIn && p.N == 3 && p.Config.Columns == 7 && p.Config.Rows == 6 })
+	p := starterWhere(t, func(p puzzle.Puzzle) bool {
+		return p.Kind == puzzle.WinIn && p.N == 3 && p.Config.Columns == 7 && p.Config.Rows == 6
+	})
 	msg := e.canvas(alice)
 	a := e.startAt(alice, p, "")
 	solver.mu.Lock()
