@@ -218,22 +218,22 @@ func TestBotTokenEditsAfterTheWebhookExpires(t *testing.T) {
 	}
 }
 
-// TestBoardPostRetried: the follow-up with the next round's board fails
-// once with a server error; the board stays pending and the scheduler posts
-// it when the lease runs out. A failure that will not pass (the channel is
-// gone) is given up, and /connectn board posts the board.
+// TestBoardPostRetried: the follow-up with a rematch invitation (a post
+// that is not a response) fails once with a server error; the post stays
+// pending and the scheduler posts it when the lease runs out. A failure
+// that will not pass (the channel is gone) is given up.
 func TestBoardPostRetried(t *testing.T) {
 	t.Run("a server error is tried again at once", func(t *testing.T) {
 		e := newFaultEnv(t, 2*time.Second, time.Second, 5*time.Millisecond)
-		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		finished := e.finishForRematch()
 		e.fake.FailNext(postsFollowUp, 500, 0, 0)
 		e.fake.FailNext(postsFollowUp, 502, 0, 0)
-		e.play(alice, bob, "1", "2", "1", "2", "1")
+		e.click(bob, finished, "Rematch")
 		msgs := e.public()
 		if len(msgs) != 2 {
-			t.Fatalf("%d messages, want the round 2 board too", len(msgs))
+			t.Fatalf("%d messages, want the invitation too", len(msgs))
 		}
-		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+		mustContain(t, "invitation", messageText(msgs[1]), "asks you for a rematch")
 		if s := e.session(); !s.PostDue.IsZero() || s.MessageID != msgs[1].ID {
 			t.Errorf("after the post: due %v, message %q, want none, %q", s.PostDue, s.MessageID, msgs[1].ID)
 		}
@@ -246,13 +246,13 @@ func TestBoardPostRetried(t *testing.T) {
 		// (TestNoTryCutByTheBudget): CI caught this subtest failing so
 		// when the budget's end cut the last try.
 		e := newFaultEnv(t, 1500*time.Millisecond, time.Second, 5*time.Millisecond)
-		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		finished := e.finishForRematch()
 		var failing atomic.Bool
 		failing.Store(true)
 		for range 200 {
 			e.fake.FailNext(func(r discordtest.Request) bool { return failing.Load() && postsFollowUp(r) }, 500, 0, 0)
 		}
-		e.play(alice, bob, "1", "2", "1", "2", "1")
+		e.click(bob, finished, "Rematch")
 		failing.Store(false)
 		if n := len(e.public()); n != 1 {
 			t.Fatalf("%d messages after a failed post, want 1", n)
@@ -273,16 +273,16 @@ func TestBoardPostRetried(t *testing.T) {
 		}
 		msgs := e.public()
 		if len(msgs) != 2 {
-			t.Fatalf("%d messages, want the round 2 board too", len(msgs))
+			t.Fatalf("%d messages, want the invitation too", len(msgs))
 		}
-		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
-		e.play(bob, alice, "1")
+		mustContain(t, "invitation", messageText(msgs[1]), "asks you for a rematch")
+		mustUpdate(t, e.click(alice, msgs[1], "Accept"))
 	})
 	t.Run("an unknown channel does not", func(t *testing.T) {
 		e := newEnv(t)
-		e.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		finished := e.finishForRematch()
 		e.fake.FailNext(postsFollowUp, 404, 10003, 0)
-		e.play(alice, bob, "1", "2", "1", "2", "1")
+		e.click(bob, finished, "Rematch")
 		if s := e.session(); !s.PostDue.IsZero() {
 			t.Fatal("a post to a channel that is gone is still pending")
 		}
@@ -290,9 +290,9 @@ func TestBoardPostRetried(t *testing.T) {
 		if n := e.runDue(); n != 0 {
 			t.Fatalf("RunDue settled %d, want nothing to retry", n)
 		}
-		resp := e.send(slash(bob, "board"))
-		mustContain(t, "reposted board", text(resp), "Round 2", "Bob** opens")
-		e.play(bob, alice, "1")
+		if n := len(e.public()); n != 1 {
+			t.Fatalf("%d messages, want no invitation", n)
+		}
 	})
 }
 

@@ -123,22 +123,21 @@ func TestStoryOverHTTP(t *testing.T) {
 	}
 }
 
-// TestRateLimitedFollowUp: Discord answers the next round's follow-up with
-// a 429; discordgo waits retry_after and tries again, and the board
-// arrives.
+// TestRateLimitedFollowUp: Discord answers a follow-up (a rematch
+// invitation) with a 429; the bot waits retry_after and tries again, and
+// the invitation arrives.
 func TestRateLimitedFollowUp(t *testing.T) {
 	w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
-	w.send(slashChallenge(alice, bob, map[string]int{"rows": 4, "columns": 4, "connect": 3}))
-	w.click(bob, w.board(), "Accept")
+	finished := w.finishForRematch()
 	w.fake.FailNext(func(r discordtest.Request) bool {
 		return r.Method == "POST" && strings.HasPrefix(r.Path, "/webhooks/")
 	}, 429, 0, 20*time.Millisecond)
-	w.play(alice, bob, "1", "2", "1", "2", "1")
+	w.click(bob, finished, "Rematch")
 	msgs := w.public()
 	if len(msgs) != 2 {
 		t.Fatalf("%d messages after a rate-limited follow-up, want 2", len(msgs))
 	}
-	mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+	mustContain(t, "invitation", messageText(msgs[1]), "asks you for a rematch")
 	limited := 0
 	for _, r := range w.fake.Requests() {
 		if r.Status == 429 {
@@ -150,25 +149,49 @@ func TestRateLimitedFollowUp(t *testing.T) {
 	}
 }
 
-// TestFollowUpCrossesTheAnswer: over HTTP, Discord may not have applied
-// the answer that ends a round when the follow-up with the next board
-// reaches it, and answers 10015 Unknown Webhook; the bot tries again
-// shortly, and the board arrives. Likewise for the ID of a new board
-// message (10008 Unknown Message), read when the bot has a token.
+// TestFollowUpCrossesTheAnswer: over HTTP, Discord may not have applied a
+// response when the bot's next call through the interaction's webhook
+// reaches it, and answers 10015 Unknown Webhook or 10008 Unknown Message;
+// the bot tries again shortly. For a follow-up (a rematch invitation), the
+// invitation arrives; for the read of the message a response made (the
+// next round's board, the board /connectn board posts again, read at once
+// when the bot has a token), the session learns its ID.
 func TestFollowUpCrossesTheAnswer(t *testing.T) {
-	t.Run("the next board", func(t *testing.T) {
+	t.Run("a follow-up", func(t *testing.T) {
 		w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
-		w.send(slashChallenge(alice, bob, map[string]int{"rows": 4, "columns": 4, "connect": 3}))
-		w.click(bob, w.board(), "Accept")
+		finished := w.finishForRematch()
 		w.fake.FailNext(postsFollowUp, 404, discordgo.ErrCodeUnknownWebhook, 0)
-		w.play(alice, bob, "1", "2", "1", "2", "1")
+		w.click(bob, finished, "Rematch")
 		msgs := w.public()
 		if len(msgs) != 2 {
 			t.Fatalf("%d messages after a follow-up that crossed the answer, want 2", len(msgs))
 		}
-		mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2")
+		mustContain(t, "invitation", messageText(msgs[1]), "asks you for a rematch")
 		if n := w.requests("POST", isWebhook); n != 2 {
-			t.Errorf("%d follow-ups posted, want 2 (the one refused, then the board)", n)
+			t.Errorf("%d follow-ups posted, want 2 (the one refused, then the invitation)", n)
+		}
+	})
+	t.Run("the next round's board", func(t *testing.T) {
+		w := newFaultEnv(t, 15*time.Second, 2*time.Second, 250*time.Millisecond)
+		w.withBotToken(true)
+		w.startMatch(map[string]int{"rows": 4, "columns": 4, "connect": 3})
+		reads := func() int {
+			return w.requests("GET", func(p string) bool { return strings.HasSuffix(p, "/messages/@original") })
+		}
+		before := reads() // the challenge's
+		w.fake.FailNext(func(r discordtest.Request) bool {
+			return r.Method == "GET" && strings.HasSuffix(r.Path, "/messages/@original")
+		}, 404, discordgo.ErrCodeUnknownWebhook, 0)
+		w.play(alice, bob, "1", "2", "1", "2", "1")
+		msgs := w.public()
+		if len(msgs) != 2 {
+			t.Fatalf("%d messages, want the round 1 record and round 2's board", len(msgs))
+		}
+		if s := w.session(); s.MessageID != msgs[1].ID {
+			t.Errorf("the session's board message %q; want %q", s.MessageID, msgs[1].ID)
+		}
+		if n := reads() - before; n != 2 {
+			t.Errorf("%d reads of @original, want 2 (the one refused, then the board)", n)
 		}
 	})
 	t.Run("the ID of a new board", func(t *testing.T) {

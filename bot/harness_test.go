@@ -186,6 +186,32 @@ func mustUpdate(t *testing.T, resp *discordgo.InteractionResponse) {
 	}
 }
 
+// mustNextBoard fails unless resp is the answer to a click that ended a
+// round: the next round's board as a new message everyone sees, with its
+// column buttons.
+func mustNextBoard(t *testing.T, resp *discordgo.InteractionResponse) {
+	t.Helper()
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Fatalf("got response type %d (%q), want the next round's board as a new public message (4)", resp.Type, text(resp))
+	}
+	for _, b := range buttons(resp.Data.Components) {
+		if strings.HasPrefix(b.CustomID, "cn:drop:") {
+			return
+		}
+	}
+	t.Fatalf("the new message %q has no column button: not a board", text(resp))
+}
+
+// mustMove fails unless resp answers a disc dropped: the message updated,
+// or for a disc that ended a round, the next round's board (mustNextBoard).
+func mustMove(t *testing.T, resp *discordgo.InteractionResponse) {
+	t.Helper()
+	if resp.Type == discordgo.InteractionResponseUpdateMessage {
+		return
+	}
+	mustNextBoard(t, resp)
+}
+
 // mustContain fails unless s contains every one of wants.
 func mustContain(t *testing.T, what, s string, wants ...string) {
 	t.Helper()
@@ -546,7 +572,8 @@ func (e *env) clickID(u user, msg *discordgo.Message, customID string) *discordg
 }
 
 // play drops discs in the columns on the newest message, first and second
-// taking turns, checking each updates the message; it returns the last
+// taking turns, checking each updates the message (or, ending a round,
+// answers with the next round's board: mustMove); it returns the last
 // response.
 func (e *env) play(first, second user, columns ...string) *discordgo.InteractionResponse {
 	e.t.Helper()
@@ -557,7 +584,7 @@ func (e *env) play(first, second user, columns ...string) *discordgo.Interaction
 			who = second
 		}
 		resp = e.click(who, e.board(), c)
-		mustUpdate(e.t, resp)
+		mustMove(e.t, resp)
 	}
 	return resp
 }

@@ -87,30 +87,36 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	w.play(bob, alice, "2", "1", "2", "1", "2")
 	mustPrivate(t, w.send(componentClick(alice, w.board(), stale)), "moved on")
 	first := w.board()
+	// The click that ends round 1 is answered with round 2's board, a new
+	// message; the message clicked becomes round 1's record.
 	resp = w.click(alice, first, "1")
-	mustUpdate(t, resp)
-	mustContain(t, "round 1 record", text(resp), "Connect 4 · Round 1 result", "🟥 4 in a row: column 1, rows 1–4", "🔴 **Alice** wins the round.",
+	mustNextBoard(t, resp)
+	record := w.message(first.ID)
+	mustContain(t, "round 1 record", messageText(record), "Connect 4 · Round 1 result", "🟥 4 in a row: column 1, rows 1–4", "🔴 **Alice** wins the round.",
 		"🔴 **Alice** 1 – 0 **Bob** 🟡", "Round 2 starts in a new message below")
-	if resp.Data.Content != "" {
-		t.Errorf("round 1 record keeps content %q", resp.Data.Content)
+	if record.Content != "" {
+		t.Errorf("round 1 record keeps content %q", record.Content)
 	}
-	if got := gridCells(text(resp), "🟥"); got != 4 {
-		t.Errorf("round 1 record: %d highlighted discs, want 4:\n%s", got, text(resp))
+	if got := gridCells(messageText(record), "🟥"); got != 4 {
+		t.Errorf("round 1 record: %d highlighted discs, want 4:\n%s", got, messageText(record))
 	}
-	if len(resp.Data.Components) != 0 {
-		t.Errorf("round 1 record keeps buttons %q", labels(resp.Data.Components))
+	if len(record.Components) != 0 {
+		t.Errorf("round 1 record keeps buttons %q", labels(record.Components))
 	}
-	mentionsOnly(t, "round record", resp.Data.AllowedMentions)
 	msgs := w.public()
 	if len(msgs) != 2 {
 		t.Fatalf("after round 1 the channel has %d messages, want the record and round 2's board", len(msgs))
 	}
 	round2 := msgs[1]
+	if got, want := messageText(round2), text(resp); got != want {
+		t.Errorf("round 2's message reads\n%s\nwant the response\n%s", got, want)
+	}
 	mustContain(t, "round 2 board", messageText(round2), "Connect 4 · Round 2", "🔴 **Alice** 1 – 0 **Bob** 🟡",
 		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6), "🟡 **Bob** opens: pick a column.")
 	if !strings.HasPrefix(round2.Content, "<@"+bobID+">") {
 		t.Errorf("round 2 board content %q does not ping Bob", round2.Content)
 	}
+	mentionsOnly(t, "round 2 board", resp.Data.AllowedMentions, bobID)
 
 	// Round 2: Bob opens and wins vertically in column 7.
 	mustPrivate(t, w.click(alice, round2, "7"), "not your turn")
@@ -119,11 +125,13 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 		restart()
 	}
 	w.play(bob, alice, "7", "6")
-	resp = w.click(bob, w.board(), "7")
-	mustUpdate(t, resp)
-	mustContain(t, "round 2 record", text(resp), "🟨 4 in a row: column 7, rows 1–4", "🟡 **Bob** wins the round.", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
-	if got := gridCells(text(resp), "🟨"); got != 4 {
-		t.Errorf("round 2 record: %d highlighted discs, want 4:\n%s", got, text(resp))
+	second := w.board()
+	resp = w.click(bob, second, "7")
+	mustNextBoard(t, resp)
+	record = w.message(second.ID)
+	mustContain(t, "round 2 record", messageText(record), "🟨 4 in a row: column 7, rows 1–4", "🟡 **Bob** wins the round.", "🔴 **Alice** 1 – 1 **Bob** 🟡", "Round 3 starts in a new message below")
+	if got := gridCells(messageText(record), "🟨"); got != 4 {
+		t.Errorf("round 2 record: %d highlighted discs, want 4:\n%s", got, messageText(record))
 	}
 	round3 := w.board()
 	mustContain(t, "round 3 board", messageText(round3), "Connect 4 · Round 3", "🔴 **Alice** opens: pick a column.")

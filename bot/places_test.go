@@ -61,7 +61,8 @@ func (p *place) click(u user, msg *discordgo.Message, label string) *discordgo.I
 	return p.e.send(discordtest.Click(p.envelope(u), msg, b.CustomID))
 }
 
-// play drops discs on the newest message, first and second taking turns.
+// play drops discs on the newest message, first and second taking turns
+// (mustMove).
 func (p *place) play(first, second user, columns ...string) {
 	p.e.t.Helper()
 	for k, c := range columns {
@@ -69,7 +70,7 @@ func (p *place) play(first, second user, columns ...string) {
 		if k%2 == 1 {
 			who = second
 		}
-		mustUpdate(p.e.t, p.click(who, p.board(), c))
+		mustMove(p.e.t, p.click(who, p.board(), c))
 	}
 }
 
@@ -103,7 +104,8 @@ func groupDM(e *env) *place {
 // TestGroupDMMatchWithoutTheBotToken plays a whole match of two rounds in
 // a group DM where the bot is no member, with a bot that has a token:
 // every board, round record and next round goes through the interaction
-// responses and their webhooks, and not one bot-token call is made there.
+// responses and their webhooks (the next round's board is the response to
+// the click that ends a round, the record an edit through the webhook), and not one bot-token call is made there.
 // The public messages speak the challenger's language (German), each
 // private reply the clicker's (Japanese for Bob); the match counts in the
 // direct messages' record. A turn that runs out after the last token died
@@ -128,8 +130,14 @@ func TestGroupDMMatchWithoutTheBotToken(t *testing.T) {
 	}
 	mustContain(t, "round record", messageText(msgs[0]), de.T("record_title", "Connect", 4, "Round", 1))
 	mustContain(t, "round 2", messageText(msgs[1]), de.T("board_title", "Connect", 4, "Round", 2))
-	if got := e.fake.Messages(); got[len(got)-1].Kind != discordtest.FollowupMessageCreate {
-		t.Errorf("round 2's board came as %v, want a follow-up through the webhook", got[len(got)-1].Kind)
+	var kinds []discordtest.MessageKind
+	for _, m := range e.fake.Messages() {
+		if m.Message.ID == msgs[1].ID {
+			kinds = append(kinds, m.Kind)
+		}
+	}
+	if len(kinds) != 1 || kinds[0] != discordtest.InteractionResponseMessage {
+		t.Errorf("round 2's board came as %v, want the response to the click that ended round 1", kinds)
 	}
 
 	// Round 2: Bob opens; Alice connects four in column 2 and takes the match.

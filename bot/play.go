@@ -46,19 +46,28 @@ func (h *play) routes() []route {
 
 // drop drops the clicker's disc in the button's column, and in a match
 // against the bot the bot's reply too. The message becomes the new board;
-// when a disc ends a round that the match outlives, the message becomes
-// that round's record and the next round's board is posted as a new
-// message once Discord has the response; when it ends the match, the
-// message shows the result and the Rematch button. When the bot cannot
-// reply within the response's time, the response is a deferred update and
-// the bot's move edits the message once it is made.
+// when it ends the match, the message shows the result and the Rematch
+// button. When a disc ends a round that the match outlives, the response
+// is the next round's board as a new message, and the message clicked
+// becomes that round's record once Discord has the response, by an edit
+// (see roundEnded). When the bot cannot reply within the response's time,
+// the response is a deferred update and the bot's move edits the message
+// once it is made (and a round it ends posts the next board as a
+// follow-up).
 func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	var played sessions.Played
+	var (
+		played sessions.Played
+		before sessions.Webhook // how the clicked message was reached before the click
+	)
 	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
+		before = s.Webhook
 		var err error
 		played, err = s.Drop(ctx, sessions.Click{User: c.user, Post: int(c.id.Part(1)), Ply: int(c.id.Part(2)),
 			Column: int(c.id.Part(3)), Message: clickedMessage(c.i), Hook: c.webhook("@original")},
 			h.engine.turns(inlineBudget(ctx, c)), c.now, h.policy)
+		if err == nil && played.RoundEnded && played.BotLate == nil {
+			err = s.PostInResponse()
+		}
 		return err
 	})
 	if err != nil {
@@ -73,18 +82,52 @@ func (h *play) drop(ctx context.Context, c *call) (*discordgo.InteractionRespons
 	case s.Phase == sessions.PhaseFinished:
 		h.log.Info("match over", "match", s.ID, "channel", s.ChannelID, "winner", s.Member(s.Match.Winner()).ID)
 		return updateMessage(h.boards.MatchOver(ctx, c.public(s), s, "")), nil
+	case played.RoundEnded && played.BotLate == nil:
+		return h.roundEnded(c, s, played, before), nil
 	case played.RoundEnded:
 		c.afterResponse(func(ctx context.Context) {
 			h.boards.PostPending(ctx, s.ChannelID, s.ID)
-			if played.BotLate != nil {
-				h.sched.BotSettle(ctx, s.ChannelID, s.ID)
-			}
+			h.sched.BotSettle(ctx, s.ChannelID, s.ID)
 		})
 		return updateMessage(render.RoundRecord(c.public(s), s, s.Match.Rounds()[played.Round-1])), nil
 	case played.BotLate != nil:
 		return c.deferUpdate(func(ctx context.Context) { h.sched.BotSettle(ctx, s.ChannelID, s.ID) }), nil
 	}
 	return updateMessage(render.Board(c.public(s), s)), nil
+}
+
+// roundEnded answers the click c that ended a round of s (played) with
+// the next round's board as a new message, and once Discord has the
+// response, makes the message clicked that round's record, reached as it
+// was before the click (before: the previous interaction's webhook, whose
+// @original it is). The board stays due (sessions.Session.PostInResponse)
+// until the first click on it, which carries its message ID; should no
+// click come within the post's grace, the scheduler finds it through the
+// click's own webhook (outbox.Boards.Post). With a bot token, whose edits
+// need the message's ID once the interaction tokens have died, the ID is
+// read at once, as a challenge's is.
+//
+// The next board travels in the response, which Discord sends and waits
+// for, not in a follow-up, a REST call whose answer may be lost: a
+// follow-up whose answer was lost could only be looked for with a bot
+// token (its webhook lists no follow-ups), and without one it was given
+// up rather than risk a second copy (21 boards of about 280 missing under
+// a fifth of REST calls failing, docs/load.md). What the REST API carries
+// now is an edit, which Discord applies once however often it is sent,
+// and a read of the response's message, which changes nothing. The
+// channel ends as before: the message clicked is the round's record and
+// the new message below it is the next round's board.
+func (h *play) roundEnded(c *call, s *sessions.Session, played sessions.Played, before sessions.Webhook) *discordgo.InteractionResponse {
+	old := *s
+	old.Webhook, old.MessageID = before, clickedMessage(c.i)
+	record := render.RoundRecord(render.Public(s), s, s.Match.Rounds()[played.Round-1])
+	c.afterResponse(func(ctx context.Context) {
+		h.boards.Edit(ctx, &old, record)
+		if h.boards.Messenger != nil && h.boards.Messenger.HasBotToken() && !s.Place.WebhookOnly {
+			h.boards.LearnMessageID(ctx, c.out(), s.ID, s.PostSeq)
+		}
+	})
+	return newMessage(render.Board(c.public(s), s))
 }
 
 // clickedMessage returns the ID of the message a component interaction

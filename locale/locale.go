@@ -27,16 +27,44 @@ const Base = "en"
 // Catalog is a set of messages in one or more languages. It is safe for
 // concurrent use.
 type Catalog struct {
-	bundle  *i18n.Bundle
-	ids     []string                            // the message IDs of the base language, sorted
-	files   map[string][]string                 // the message IDs of each file, by its base name
-	sources map[string]map[string]*i18n.Message // language tag → ID → message
-	tags    []language.Tag                      // the languages, the base language first
-	matcher language.Matcher                    // over tags
+	// plurals holds one message per language, "form", whose plural forms
+	// are their own names: go-i18n, asked for it with a count, names the
+	// CLDR plural form of the count in that language. The messages
+	// themselves are kept in sources, not in a go-i18n bundle, whose
+	// templates (a map and a template per form of every message of every
+	// language) took four fifths of the catalog's 5 MiB: the bot's live
+	// heap, which a memory limit makes the garbage collector mark often.
+	plurals *i18n.Bundle
+	ids     []string                       // the message IDs of the base language, sorted
+	files   map[string][]string            // the message IDs of each file, by its base name
+	sources map[string]map[string]*message // language tag → ID → message
+	tags    []language.Tag                 // the languages, the base language first
+	matcher language.Matcher               // over tags
 
 	mu         sync.Mutex
 	localizers map[string]*Localizer
 }
+
+// message is a message's source in one language, by plural form (the
+// order of pluralForms); a message without a count has its text as
+// "other".
+type message [6]string
+
+// pluralForms are the CLDR plural forms, in the order of a message's.
+var pluralForms = [6]string{"zero", "one", "two", "few", "many", "other"}
+
+// formOf returns the index in pluralForms of form, or -1.
+func formOf(form string) int {
+	for i, f := range pluralForms {
+		if f == form {
+			return i
+		}
+	}
+	return -1
+}
+
+// pluralsID is the ID of the message of Catalog.plurals.
+const pluralsID = "form"
 
 var (
 	defaultOnce    sync.Once
@@ -68,27 +96,32 @@ func English() *Localizer { return Default().Localizer() }
 // template of fields only ({{.Name}}). It returns an error naming the file
 // and message that break a rule.
 func Load(fsys fs.FS, dir string) (*Catalog, error) {
-	bundle := i18n.NewBundle(language.English)
-	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	plurals := i18n.NewBundle(language.English)
+	unmarshal := map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal}
 	names, err := fs.Glob(fsys, path.Join(dir, "*.toml"))
 	if err != nil {
 		return nil, err
 	}
-	c := &Catalog{bundle: bundle, localizers: map[string]*Localizer{}, files: map[string][]string{},
-		sources: map[string]map[string]*i18n.Message{}}
+	c := &Catalog{plurals: plurals, localizers: map[string]*Localizer{}, files: map[string][]string{},
+		sources: map[string]map[string]*message{}}
 	base := false
 	for _, name := range names {
 		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
-		f, err := bundle.ParseMessageFileBytes(b, name)
+		f, err := i18n.ParseMessageFileBytes(b, name, unmarshal)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		lang := f.Tag.String()
 		if c.sources[lang] == nil {
-			c.sources[lang] = map[string]*i18n.Message{}
+			c.sources[lang] = map[string]*message{}
+			forms := &i18n.Message{ID: pluralsID, Zero: pluralForms[0], One: pluralForms[1], Two: pluralForms[2],
+				Few: pluralForms[3], Many: pluralForms[4], Other: pluralForms[5]}
+			if err := plurals.AddMessages(f.Tag, forms); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 		for _, m := range f.Messages {
 			for _, src := range []string{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other} {
@@ -99,7 +132,7 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 			if _, dup := c.sources[lang][m.ID]; dup {
 				return nil, fmt.Errorf("%s: message %s is given twice in %s", name, m.ID, lang)
 			}
-			c.sources[lang][m.ID] = m
+			c.sources[lang][m.ID] = &message{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other}
 			c.files[path.Base(name)] = append(c.files[path.Base(name)], m.ID)
 		}
 		if f.Tag == language.English {
@@ -113,7 +146,7 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: no %s.toml, the base language", dir, Base)
 	}
 	slices.Sort(c.ids)
-	c.tags = bundle.LanguageTags()
+	c.tags = plurals.LanguageTags()
 	c.matcher = language.NewMatcher(c.tags)
 	return c, nil
 }
@@ -140,9 +173,9 @@ func (c *Catalog) Forms(lang, id string) (map[string]string, bool) {
 		return nil, false
 	}
 	out := map[string]string{}
-	for form, src := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+	for i, src := range m {
 		if src != "" {
-			out[form] = src
+			out[pluralForms[i]] = src
 		}
 	}
 	return out, true
@@ -152,7 +185,7 @@ func (c *Catalog) Forms(lang, id string) (map[string]string, bool) {
 // language first.
 func (c *Catalog) Languages() []string {
 	var out []string
-	for _, t := range c.bundle.LanguageTags() {
+	for _, t := range c.plurals.LanguageTags() {
 		out = append(out, t.String())
 	}
 	return out
@@ -184,7 +217,7 @@ func (c *Catalog) NewLocalizer(langs ...string) *Localizer {
 	l := &Localizer{chain: chain, forms: map[string]*i18n.Localizer{}, sources: c.sources, cache: map[key]compiled{},
 		missing: map[string]bool{}}
 	for _, tag := range chain {
-		l.forms[tag] = i18n.NewLocalizer(c.bundle, tag)
+		l.forms[tag] = i18n.NewLocalizer(c.plurals, tag)
 	}
 	return l
 }
@@ -247,9 +280,9 @@ func posix(s string) string {
 // Localizer speaks one language (with its fallbacks). It is safe for
 // concurrent use.
 type Localizer struct {
-	chain   []string                            // the languages read, best first (Catalog.Chain)
-	forms   map[string]*i18n.Localizer          // by language of chain: go-i18n, for the plural form
-	sources map[string]map[string]*i18n.Message // the catalog's messages, by language and ID
+	chain   []string                       // the languages read, best first (Catalog.Chain)
+	forms   map[string]*i18n.Localizer     // by language of chain: go-i18n on Catalog.plurals, for the plural form
+	sources map[string]map[string]*message // the catalog's messages, by language and ID
 
 	mu      sync.RWMutex
 	cache   map[key]compiled
@@ -300,7 +333,7 @@ func (l *Localizer) Has(id string) bool {
 }
 
 func isNotFound(err error) bool {
-	var nf *i18n.MessageNotFoundErr
+	var nf *notFoundError
 	return errors.As(err, &nf)
 }
 
@@ -354,30 +387,55 @@ func (l *Localizer) Missing() []string {
 	return out
 }
 
-// resolve asks go-i18n for the source of message id in the first
-// language of the chain that has it, in the plural form of n, and compiles
-// it.
+// resolve finds the source of message id in the first language of the
+// chain that has it, in the plural form of n in that language (asked of
+// go-i18n; "other" for noCount), or in its "other" form when it lacks that
+// one (as go-i18n falls back for a translation that lacks a form), and
+// compiles it. It returns a *notFoundError when no language of the chain
+// has the message.
 func (l *Localizer) resolve(id string, n int) (compiled, error) {
-	lc := &i18n.LocalizeConfig{MessageID: id, TemplateParser: template.IdentityParser{}}
-	if n != noCount {
-		lc.PluralCount = n
-	}
-	tag := l.chain[len(l.chain)-1]
+	var (
+		m   *message
+		tag string
+	)
 	for _, t := range l.chain {
-		if l.sources[t][id] != nil {
+		if m = l.sources[t][id]; m != nil {
 			tag = t
 			break
 		}
 	}
-	src, err := l.forms[tag].Localize(lc)
-	if src == "" && err != nil {
-		return nil, err
+	if m == nil {
+		return nil, &notFoundError{id: id, tag: l.chain[0]}
 	}
-	t, cerr := compile(src)
-	if cerr != nil {
-		return nil, cerr // Load rejected such files; not reached
+	form := len(pluralForms) - 1 // other
+	if n != noCount {
+		name, err := l.forms[tag].Localize(&i18n.LocalizeConfig{MessageID: pluralsID, PluralCount: n, TemplateParser: template.IdentityParser{}})
+		if err != nil {
+			return nil, err
+		}
+		if form = formOf(name); form < 0 {
+			return nil, fmt.Errorf("message %s: unknown plural form %q", id, name)
+		}
+	}
+	src := m[form]
+	if src == "" {
+		src = m[len(pluralForms)-1]
+	}
+	if src == "" {
+		return nil, fmt.Errorf("message %s in %s has neither the %s form nor other", id, tag, pluralForms[form])
+	}
+	t, err := compile(src)
+	if err != nil {
+		return nil, err // Load rejected such files; not reached
 	}
 	return t, nil
+}
+
+// notFoundError means no language of a localizer's chain has a message.
+type notFoundError struct{ id, tag string }
+
+func (e *notFoundError) Error() string {
+	return fmt.Sprintf("message %q not found in %s or its fallbacks", e.id, e.tag)
 }
 
 // compiled is a message as literal text between fields: each segment

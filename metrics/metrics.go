@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -131,7 +132,11 @@ func New(o Options) *Metrics {
 	})
 	build.Set(1)
 	m.reg.MustRegister(
-		collectors.NewGoCollector(),
+		// Besides the default metrics, the heap live after the last
+		// collection (go_gc_heap_live_bytes): what a memory limit leaves
+		// room above (cmd/connectn's CONNECTN_MEMORY_LIMIT).
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{
+			Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)})),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		build, m.interactions, m.latency, m.deadlines, m.requests, m.reqLatency, m.storeErrors, m.retries, m.giveUps, m.aiMoves,
 		m.refused,

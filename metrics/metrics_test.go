@@ -93,6 +93,8 @@ func TestRecordAndScrape(t *testing.T) {
 		`connectn_build_info{goversion="go`,
 		`version="1.2.3"} 1`,
 		"go_goroutines ",
+		"go_gc_heap_live_bytes ",
+		"go_gc_gomemlimit_bytes ",
 		"process_start_time_seconds ",
 	} {
 		if !strings.Contains(body, want) {

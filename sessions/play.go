@@ -96,6 +96,10 @@ func (s *Session) Drop(ctx context.Context, c Click, bot Bot, now time.Time, p P
 	if s.MessageID == "" {
 		s.MessageID = c.Message
 	}
+	// A click on the board that was still to post shows it posted (the
+	// response that carried it reached Discord, or a post whose answer
+	// was lost was made): nobody is to post it again.
+	s.PostDue = time.Time{}
 	if s.BotToMove() {
 		if _, err := s.playBot(ctx, bot); err != nil {
 			out.BotLate = err

@@ -556,3 +556,31 @@ func TestDropLearnsTheClickedMessage(t *testing.T) {
 		t.Errorf("message %q after a second click, want %q kept", s.MessageID, "lost")
 	}
 }
+
+// TestDropOnThePostDue: a click on the board that is still due (its
+// response or follow-up made it, the answer not recorded yet) shows it
+// posted: nothing is due any more. A click refused (not the player's turn)
+// changes nothing.
+func TestDropOnThePostDue(t *testing.T) {
+	now := at(2 * time.Minute)
+	s := newMatch(t, small(2), 0, 1, 0, 1)
+	click := sessions.Click{Post: s.PostSeq, Ply: s.Match.Plies(), Column: 1}
+	if _, err := s.Drop(t.Context(), clicked(click, alice.ID, hook("drop", now)), sessions.Bot{}, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if s.PostDue.IsZero() {
+		t.Fatal("no post due after the round's end")
+	}
+	before := s.Clone()
+	on := sessions.Click{Post: 1, Ply: s.Match.Plies(), Column: 2}
+	if _, err := s.Drop(t.Context(), clicked(on, alice.ID, hook("out-of-turn", now)), sessions.Bot{}, now, policy()); err == nil {
+		t.Fatal("a click out of turn was played")
+	}
+	assertUnchanged(t, s, before)
+	if _, err := s.Drop(t.Context(), clicked(on, bob.ID, hook("drop2", now)), sessions.Bot{}, now, policy()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.PostDue.IsZero() {
+		t.Errorf("post due %v after a click on the board; want none", s.PostDue)
+	}
+}

@@ -79,6 +79,24 @@ func (s *Session) PostDone(match int64, seq int, messageID string, hook Webhook)
 	return nil
 }
 
+// PostInResponse records that the board post a round's end made due
+// (Drop's Played.RoundEnded) is the response to the interaction of
+// s.Webhook, the click that ended the round, rather than a follow-up:
+// its message is that interaction's @original, which its token reaches
+// and reads without a bot token. PostDue stays, so that a response that
+// never reached Discord is made good by the scheduler after
+// Policy.PostGrace; whoever claims the post then finds the message
+// through @original first (or learns Discord has no response) and posts
+// nothing twice, and a click on the board (Drop) clears it. It returns
+// ErrNothingDue when no post is due or s has no interaction token.
+func (s *Session) PostInResponse() error {
+	if !s.Phase.Active() || s.PostDue.IsZero() || s.Webhook.Token == "" {
+		return ErrNothingDue
+	}
+	s.Webhook.Message = "@original"
+	return nil
+}
+
 // PostGivenUp records that board post seq of session match will not be
 // posted (the channel cannot be reached); ErrNothingDue when the session or
 // its board moved on meanwhile.

@@ -342,3 +342,35 @@ func TestPostLater(t *testing.T) {
 		t.Errorf("PostLater of a post made: %v, due %v; want ErrNothingDue, none due", err, s.PostDue)
 	}
 }
+
+// TestPostInResponse: after the click that ends a round, the board due is
+// the click's response: the session reaches it as its webhook's @original,
+// and it stays due (for the scheduler, should the response never reach
+// Discord). With no post due, or no interaction token, there is nothing to
+// record.
+func TestPostInResponse(t *testing.T) {
+	now := at(2 * time.Minute)
+	s := newMatch(t, small(2), 0, 1, 0, 1)
+	before := s.Clone()
+	if err := s.PostInResponse(); !errors.Is(err, sessions.ErrNothingDue) {
+		t.Errorf("PostInResponse with no post due: %v; want ErrNothingDue", err)
+	}
+	assertUnchanged(t, s, before)
+	click := sessions.Click{Post: s.PostSeq, Ply: s.Match.Plies(), Column: 1, Message: "m1"}
+	played, err := s.Drop(t.Context(), clicked(click, alice.ID, hook("drop", now)), sessions.Bot{}, now, policy())
+	if err != nil || !played.RoundEnded {
+		t.Fatalf("Drop: %+v, %v; want the round ended", played, err)
+	}
+	due := s.PostDue
+	if err := s.PostInResponse(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Webhook.Message != "@original" || s.Webhook.Token != hook("drop", now).Token || !s.PostDue.Equal(due) || s.PostSeq != 1 {
+		t.Errorf("after PostInResponse: webhook %+v, due %v, post %d; want the click's @original, still due at %v, post 1", s.Webhook, s.PostDue, s.PostSeq, due)
+	}
+	noToken := s.Clone()
+	noToken.Webhook = sessions.Webhook{}
+	if err := noToken.PostInResponse(); !errors.Is(err, sessions.ErrNothingDue) {
+		t.Errorf("PostInResponse without a token: %v; want ErrNothingDue", err)
+	}
+}

@@ -3,6 +3,7 @@ package sessions
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/connectn/connectn/game"
@@ -271,6 +272,46 @@ func (s *Session) Clone() *Session {
 		c.Ratings = &r
 	}
 	return &c
+}
+
+// CloneOwned returns a deep copy of s, as Clone, whose strings share no
+// memory with the caller's: each one equal to the same field of prev (nil:
+// none) is prev's, any other is copied. A Store that keeps decoded sessions
+// in memory keeps such copies: the bot decodes an interaction's strings as
+// views into its request body (about 3 KiB for a click), so that a session
+// holding its channel, its players' names or its webhook token as they were
+// decoded would keep every such body alive for as long as it is kept.
+// Reusing prev's strings makes a move copy only what it changed (the
+// interaction token, mostly).
+func (s *Session) CloneOwned(prev *Session) *Session {
+	c := s.Clone()
+	var p Session
+	if prev != nil {
+		p = *prev
+	}
+	own := func(v *string, old string) {
+		switch {
+		case *v == old:
+			*v = old
+		case *v != "":
+			*v = strings.Clone(*v)
+		}
+	}
+	own(&c.ChannelID, p.ChannelID)
+	own(&c.GuildID, p.GuildID)
+	for i := range c.Players {
+		own(&c.Players[i].ID, p.Players[i].ID)
+		own(&c.Players[i].Name, p.Players[i].Name)
+	}
+	own(&c.MessageID, p.MessageID)
+	own(&c.Theme, p.Theme)
+	own(&c.AI, p.AI)
+	own(&c.EndedBy, p.EndedBy)
+	own(&c.Webhook.AppID, p.Webhook.AppID)
+	own(&c.Webhook.Token, p.Webhook.Token)
+	own(&c.Webhook.Message, p.Webhook.Message)
+	own(&c.Place.Locale, p.Place.Locale)
+	return c
 }
 
 // normalConfig fills in the defaults game.NewMatch fills in, so that a

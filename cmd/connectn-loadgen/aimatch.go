@@ -184,12 +184,24 @@ func (s *aiSlot) drop(ctx context.Context) error {
 		<-s.edits
 	}
 	start := time.Now()
-	ex := s.c.send(ctx, s.c.click(s.channel, s.a, &on, btn.CustomID))
+	body, seq := s.c.clickSeq(s.channel, s.a, &on, btn.CustomID)
+	ex := s.c.send(ctx, body)
 	if err := s.answered("ai click", ex); err != nil {
 		return err
 	}
 	board := boardOf(ex.resp.Data)
 	switch ex.resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		// The click ended a round: the response is the next round's
+		// board (with the bot's opening disc when it opens).
+		d := drops(board)
+		if len(d) == 0 || parseCustomID(d[0].CustomID).Post <= s.post {
+			s.rec.fail("ai click", "unexpected new message")
+			return errors.New("unexpected new message after a click")
+		}
+		s.rec.ok("ai round end", time.Since(start))
+		s.msg, s.msgID, s.post = board, strconv.FormatInt(originalBase+seq, 10), parseCustomID(d[0].CustomID).Post
+		return nil
 	case discordgo.InteractionResponseUpdateMessage:
 	case discordgo.InteractionResponseDeferredMessageUpdate:
 		s.deferred++

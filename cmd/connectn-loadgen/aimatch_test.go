@@ -12,7 +12,7 @@ import (
 // later than Discord's window, and nothing failed.
 func TestAIMatches(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-matches", "2", "-ai-matches", "2",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-matches", "2", "-faults", "0", "-ai-matches", "2",
 		"-ai-boards", "7x6:perfect,12x12:hard", "-duration", "3s", "-pings=false", "-seed", "1")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0:\n%s", code, out)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -48,12 +49,19 @@ const (
 type client struct {
 	endpoints []string // one per replica; requests take them in turn
 	turn      atomic.Uint64
-	alternate bool           // -route alternate: see endpoint
+	route     string // -route: see endpoint
+	rngMu     sync.Mutex
+	rng       *rand.Rand     // -route random's choices
 	byReplica []atomic.Int64 // requests sent to each endpoint
 	key       ed25519.PrivateKey
 	http      *http.Client
 	seq       atomic.Int64 // interaction sequence: IDs and tokens
 	now       func() time.Time
+
+	// work is how long the load generator keeps a processor busy before
+	// each request (-client-work), as a heavier generator on the same
+	// cores would.
+	work time.Duration
 
 	// via, when set, sends every interaction instead of the HTTP POST: the
 	// gateway mode's dispatch over the fake gateway (see gatewayDiscord).
@@ -83,7 +91,7 @@ func (c *client) unanswered() map[int64]bool {
 // server; successive requests go to each in turn, so the two clicks of one
 // match meet different replicas) that keeps up to conns connections open
 // to each, as Discord keeps connections to a busy endpoint.
-func newClient(endpoints []string, key ed25519.PrivateKey, conns int) *client {
+func newClient(endpoints []string, key ed25519.PrivateKey, conns int, route string, seed uint64) *client {
 	tr := &http.Transport{
 		Proxy:               nil,
 		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -92,7 +100,7 @@ func newClient(endpoints []string, key ed25519.PrivateKey, conns int) *client {
 		IdleConnTimeout:     90 * time.Second,
 	}
 	return &client{endpoints: endpoints, byReplica: make([]atomic.Int64, len(endpoints)), key: key, now: time.Now,
-		http: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
+		http: &http.Client{Transport: tr, Timeout: 10 * time.Second}, route: route, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
 // next returns a fresh interaction sequence number and the envelope of an
@@ -123,6 +131,9 @@ func (c *client) send(ctx context.Context, body []byte) exchange { return c.send
 func (c *client) sendVia(ctx context.Context, own *uint64, body []byte) exchange {
 	if c.via != nil {
 		return c.via(ctx, body)
+	}
+	if c.work > 0 {
+		busy(c.work)
 	}
 	k := c.endpoint(own)
 	c.byReplica[k].Add(1)
@@ -229,6 +240,28 @@ func (c *client) command(channel string, from discordtest.User, sub string) ([]b
 // click returns a click by from on the button customID of board (sent as
 // Discord sends the message).
 func (c *client) click(channel string, from discordtest.User, board *discordgo.Message, customID string) []byte {
-	_, e := c.next(channel, from)
-	return discordtest.Click(e, board, customID)
+	body, _ := c.clickSeq(channel, from, board, customID)
+	return body
+}
+
+// clickSeq is click, with the interaction's sequence (the ID of the message
+// its response makes, when it makes one, follows from it).
+func (c *client) clickSeq(channel string, from discordtest.User, board *discordgo.Message, customID string) ([]byte, int64) {
+	seq, e := c.next(channel, from)
+	return discordtest.Click(e, board, customID), seq
+}
+
+// busySink keeps busy's work from being optimised away.
+var busySink atomic.Uint64
+
+// busy keeps the processor busy for d (wall time: on a loaded machine,
+// less of its own CPU).
+func busy(d time.Duration) {
+	x := uint64(1)
+	for start := time.Now(); time.Since(start) < d; {
+		for range 256 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	busySink.Add(x)
 }

@@ -65,8 +65,24 @@ func listenDiscord(addr string, faults *faultChooser, noLogs bool) (*fakeDiscord
 // server's log.
 var debugDuplicates = os.Getenv("CONNECTN_LOADGEN_DEBUG") == "1"
 
-// duplicateBoards returns the number of follow-ups so far that posted a
-// board already posted.
+// sawBoard counts board, which a response carried (the next round's
+// board answering the click that ended a round), as a board posted: a
+// follow-up of the same board would be a second copy.
+func (d *fakeDiscord) sawBoard(board *discordgo.Message) {
+	b := drops(board)
+	if len(b) == 0 {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.boards[b[0].CustomID]++
+	if d.boards[b[0].CustomID] > 1 {
+		d.duplicates++
+	}
+}
+
+// duplicateBoards returns the number of boards so far posted again (as a
+// follow-up, or a response, after one of the same post).
 func (d *fakeDiscord) duplicateBoards() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -145,7 +145,7 @@ func testDatabaseFault(t *testing.T, bin string, f dbFault) {
 		t.Fatal(err)
 	}
 	defer srv.kill()
-	c := newClient([]string{srv.url()}, priv, 2)
+	c := newClient([]string{srv.url()}, priv, 2, routeRandom, 1)
 	s := newSlot(0, c, d, 1300000000000000000, matchSettings{Rows: 6, Columns: 7, Connect: 4, Wins: 1}, 7)
 	s.keepHistory = true
 	for s.phase != phasePlaying || len(s.acked) < 4 {

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -51,22 +50,28 @@ type gatewayOptions struct {
 // the flag for a value out of range or a combination that does not go.
 func gatewayFlags(fs *flag.FlagSet, o *options) (check func() error) {
 	var rss string
-	fs.StringVar(&o.gw.mode, "mode", modeHTTP, "`transport` of the interactions: http (connectn serve), gateway (connectn run with the fake gateway; needs -spawn), or both, their moves phases in turn")
-	fs.StringVar(&rss, "rss", "", "gateway mode: comma-separated increasing `counts` of active matches at which to read the resident memory of a fresh connectn run, e.g. 10,1000,10000 (empty: none)")
+	fs.StringVar(&o.gw.mode, "mode", "", "`transport` of the interactions: http (connectn serve), gateway (connectn run with the fake gateway; needs -spawn), or both, their moves phases in turn (default: both when it can be, with -spawn and one replica, and without -crash, -stop, -soak or -ai-matches; else http)")
+	fs.StringVar(&rss, "rss", "", "with -spawn: comma-separated increasing `counts` of active matches at which to read the resident memory of a fresh server of each transport of -mode, e.g. 10,1000,10000 (empty: none)")
 	fs.IntVar(&o.gw.rssMoves, "rss-moves", 4, "moves played in each match that -rss opens before it is left active")
 	return func() error {
+		alone := o.spawn != "" && !o.crash && !o.stop && o.replicas == 1
+		if o.gw.mode == "" {
+			o.gw.mode = modeHTTP
+			if alone && o.soak.duration == 0 && o.ai.matches == 0 {
+				o.gw.mode = modeBoth
+			}
+		}
 		switch o.gw.mode {
 		case modeHTTP:
-			if rss != "" {
-				return errors.New("-rss needs -mode gateway or both")
-			}
-			return nil
 		case modeGateway, modeBoth:
+			if !alone {
+				return errors.New("-mode gateway and both need -spawn, without -crash, -stop or -replicas")
+			}
 		default:
 			return fmt.Errorf("-mode: %q is not http, gateway or both", o.gw.mode)
 		}
-		if o.spawn == "" || o.crash || o.stop || o.replicas > 1 {
-			return errors.New("-mode gateway and both need -spawn, without -crash, -stop or -replicas")
+		if rss != "" && (!alone || o.soak.duration > 0) {
+			return errors.New("-rss needs -spawn, without -crash, -stop, -replicas or -soak")
 		}
 		last := 0
 		for _, f := range strings.Split(rss, ",") {
@@ -366,6 +371,7 @@ func runGatewayMode(ctx context.Context, o *options, stdout, stderr io.Writer) i
 	fmt.Fprintln(stdout)
 	if len(httpResults) > 0 {
 		report(stdout, httpResults, true)
+		reportPerMove(stdout, httpResults)
 		fmt.Fprintln(stdout)
 	}
 	compare(stdout, pairs)
@@ -383,10 +389,15 @@ func runGatewayMode(ctx context.Context, o *options, stdout, stderr io.Writer) i
 	if len(o.gw.rss) == 0 || ctx.Err() != nil {
 		return 0
 	}
-	// A fresh server for the memory phase, the others stopped.
+	// A fresh server for each memory phase, the others stopped.
 	closeAll()
 	closeAll = func() {}
-	if err := memoryPhase(ctx, o, logw, stdout); err != nil {
+	if o.gw.mode == modeBoth {
+		if err := memoryPhase(ctx, o, logw, stdout, modeHTTP); err != nil {
+			return fail(err)
+		}
+	}
+	if err := memoryPhase(ctx, o, logw, stdout, modeGateway); err != nil {
 		return fail(err)
 	}
 	return 0
@@ -417,128 +428,6 @@ func compare(w io.Writer, pairs [][2]*phaseResult) {
 	fmt.Fprintln(w, "(latency of a move: HTTP, from the POST to the response read; gateway, from the dispatch of INTERACTION_CREATE")
 	fmt.Fprintln(w, " to the callback's arrival at the fake REST API. Server CPU per move is all of the phase's server CPU, challenges")
 	fmt.Fprintln(w, " and accepts included, over the moves acknowledged)")
-}
-
-// memSample is the server's state with so many matches active.
-type memSample struct {
-	active     int           // matches the load generator opened and left active
-	took       time.Duration // to open the matches since the last sample
-	failed     int           // matches that failed to open since the last sample
-	rss, hwm   int64         // VmRSS and VmHWM, bytes
-	goroutines float64       // go_goroutines, -1 when not read
-	gauge      float64       // connectn_active_matches, -1 when not read
-}
-
-// memoryPhase starts a fresh `connectn run` (its deadlines an hour long, so
-// that nothing expires meanwhile) and opens matches in it, each in a
-// channel of its own: challenge, Accept and o.gw.rssMoves moves, then left
-// active; up to each figure of o.gw.rss in turn. Once a figure's matches
-// are all active and the server's work after them has settled, it reads the server's resident memory (/proc/PID/status)
-// and, from its /metrics, its goroutines and active matches, and prints
-// a row. Then it forfeits every match it opened. It
-// returns an error when the server cannot be started.
-func memoryPhase(ctx context.Context, o *options, logw io.Writer, stdout io.Writer) error {
-	gw, err := setupGateway(ctx, o, logw, "memory", "CONNECTN_TURN_TIMEOUT=1h", "CONNECTN_CHALLENGE_TIMEOUT=1h")
-	if err != nil {
-		return err
-	}
-	defer gw.close()
-	fmt.Fprintf(stdout, "\n-- resident memory of a fresh connectn run with matches active (each: challenge, accept, %d moves, left open)\n", o.gw.rssMoves)
-	// Fixed widths rather than a tabwriter: each row prints once its
-	// matches are open, which may take minutes.
-	const format = "%14s  %9s  %6s  %10s  %10s  %10s  %23s\n"
-	fmt.Fprintf(stdout, format, "active matches", "opened in", "failed", "VmRSS", "VmHWM", "goroutines", "connectn_active_matches")
-	row := func(s memSample) {
-		fmt.Fprintf(stdout, format, strconv.Itoa(s.active), fmt.Sprintf("%.1fs", s.took.Seconds()), strconv.Itoa(s.failed),
-			mib(s.rss), mib(s.hwm), num(s.goroutines), num(s.gauge))
-	}
-	row(gw.sample(ctx, 0))
-	base := gw.chBase
-	var slots []*slot
-	for _, n := range o.gw.rss {
-		start := time.Now()
-		batch := make([]*slot, 0, n-len(slots))
-		for i := len(slots); i < n; i++ {
-			s := newSlot(i, gw.c, gw.d, base, o.settings, o.seed+uint64(i))
-			batch = append(batch, s)
-		}
-		slots = append(slots, batch...)
-		var failed atomic.Int64
-		forEach(batch, 256, func(s *slot) {
-			for s.phase != phasePlaying || s.rec.moves < o.gw.rssMoves {
-				if ctx.Err() != nil || s.step(ctx) != nil {
-					failed.Add(1)
-					return
-				}
-			}
-		})
-		if ctx.Err() != nil {
-			break
-		}
-		s := gw.settle(ctx, n)
-		s.took, s.failed = time.Since(start), int(failed.Load())
-		row(s)
-	}
-	fmt.Fprintln(stdout, "(VmRSS and VmHWM from /proc/PID/status; the rest from the server's /metrics)")
-	// Leave nothing active behind (not measured).
-	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-	defer cancel()
-	forEach(slots, 256, func(s *slot) { s.abandon(cleanCtx) })
-	return nil
-}
-
-// forEach calls f for every slot, from up to workers goroutines, and
-// returns when all calls have.
-func forEach(slots []*slot, workers int, f func(*slot)) {
-	next := make(chan *slot)
-	var wg sync.WaitGroup
-	for range min(workers, len(slots)) {
-		wg.Go(func() {
-			for s := range next {
-				f(s)
-			}
-		})
-	}
-	for _, s := range slots {
-		next <- s
-	}
-	close(next)
-	wg.Wait()
-}
-
-// settle waits for the server's work after the last responses to end
-// (its goroutines no fewer for 2s, 30s at most) and returns the sample
-// taken then.
-func (ge *gatewayEnv) settle(ctx context.Context, active int) memSample {
-	s := ge.sample(ctx, active)
-	low, since := s.goroutines, time.Now()
-	for deadline := time.Now().Add(30 * time.Second); time.Since(since) < 2*time.Second && time.Now().Before(deadline) && ctx.Err() == nil; {
-		time.Sleep(250 * time.Millisecond)
-		if s = ge.sample(ctx, active); s.goroutines < low {
-			low, since = s.goroutines, time.Now()
-		}
-	}
-	return s
-}
-
-// sample reads the server's memory and, from its /metrics, its goroutines
-// and active matches (-1 for what cannot be read).
-func (ge *gatewayEnv) sample(ctx context.Context, active int) memSample {
-	s := memSample{active: active, goroutines: -1, gauge: -1}
-	pid := ge.pids[0]
-	s.rss, _ = procStatus(pid, "VmRSS:")
-	s.hwm, _ = procStatus(pid, "VmHWM:")
-	m, err := scrape(ctx, "http://"+ge.srv.addr+"/metrics")
-	if err != nil {
-		return s
-	}
-	if v, ok := m["go_goroutines"]; ok {
-		s.goroutines = v
-	}
-	if v, ok := m["connectn_active_matches"]; ok {
-		s.gauge = v
-	}
-	return s
 }
 
 // mib formats bytes in MiB, "n/a" for 0 (not read).

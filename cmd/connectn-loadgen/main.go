@@ -42,6 +42,12 @@
 // in turn, and prints its resident memory (VmRSS) and goroutines once
 // they are all active.
 //
+// Its defaults are a faithful load, the one a host meets: with -spawn,
+// both transports (-mode both); `connectn serve` without a bot token, as
+// many hosts run it; a twentieth of the server's REST calls failing, in
+// every way -fault-kinds knows, mixed; and with replicas, each request to
+// one of them at random, as a load balancer does (-route random).
+//
 // With -ai-matches N, each moves phase is run a second time with N matches
 // against the bot (-ai-boards, e.g. 7x6:perfect,12x12:hard, taken in turn)
 // played beside the human ones, and the report adds the bot's answers
@@ -54,7 +60,7 @@
 //	connectn-loadgen -genkey                       print a key pair and exit
 //	connectn-loadgen -spawn ./connectn [flags]     start `connectn serve` itself (fresh key, temporary database)
 //	connectn-loadgen -url http://127.0.0.1:8080/interactions -key HEX -pid PID -hooks 127.0.0.1:8090 [flags]
-//	connectn-loadgen -spawn ./connectn -replicas 2 -db postgres://...   two replicas on one database, requests in turn
+//	connectn-loadgen -spawn ./connectn -replicas 2 -db postgres://...   two replicas on one database, requests to either at random
 //	connectn-loadgen -spawn ./connectn -crash      kill -9 in mid-run, restart, check nothing acknowledged is lost
 //	connectn-loadgen -spawn ./connectn -stop       SIGTERM in mid-run: in-flight requests finish, exit 0
 //	connectn-loadgen -spawn ./connectn -mode both -rss 10,1000,10000   serve and run side by side, then run's memory
@@ -109,16 +115,28 @@ type options struct {
 	crashAfter                                   int
 	serverEnv                                    envList
 	cpuProfile                                   string
-	noBotToken                                   bool          // spawn the server without DISCORD_TOKEN
+	botToken                                     bool          // spawn the server with DISCORD_TOKEN
 	faults                                       float64       // share of the server's REST calls failed, 0 to 1
 	faultKinds                                   []string      // of restFaultKinds
 	faultRetryAfter                              time.Duration // Retry-After of the injected 429s
 	gw                                           gatewayOptions
+	clientWork                                   time.Duration // -client-work
 	postgresCPU                                  bool
 	route                                        string
 	ai                                           aiOptions // matches against the bot beside the human ones
 	soak                                         soakOptions
 }
+
+// defaultFaults is -faults' default: a REST call in twenty fails, in one
+// of every kind at random.
+const defaultFaults = 0.05
+
+// Values of -route.
+const (
+	routeRandom    = "random"
+	routeTurn      = "turn"
+	routeAlternate = "alternate"
+)
 
 // envList is a repeatable KEY=VALUE flag.
 type envList []string
@@ -152,7 +170,7 @@ the server's CPU time per request, beside a signed-PING baseline.
     (with the server started as CONNECTN_DISCORD_API=http://127.0.0.1:8090/api/v10
      DISCORD_PUBLIC_KEY=<the public key -genkey printed> connectn serve)
   connectn-loadgen -spawn ./connectn -replicas 2 -db 'postgres://postgres@127.0.0.1:5432/bench?sslmode=disable'
-    (two replicas on one database; each request goes to the next replica in turn)
+    (two replicas on one database; each request goes to one of them at random)
   connectn-loadgen -spawn ./connectn -crash     kill -9 mid-run, restart, verify; exit 0 on PASS
   connectn-loadgen -spawn ./connectn -stop      SIGTERM mid-run, verify; exit 0 on PASS
   connectn-loadgen -spawn ./connectn -mode both -matches 1,50,500 -rss 10,1000,10000
@@ -176,22 +194,24 @@ Flags:
 	fs.IntVar(&o.replicas, "replicas", 1, "with -spawn: replicas of `connectn serve` to start on the same -db (more than 1 needs a PostgreSQL URL or a shared SQLite file), requests taken by each in turn")
 	fs.StringVar(&o.spawn, "spawn", "", "path of a connectn binary to start as `connectn serve` with a fresh key pair")
 	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
-	fs.StringVar(&o.route, "route", "turn", "how requests meet replicas: turn (each request to the next replica, whatever its match) or alternate (each match's requests alternate, so every click meets the replica that did not serve the match's last one)")
+	fs.StringVar(&o.route, "route", routeRandom, "how requests meet replicas: random (each request to a replica at random, as a load balancer does), turn (each request to the next replica, whatever its match) or alternate (each match's requests alternate, so every click meets the replica that did not serve the match's last one)")
 	fs.BoolVar(&o.postgresCPU, "postgres-cpu", false, "also read the CPU time of every PostgreSQL process of this machine (from /proc) and report it per move beside the server's")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
 	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
 	fs.StringVar(&matches, "matches", "1,50,500", "comma-separated numbers of concurrent matches, one pair of phases each")
+	repeat := fs.Int("repeat", 1, "run the figures of -matches this many times in turn (1,50,1,50,...), and print the median of the move's CPU over a PING's for each figure beside every run's")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "length of each phase")
 	fs.IntVar(&o.moves, "moves", 0, "end each moves phase after this many acknowledged moves, and each ping phase after as many PINGs (0: use -duration)")
 	fs.IntVar(&o.settings.Rows, "rows", 6, "rows of every match")
 	fs.IntVar(&o.settings.Columns, "columns", 7, "columns of every match")
 	fs.IntVar(&o.settings.Connect, "connect", 4, "discs in a row to win a round")
 	fs.IntVar(&o.settings.Wins, "wins", 2, "round wins that take a match (the bot's default, 2: rounds end in follow-ups, as in real use)")
-	fs.BoolVar(&o.noBotToken, "no-bot-token", false, "spawn the server without DISCORD_TOKEN: it then reaches Discord through interaction tokens only, cannot read a channel, and gives up a post whose answer was lost rather than risk a second copy")
-	fs.Float64Var(&o.faults, "faults", 0, "share of the server's calls to the fake REST API that fail (0 to 1), each in one of -fault-kinds at random")
+	fs.BoolVar(&o.botToken, "bot-token", false, "spawn `connectn serve` with DISCORD_TOKEN, which the fake REST API accepts: it can then read a channel and post with the bot token. Without (the default, as many hosts of serve run it), it reaches Discord through interaction tokens only")
+	fs.Float64Var(&o.faults, "faults", defaultFaults, "share of the server's calls to the fake REST API of HTTP mode that fail (0 to 1), each in one of -fault-kinds at random: by default one in twenty, every kind mixed (Discord's API has bad days); 0: none")
 	kinds := fs.String("fault-kinds", "all", "with -faults: all, or a comma-separated subset of "+strings.Join(restFaultKinds, ", "))
 	fs.DurationVar(&o.faultRetryAfter, "fault-retry-after", 500*time.Millisecond, "with -faults: Retry-After of the injected 429s")
+	fs.DurationVar(&o.clientWork, "client-work", 0, "with HTTP interactions: how long the load generator keeps a processor busy before each request, as a heavier load generator on the same cores would (0: none)")
 	fs.BoolVar(&o.pings, "pings", true, "run a ping phase before each moves phase, as the baseline")
 	fs.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "seed of the players' column choices")
 	fs.BoolVar(&o.genkey, "genkey", false, "print a new key pair (DISCORD_PUBLIC_KEY for the server, CONNECTN_LOADGEN_KEY for this program) and exit")
@@ -225,8 +245,8 @@ Flags:
 			o.pids = append(o.pids, n)
 		}
 	}
-	if o.route != "turn" && o.route != "alternate" {
-		return nil, fmt.Errorf("-route: %q is neither turn nor alternate", o.route)
+	if o.route != routeRandom && o.route != routeTurn && o.route != routeAlternate {
+		return nil, fmt.Errorf("-route: %q is not random, turn or alternate", o.route)
 	}
 	if o.replicas < 1 || o.replicas > 16 {
 		return nil, fmt.Errorf("-replicas: %d is not from 1 to 16", o.replicas)
@@ -241,11 +261,21 @@ Flags:
 		}
 		o.matches = append(o.matches, n)
 	}
+	if *repeat < 1 || *repeat > 100 {
+		return nil, fmt.Errorf("-repeat: %d is not from 1 to 100", *repeat)
+	}
+	once := o.matches
+	for range *repeat - 1 {
+		o.matches = append(o.matches, once...)
+	}
 	if o.faults < 0 || o.faults > 1 {
 		return nil, fmt.Errorf("-faults: %v is not from 0 to 1", o.faults)
 	}
 	if o.faultKinds, err = parseFaultKinds(*kinds); err != nil {
 		return nil, err
+	}
+	if o.clientWork < 0 {
+		return nil, fmt.Errorf("-client-work: %v is negative", o.clientWork)
 	}
 	if o.faultRetryAfter < 0 {
 		return nil, fmt.Errorf("-fault-retry-after: %v is negative", o.faultRetryAfter)
@@ -376,6 +406,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s peak resident memory: %.1f MiB\n", who, float64(rss)/(1<<20))
 		}
 	}
+	if len(o.gw.rss) > 0 && ctx.Err() == nil {
+		// A fresh server for the memory phase, this one stopped.
+		env.close()
+		oo := *o
+		oo.serverLog = "" // the server's log goes to stderr, not over the file of the phases'
+		if err := memoryPhase(ctx, &oo, stderr, stdout, modeHTTP); err != nil {
+			fmt.Fprintln(stderr, "connectn-loadgen:", err)
+			return 1
+		}
+	}
 	return 0
 }
 
@@ -403,6 +443,8 @@ type env struct {
 	chBase int64
 	pgOn   bool          // -postgres-cpu
 	pgLast time.Duration // PostgreSQL's CPU in the last measure, -1 when not measured
+
+	closeOnce sync.Once
 }
 
 func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
@@ -428,8 +470,8 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 			d.Close()
 			return nil, err
 		}
-		e.c = newClient(o.urls, key, maxInt(o.matches))
-		e.c.alternate = o.route == "alternate"
+		e.c = newClient(o.urls, key, maxInt(o.matches), o.route, o.seed)
+		e.c.work = o.clientWork
 		return e, nil
 	}
 	pub, priv := generateKey()
@@ -456,11 +498,12 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.close()
 		return nil, err
 	}
-	// As self-hosters run it: with a bot token, the server can read a
-	// channel to find a post whose answer was lost, and post where an
-	// interaction's token expired.
+	// Without a bot token by default, as many hosts run serve (it needs
+	// none); with -bot-token, the server can read a channel to find a
+	// post whose answer was lost, and post where an interaction's token
+	// expired.
 	serverEnv := o.serverEnv
-	if !o.noBotToken {
+	if o.botToken {
 		serverEnv = append([]string{"DISCORD_TOKEN=" + botToken}, serverEnv...)
 	}
 	if e.srv, err = newServer(bin, db, pub, d.apiBase(), logw, serverEnv...); err != nil {
@@ -487,12 +530,16 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.pids = append(e.pids, more.pid())
 		urls = append(urls, more.url())
 	}
-	e.c = newClient(urls, priv, maxInt(o.matches))
-	e.c.alternate = o.route == "alternate"
+	e.c = newClient(urls, priv, maxInt(o.matches), o.route, o.seed)
+	e.c.work = o.clientWork
 	return e, nil
 }
 
-func (e *env) close() {
+// close stops the servers and the fake Discord and removes the temporary
+// folder; it does it once, however often it is called.
+func (e *env) close() { e.closeOnce.Do(e.closeNow) }
+
+func (e *env) closeNow() {
 	for _, m := range append([]*server{e.srv}, e.more...) {
 		if m != nil && m.cmd != nil {
 			select {
@@ -537,6 +584,9 @@ type phaseResult struct {
 	// it (since the server started), when -faults is on.
 	duplicates  int
 	restMetrics []string
+	// rss is the server's resident memory (the first replica's VmRSS)
+	// at the end of a moves phase, 0 when not read.
+	rss int64
 }
 
 // lockedWriter serialises writes to w.
@@ -631,17 +681,17 @@ func (e *env) pingPhase(ctx context.Context, m int, o *options) (phaseResult, er
 	return phaseResult{kind: "ping", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self, pgCPU: e.pgLast}, nil
 }
 
-// requests counts the requests a recorder saw (follow-ups are not
-// requests to the server).
+// requests counts the requests a recorder saw (next boards are not
+// requests to the server: they come with a response, or as follow-ups).
 func requests(r *recorder) int {
 	n := 0
 	for k, v := range r.lat {
-		if k != "follow-up" {
+		if k != "next board" {
 			n += len(v)
 		}
 	}
 	for k, v := range r.errs {
-		if !strings.HasPrefix(k, "follow-up") {
+		if !strings.HasPrefix(k, "next board") {
 			n += v
 		}
 	}
@@ -698,6 +748,10 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 	})
 	hooksAfter := e.d.count()
 	dupAfter := e.d.duplicateBoards()
+	var rssAfter int64
+	if len(e.pids) > 0 {
+		rssAfter, _ = procStatus(e.pids[0], "VmRSS:")
+	}
 	// Leave nothing active behind (not measured).
 	cleanCtx, cleanCancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cleanCancel()
@@ -723,7 +777,7 @@ func (e *env) movePhase(ctx context.Context, m int, o *options) (phaseResult, er
 		}
 	}
 	res := phaseResult{kind: "moves", matches: m, elapsed: elapsed, rec: rec, requests: requests(rec), cpu: cpu, selfCPU: self, pgCPU: e.pgLast,
-		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks, duplicates: dupAfter - dupBefore}
+		mix: fmt.Sprintf("%s; matches finished %d", strings.Join(mix, ", "), done), hooks: hooks, duplicates: dupAfter - dupBefore, rss: rssAfter}
 	if o.faults > 0 {
 		for _, u := range e.c.endpoints {
 			lines, err := restMetrics(ctx, u)
@@ -779,6 +833,9 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		if r.kind != "ping" {
 			fmt.Fprintf(w, "   boards posted twice: %d\n", r.duplicates)
 		}
+		if r.rss > 0 {
+			fmt.Fprintf(w, "   server's resident memory at the end: %s\n", mib(r.rss))
+		}
 		for _, l := range r.restMetrics {
 			fmt.Fprintf(w, "   %s\n", l)
 		}
@@ -788,7 +845,7 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 		}
 		sort.Strings(kinds)
 		for _, k := range kinds {
-			if k == "follow-up" {
+			if k == "next board" {
 				// From the response that ended a round to the next board.
 				p50, _, p99, mx := percentiles(r.rec.lat[k])
 				late := 0
@@ -797,8 +854,8 @@ func report(w io.Writer, results []phaseResult, summary bool) {
 						late++
 					}
 				}
-				fmt.Fprintf(w, "   %-10s %7d received after their round's end: p50 %s  p99 %s  max %s; later than 15s: %d\n",
-					k, len(r.rec.lat[k]), ms(p50), ms(p99), ms(mx), late)
+				fmt.Fprintf(w, "   %-10s %7d after their round's end (%d in the response, %d as follow-ups): p50 %s  p99 %s  max %s; later than 15s: %d\n",
+					k, len(r.rec.lat[k]), r.rec.inResponse, len(r.rec.lat[k])-r.rec.inResponse, ms(p50), ms(p99), ms(mx), late)
 				continue
 			}
 			p50, p90, p99, mx := percentiles(r.rec.lat[k])

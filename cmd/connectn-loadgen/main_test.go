@@ -96,7 +96,7 @@ func number(t *testing.T, s, re string) int {
 // reads the counts the command printed.
 func TestCrash(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 3*time.Minute, "-spawn", bin, "-crash", "-matches", "12", "-rows", "5", "-columns", "5",
+	code, out := runLoadgen(t, 3*time.Minute, "-spawn", bin, "-crash", "-faults", "0", "-matches", "12", "-rows", "5", "-columns", "5",
 		"-connect", "3", "-wins", "2", "-crash-after", "150", "-seed", "1")
 	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
 		t.Fatalf("exit %d, want 0 and PASS:\n%s", code, out)
@@ -124,7 +124,7 @@ func TestCrash(t *testing.T) {
 // in every match.
 func TestStop(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-matches", "30", "-crash-after", "100", "-seed", "2",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-stop", "-faults", "0", "-matches", "30", "-crash-after", "100", "-seed", "2",
 		"-rows", "4", "-columns", "4", "-connect", "3", "-wins", "3")
 	if code != 0 || !strings.HasSuffix(out, "PASS\n") {
 		t.Fatalf("exit %d, want 0 and PASS:\n%s", code, out)
@@ -141,10 +141,12 @@ func TestStop(t *testing.T) {
 }
 
 // TestLoadRun runs both phases briefly with matches of two rounds, so that
-// boards also arrive as follow-ups, and reads the report.
+// rounds end (the next board with the response to the click that ends a
+// round, the round's message edited into its record), and reads the
+// report.
 func TestLoadRun(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4",
+	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-mode", "http", "-faults", "0", "-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4",
 		"-connect", "3", "-wins", "2", "-seed", "3")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -153,16 +155,20 @@ func TestLoadRun(t *testing.T) {
 	if moves < 10 {
 		t.Errorf("%d moves acknowledged in a second, want at least 10", moves)
 	}
-	if n := number(t, out, `follow-up +(\d+) received`); n == 0 {
-		t.Error("no board arrived as a follow-up")
+	all, in := number(t, out, `next board +(\d+) after`), number(t, out, `next board +\d+ after their round's end \((\d+) in the response`)
+	if all == 0 || in != all {
+		t.Errorf("%d next boards, %d of them in the response: want some, all in the response", all, in)
 	}
-	if n := number(t, out, `POST follow-up ×(\d+)`); n == 0 {
-		t.Error("the server posted no follow-up to the fake webhooks")
+	if n := number(t, out, `PATCH message ×(\d+)`); n == 0 {
+		t.Error("the server edited no round's message into its record")
+	}
+	if strings.Contains(out, "POST follow-up") {
+		t.Error("the server posted a follow-up; every next board comes with a response")
 	}
 	if strings.Contains(out, "errors:") {
 		t.Errorf("errors reported:\n%s", out)
 	}
-	for _, want := range []string{"3   ping", "3  moves", "server CPU/request"} {
+	for _, want := range []string{"3   ping", "3  moves", "server CPU/request", "move ÷ PING"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)
 		}
@@ -173,18 +179,18 @@ func TestLoadRun(t *testing.T) {
 }
 
 // TestRESTFaults plays matches of two rounds while the fake REST API
-// fails a fifth of the server's calls, in every way -faults knows: every
-// next board arrives, none twice, and the server's retries by cause show
-// in the report.
+// fails a fifth of the server's calls, in every way -faults knows, the
+// server without a bot token: every next board arrives, none twice, and
+// the server's retries by cause show in the report.
 func TestRESTFaults(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
+	code, out := runLoadgen(t, 2*time.Minute, "-spawn", bin, "-mode", "http", "-matches", "4", "-duration", "3s", "-rows", "4", "-columns", "4",
 		"-connect", "3", "-wins", "2", "-seed", "5", "-pings=false", "-faults", "0.2", "-fault-retry-after", "50ms")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if n := number(t, out, `follow-up +(\d+) received`); n == 0 {
-		t.Errorf("no board arrived as a follow-up:\n%s", out)
+	if n := number(t, out, `next board +(\d+) after`); n == 0 {
+		t.Errorf("no next board arrived:\n%s", out)
 	}
 	if n := number(t, out, `boards posted twice: (\d+)`); n != 0 {
 		t.Errorf("%d boards posted twice:\n%s", n, out)
@@ -203,7 +209,7 @@ func TestRESTFaults(t *testing.T) {
 // match's requests taken by each in turn, and reads both processes' CPU.
 func TestReplicas(t *testing.T) {
 	bin := connectnBinary(t)
-	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-replicas", "2", "-db", filepath.Join(t.TempDir(), "shared.db"),
+	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-replicas", "2", "-route", "turn", "-faults", "0", "-db", filepath.Join(t.TempDir(), "shared.db"),
 		"-matches", "3", "-duration", "1s", "-rows", "4", "-columns", "4", "-connect", "3", "-seed", "5")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -242,7 +248,8 @@ func TestGenKeyAndFlags(t *testing.T) {
 		t.Errorf("the private key's public half is %s, printed %s", got, m[1])
 	}
 	for _, args := range [][]string{{"-crash"}, {"-matches", "0"}, {"-matches", "x"}, {"extra"},
-		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "}} {
+		{"-replicas", "0"}, {"-replicas", "2"}, {"-pid", "x"}, {"-pid", "1,-2"}, {"-url", " , "},
+		{"-route", "roundrobin"}, {"-client-work", "-1ms"}, {"-faults", "1.5"}, {"-repeat", "0"}} {
 		stderr.Reset()
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, stderr.String())

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -136,60 +137,142 @@ func (r pgReading) since(before pgReading) time.Duration {
 
 // reportPerMove prints, for the moves phases of results, the CPU per
 // acknowledged move: the server's (all replicas), and when PostgreSQL's
-// was read (-postgres-cpu) PostgreSQL's and their sum. A moves phase's
-// requests include a few challenges and accepts, whose CPU is counted
-// against the moves.
+// was read (-postgres-cpu) PostgreSQL's and their sum; beside it, when a
+// ping phase of the same number of matches ran before it, the server's CPU
+// per move over its CPU per signed PING in that phase. A moves phase's
+// requests include the challenges and accepts, and its CPU the work after
+// the responses and every other work of the server during the phase, all
+// counted against the moves. With several runs of a figure (-repeat), the
+// median of each column follows the runs.
 func reportPerMove(w io.Writer, results []phaseResult) {
-	var moves []phaseResult
-	pg := false
+	type row struct {
+		r     phaseResult
+		ping  time.Duration // per PING, -1 when none
+		ratio float64       // -1 when none
+	}
+	var (
+		rows  []row
+		pings = map[int]phaseResult{}
+		pg    = false
+	)
 	for _, r := range results {
-		if r.kind == "moves" {
-			moves = append(moves, r)
+		switch r.kind {
+		case "ping":
+			pings[r.matches] = r
+		case "moves":
+			x := row{r: r, ping: -1, ratio: -1}
+			if p, ok := pings[r.matches]; ok && p.cpu > 0 && p.requests > 0 && r.cpu >= 0 && r.rec.moves > 0 {
+				x.ping = p.cpu / time.Duration(p.requests)
+				x.ratio = (float64(r.cpu) / float64(r.rec.moves)) / (float64(p.cpu) / float64(p.requests))
+			}
+			rows = append(rows, x)
 			pg = pg || r.pgCPU >= 0
 		}
 	}
-	if len(moves) == 0 {
+	if len(rows) == 0 {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if pg {
 		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tPostgreSQL CPU/move\tsum/move\t")
 	} else {
-		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\t")
+		fmt.Fprintln(tw, "matches\tmoves\tserver CPU/move\tserver CPU/PING\tmove ÷ PING\t")
 	}
-	for _, r := range moves {
-		if !pg {
-			fmt.Fprintf(tw, "%d\t%d\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves))
+	perMove := func(cpu time.Duration, moves int) time.Duration {
+		if cpu < 0 || moves == 0 {
+			return -1
+		}
+		return cpu / time.Duration(moves)
+	}
+	line := func(label string, moves string, server, pgc, ping time.Duration, ratio float64) {
+		d := func(x time.Duration) string {
+			if x < 0 {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.3fms", float64(x)/float64(time.Millisecond))
+		}
+		if pg {
+			sum := time.Duration(-1)
+			if server >= 0 && pgc >= 0 {
+				sum = server + pgc
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", label, moves, d(server), d(pgc), d(sum))
+			return
+		}
+		r := "n/a"
+		if ratio >= 0 {
+			r = fmt.Sprintf("%.2f", ratio)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", label, moves, d(server), d(ping), r)
+	}
+	var order []int
+	byM := map[int][]row{}
+	for _, x := range rows {
+		if byM[x.r.matches] == nil {
+			order = append(order, x.r.matches)
+		}
+		byM[x.r.matches] = append(byM[x.r.matches], x)
+		line(strconv.Itoa(x.r.matches), strconv.Itoa(x.r.rec.moves), perMove(x.r.cpu, x.r.rec.moves), perMove(x.r.pgCPU, x.r.rec.moves), x.ping, x.ratio)
+	}
+	for _, m := range order {
+		xs := byM[m]
+		if len(xs) < 2 {
 			continue
 		}
-		sum := time.Duration(-1)
-		if r.cpu >= 0 && r.pgCPU >= 0 {
-			sum = r.cpu + r.pgCPU
+		var server, pgc, ping []time.Duration
+		var ratios []float64
+		for _, x := range xs {
+			server = append(server, perMove(x.r.cpu, x.r.rec.moves))
+			pgc = append(pgc, perMove(x.r.pgCPU, x.r.rec.moves))
+			ping = append(ping, x.ping)
+			ratios = append(ratios, x.ratio)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t\n", r.matches, r.rec.moves, cpuPer(r.cpu, r.rec.moves), cpuPer(r.pgCPU, r.rec.moves), cpuPer(sum, r.rec.moves))
+		line(fmt.Sprintf("%d, median of %d", m, len(xs)), "", medianOf(server), medianOf(pgc), medianOf(ping), medianOf(ratios))
 	}
 	tw.Flush()
 	if pg {
 		fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is that of every postgres process of the machine)")
 	} else {
-		fmt.Fprintln(w, "(CPU per acknowledged move; -postgres-cpu adds PostgreSQL's)")
+		fmt.Fprintln(w, "(CPU per acknowledged move, and over the CPU per signed PING of the ping phase before it; -postgres-cpu adds PostgreSQL's)")
 	}
 }
 
-// endpoint returns the index of the replica the next request goes to. By
-// default (-route turn) requests take the replicas in turn whatever their
-// match, so that with two replicas a click meets the replica that served
-// its match's last request about half the time. With c.alternate and own
-// (a match's own counter, used by one goroutine at a time), a match's
-// requests take the replicas in turn among themselves: every click meets
-// the replica that did not serve the match's last one, the case where a
-// replica's cache of the match is always behind.
+// medianOf returns the median of xs (the mean of the middle two for an even
+// count), or -1 when any of them is negative (not measured).
+func medianOf[T time.Duration | float64](xs []T) T {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 || s[0] < 0 {
+		return -1
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// endpoint returns the index of the replica the next request goes to, by
+// c.route: random (the default) picks one at random for each request, as a
+// load balancer in front of replicas does, so that with two replicas a
+// click meets the replica that served its match's last one half the time;
+// turn takes the replicas in turn whatever the match; alternate, with own
+// (a match's own counter, used by one goroutine at a time), makes a
+// match's requests take the replicas in turn among themselves: every
+// click meets the replica that did not serve the match's last one, the
+// case where a replica's cache of the match is always behind.
 func (c *client) endpoint(own *uint64) int {
 	n := uint64(len(c.endpoints))
-	if own != nil && c.alternate {
+	switch {
+	case n == 1:
+		return 0
+	case own != nil && c.route == routeAlternate:
 		k := *own % n
 		*own++
 		return int(k)
+	case c.route == routeRandom:
+		c.rngMu.Lock()
+		defer c.rngMu.Unlock()
+		return c.rng.IntN(int(n))
 	}
 	return int((c.turn.Add(1) - 1) % n)
 }

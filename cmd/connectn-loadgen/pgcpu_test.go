@@ -50,19 +50,19 @@ func TestPgReadingSince(t *testing.T) {
 	}
 }
 
-func TestEndpointAlternate(t *testing.T) {
+func TestEndpoint(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		alternate bool
-		want      []int // endpoints of a's, b's, a's, b's, a's requests
+		name  string
+		route string
+		want  []int // endpoints of a's, b's, a's, b's, a's requests
 	}{
-		{"turn", false, []int{0, 1, 0, 1, 0}},
+		{"turn", routeTurn, []int{0, 1, 0, 1, 0}},
 		// a's own turn starts at 0, b's at 1: each match alternates on
 		// its own, whatever the other does.
-		{"alternate", true, []int{0, 1, 1, 0, 0}},
+		{"alternate", routeAlternate, []int{0, 1, 1, 0, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &client{endpoints: []string{"x", "y"}, alternate: tc.alternate}
+			c := &client{endpoints: []string{"x", "y"}, route: tc.route}
 			a, b := uint64(0), uint64(1)
 			var got []int
 			for i := range 5 {
@@ -79,6 +79,35 @@ func TestEndpointAlternate(t *testing.T) {
 			}
 		})
 	}
+	t.Run("random", func(t *testing.T) {
+		// A match's clicks meet either replica, independently of its last
+		// click: about half of them the replica that did not serve the
+		// last one, as behind a load balancer.
+		c := newClient([]string{"x", "y"}, nil, 1, routeRandom, 7)
+		own := uint64(0)
+		const n = 4000
+		counts, switches, last := [2]int{}, 0, -1
+		for range n {
+			k := c.endpoint(&own)
+			counts[k]++
+			if last >= 0 && k != last {
+				switches++
+			}
+			last = k
+		}
+		if counts[0] < n*45/100 || counts[1] < n*45/100 {
+			t.Errorf("requests by replica %v of %d, want about half each", counts, n)
+		}
+		if switches < n*45/100 || switches > n*55/100 {
+			t.Errorf("%d of %d clicks met the other replica, want about half", switches, n)
+		}
+		one, two := newClient([]string{"x", "y"}, nil, 1, routeRandom, 9), newClient([]string{"x", "y"}, nil, 1, routeRandom, 9)
+		for i := range 20 {
+			if a, b := one.endpoint(&own), two.endpoint(&own); a != b {
+				t.Fatalf("request %d: clients of the same seed chose %d and %d, want the same", i, a, b)
+			}
+		}
+	})
 }
 
 func TestReportPerMove(t *testing.T) {
@@ -91,13 +120,13 @@ func TestReportPerMove(t *testing.T) {
 		want  []string
 		not   []string
 	}{
-		{"without PostgreSQL", -1, []string{"server CPU/move", "0.400ms"}, []string{"PostgreSQL CPU/move", "n/a"}},
+		{"without PostgreSQL", -1, []string{"server CPU/move", "0.400ms", "0.200ms", "move ÷ PING", "2.00"}, []string{"PostgreSQL CPU/move", "n/a"}},
 		{"with PostgreSQL", 300 * ms, []string{"server CPU/move", "PostgreSQL CPU/move", "0.400ms", "0.300ms", "0.700ms"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
 			reportPerMove(&b, []phaseResult{
-				{kind: "ping", matches: 50, rec: newRecorder(), cpu: 100 * ms, pgCPU: tc.pgCPU},
+				{kind: "ping", matches: 50, rec: newRecorder(), requests: 500, cpu: 100 * ms, pgCPU: tc.pgCPU},
 				{kind: "moves", matches: 50, rec: rec, cpu: 400 * ms, pgCPU: tc.pgCPU},
 			})
 			got := b.String()
@@ -112,5 +141,33 @@ func TestReportPerMove(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReportPerMoveMedian: with several runs of a figure (-repeat), each
+// moves phase is set against the ping phase before it, and the medians of
+// the runs follow.
+func TestReportPerMoveMedian(t *testing.T) {
+	ms := time.Millisecond
+	moves := func(n int) *recorder { r := newRecorder(); r.moves = n; return r }
+	var results []phaseResult
+	// Three runs: CPU per PING 0.1, 0.2, 0.1 ms; per move 0.2, 0.5, 0.3 ms:
+	// ratios 2.0, 2.5, 3.0; medians 0.3 ms, 0.1 ms, 2.50.
+	for _, run := range []struct{ ping, move time.Duration }{{100 * ms, 200 * ms}, {200 * ms, 500 * ms}, {100 * ms, 300 * ms}} {
+		results = append(results,
+			phaseResult{kind: "ping", matches: 50, rec: newRecorder(), requests: 1000, cpu: run.ping, pgCPU: -1},
+			phaseResult{kind: "moves", matches: 50, rec: moves(1000), cpu: run.move, pgCPU: -1})
+	}
+	var b strings.Builder
+	reportPerMove(&b, results)
+	got := b.String()
+	for _, want := range []string{"2.00", "2.50", "3.00", "50, median of 3", "0.300ms", "0.100ms"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	med := got[strings.Index(got, "median of 3"):]
+	if !strings.Contains(med, "2.50") || !strings.Contains(med, "0.300ms") {
+		t.Errorf("median line %q, want 0.300ms per move and 2.50", strings.SplitN(med, "\n", 2)[0])
 	}
 }

@@ -211,27 +211,40 @@ func (s *slot) move(ctx context.Context) error {
 		return err
 	}
 	r := parseCustomID(btn.CustomID)
-	resp, err := s.send(ctx, &request{kind: "move", column: r.Column - 1, customID: btn.CustomID},
-		s.c.click(s.channel, mover, s.onBoard(), btn.CustomID))
+	body, seq := s.c.clickSeq(s.channel, mover, s.onBoard(), btn.CustomID)
+	resp, err := s.send(ctx, &request{kind: "move", column: r.Column - 1, customID: btn.CustomID}, body)
 	if err != nil {
 		return err
 	}
-	if resp.Type != discordgo.InteractionResponseUpdateMessage {
+	board := boardOf(resp.Data)
+	next := resp.Type == discordgo.InteractionResponseChannelMessageWithSource && len(drops(board)) > 0 &&
+		parseCustomID(drops(board)[0].CustomID).Post > s.post
+	if resp.Type != discordgo.InteractionResponseUpdateMessage && !next {
 		return s.unexpected("move", resp)
 	}
-	board := boardOf(resp.Data)
 	s.acked = append(s.acked, r.Column-1)
 	s.rec.moves++
 	if s.ackTotal != nil {
 		s.ackTotal.Add(1)
 	}
 	switch d := drops(board); {
+	case next:
+		// The click ended a round: its response is the next round's
+		// board, a new message (its ID follows from the click's
+		// sequence, as a challenge's does), there as the round ends.
+		s.rec.ok("next board", 0)
+		s.rec.inResponse++
+		if s.d != nil {
+			s.d.sawBoard(board)
+		}
+		s.board, s.boardID, s.post = board, strconv.FormatInt(originalBase+seq, 10), parseCustomID(d[0].CustomID).Post
 	case len(d) > 0:
 		s.board, s.post = board, parseCustomID(d[0].CustomID).Post
 	case find(board, "Rematch") != nil:
 		s.endMatch()
 	case len(discordtest.Buttons(board.Components)) == 0:
-		// The round's record: the next board comes as a follow-up.
+		// The round's record (a server that posts the next board as a
+		// follow-up, as connectn did before it answered with it).
 		s.board, s.phase, s.roundEnd = nil, phaseAwaitNext, time.Now()
 	default:
 		return s.unexpected("move", resp)
@@ -271,13 +284,13 @@ func (s *slot) awaitNext(ctx context.Context) error {
 	f, post, err := nextBoard(ctx, s.follow, s.match, s.post, s.followTimeout)
 	switch {
 	case errors.Is(err, errNoNextBoard):
-		s.rec.fail("follow-up", "next board not posted within "+s.followTimeout.String())
+		s.rec.fail("next board", "not posted within "+s.followTimeout.String())
 		return err
 	case err != nil:
 		return err
 	}
 	// From the round's end as the players saw it to the next board.
-	s.rec.ok("follow-up", time.Since(s.roundEnd))
+	s.rec.ok("next board", time.Since(s.roundEnd))
 	s.board, s.boardID, s.phase, s.post = f, f.ID, phasePlaying, post
 	return nil
 }
@@ -462,6 +475,9 @@ type recorder struct {
 	lat   map[string][]time.Duration
 	errs  map[string]int
 	moves int
+	// inResponse counts the next boards that came as the response to the
+	// click that ended their round (the rest came as follow-ups).
+	inResponse int
 }
 
 func newRecorder() *recorder {
@@ -481,6 +497,7 @@ func (r *recorder) merge(o *recorder) {
 		r.errs[k] += v
 	}
 	r.moves += o.moves
+	r.inResponse += o.inResponse
 }
 
 // percentiles returns p50, p90, p99 and max of d (which it sorts).

@@ -14,9 +14,10 @@ import (
 // for PASS: 20 seconds are the server's warm-up (its session cache fills),
 // not a steady state.
 func TestSoak(t *testing.T) {
+	t.Parallel() // 20 seconds of wall time, mostly waiting: beside the others
 	bin := connectnBinary(t)
 	code, out := runLoadgen(t, time.Minute, "-spawn", bin, "-soak", "20s", "-soak-every", "2s", "-soak-abandon", "0.3",
-		"-soak-timeout", "2s", "-matches", "6", "-seed", "3")
+		"-soak-timeout", "2s", "-matches", "6", "-faults", "0", "-seed", "3")
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d, want 0 (PASS) or 1 (FAIL):\n%s", code, out)
 	}

@@ -43,6 +43,7 @@ type config struct {
 	threads          bool              // CONNECTN_THREADS, -threads
 	aiMemoryMB       int               // CONNECTN_AI_MEMORY, -ai-memory: transposition table size in MB, 1..4096
 	aiWorkers        int               // CONNECTN_AI_WORKERS, -ai-workers: AI searches at once, 1..64
+	memoryLimit      int64             // CONNECTN_MEMORY_LIMIT, -memory-limit: the Go runtime's soft limit in bytes (see memoryGovernor); 0 is off
 
 	// values is the effective text and source of every setting, by
 	// variable name, for `connectn config`.
@@ -244,6 +245,9 @@ var settings = []setting{
 		set: func(c *config, v string) string { return parseInt(v, minAIMemoryMB, maxAIMemoryMB, &c.aiMemoryMB) }},
 	{env: "CONNECTN_AI_WORKERS", flag: "ai-workers", arg: "N", def: "2", usage: fmt.Sprintf("AI searches allowed to run at once, %d to %d, at most one fewer than the processors", minAIWorkers, maxAIWorkers),
 		set: func(c *config, v string) string { return parseInt(v, minAIWorkers, maxAIWorkers, &c.aiWorkers) }},
+	{env: "CONNECTN_MEMORY_LIMIT", flag: "memory-limit", arg: "SIZE", def: defaultMemoryLimit,
+		usage: "memory the bot aims to stay within (Go's heap and runtime; the program's code and SQLite's cache come on top), such as 32MiB or 1GiB, at least 16MiB; more when what it must keep needs it; off: none. GOMEMLIMIT in the environment takes precedence",
+		set:   func(c *config, v string) string { return parseMemoryLimit(v, &c.memoryLimit) }},
 }
 
 // settingByEnv returns the setting of environment variable name.

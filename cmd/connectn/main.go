@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -181,7 +182,7 @@ var logFlags = []string{"CONNECTN_LOG_LEVEL", "CONNECTN_LOG_FORMAT"}
 
 // botFlags are the flags of the commands that run the bot.
 var botFlags = []string{"CONNECTN_DB", "DISCORD_GUILD_ID", "CONNECTN_DISCORD_API",
-	"CONNECTN_CHALLENGE_TIMEOUT", "CONNECTN_TURN_TIMEOUT", "CONNECTN_THREADS", "CONNECTN_AI_MEMORY", "CONNECTN_AI_WORKERS", "CONNECTN_PPROF_ADDR"}
+	"CONNECTN_CHALLENGE_TIMEOUT", "CONNECTN_TURN_TIMEOUT", "CONNECTN_THREADS", "CONNECTN_AI_MEMORY", "CONNECTN_AI_WORKERS", "CONNECTN_PPROF_ADDR", "CONNECTN_MEMORY_LIMIT"}
 
 func allFlags() []string {
 	var out []string
@@ -549,6 +550,10 @@ func runCommand(ctx context.Context, c *command, args []string, d deps) int {
 	a := &app{c: cfg, d: d, log: newLogger(d.stderr, cfg.logFormat, cfg.logLevel)}
 	if c.db && d.getenv("GOGC") == "" {
 		debug.SetGCPercent(botGCPercent)
+	}
+	if slices.Contains(c.flags, "CONNECTN_MEMORY_LIMIT") {
+		stop := a.limitMemory(ctx)
+		defer stop()
 	}
 	if !c.plain {
 		a.log.Info("connectn "+c.name+" starting", "version", programVersion())

@@ -16,8 +16,9 @@ import (
 // TestServeWorksWithoutToken runs `connectn serve` as a server owner would
 // without a bot token, with CONNECTN_DISCORD_API pointing at a fake Discord
 // that also calls the endpoint with signed interactions. When a round ends,
-// the next round's board reaches the channel as a follow-up through the
-// interaction's webhook (no token sent); when a turn runs out, the
+// the next round's board is the response and the round's message becomes
+// its record through the interaction's webhook (no token sent); when a
+// turn runs out, the
 // scheduler edits the board; /metrics counts the deadline and the active
 // matches.
 func TestServeWorksWithoutToken(t *testing.T) {
@@ -81,8 +82,12 @@ func TestServeWorksWithoutToken(t *testing.T) {
 	}
 	wait, waitCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer waitCancel()
-	if _, err := fake.WaitMessage(wait, func(m discordtest.Message) bool { return m.Kind == discordtest.FollowupMessageCreate }); err != nil {
-		t.Fatalf("the next round's board never came: %v", err)
+	// The click that ends round 1 is answered with round 2's board; the
+	// round's message becomes its record by an edit through the webhook.
+	if _, err := fake.WaitMessage(wait, func(m discordtest.Message) bool {
+		return m.Kind == discordtest.WebhookMessageEdit && len(m.Message.Embeds) > 0 && strings.Contains(m.Message.Embeds[0].Title, "Round 1 result")
+	}); err != nil {
+		t.Fatalf("round 1's message never became its record: %v", err)
 	}
 	msgs := fake.ChannelMessages(channelID)
 	if len(msgs) != 2 || !strings.Contains(msgs[0].Embeds[0].Title, "Round 1 result") || !strings.Contains(msgs[1].Embeds[0].Title, "Round 2") {

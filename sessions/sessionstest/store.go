@@ -705,6 +705,47 @@ func testTwoStoresTakeTurnsReadOnce(t *testing.T, b Backend) {
 	}
 }
 
+// testTwoStoresAtRandom plays a match's moves through two stores chosen
+// at random for each move, as a load balancer in front of two replicas
+// routes clicks: a move in the store that wrote the last one reads no row
+// (its cached state is current, whatever happened before in the other
+// store), and a move in the other store reads one.
+func testTwoStoresAtRandom(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	stores := []sessions.Store{db.Open(t, newClock()), db.Open(t, newClock())}
+	mustCreate(t, stores[0], newLongSession(t, "chan-1"))
+	mustGet(t, stores[1], "chan-1")
+	errStale := errors.New("stale button")
+	// A fixed sequence with runs of both lengths: which store serves each
+	// move.
+	route := []int{0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1}
+	last := 0 // the store that wrote the last state (Create)
+	for ply, k := range route {
+		st := stores[k]
+		before := db.RowReads(st)
+		mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+			if s.Match.Plies() != ply { // the button showed this ply
+				return errStale
+			}
+			_, err := s.Match.Play(s.Match.ToMove(), ply%longConfig.Columns)
+			return err
+		})
+		want := int64(1)
+		if k == last {
+			want = 0
+		}
+		if got := db.RowReads(st) - before; got != want {
+			t.Errorf("move %d in store %d (the last written by store %d): rows read = %d, want %d", ply+1, k, last, got, want)
+		}
+		last = k
+	}
+	for i, st := range stores {
+		if got := mustGet(t, st, "chan-1").Match.Plies(); got != len(route) {
+			t.Errorf("store %d: Plies() = %d, want %d", i, got, len(route))
+		}
+	}
+}
+
 // testTwoStoresSeeEachOther checks that a store that has a session in
 // memory still sees what another process wrote: its cache is checked
 // against the row's revision at every load.

@@ -83,6 +83,7 @@ func Run(t *testing.T, b Backend) {
 	}{
 		{"CreateGetRoundtrip", testCreateGetRoundtrip},
 		{"UpdateRoundtrip", testUpdateRoundtrip},
+		{"KeepsNoCallerMemory", testKeepsNoCallerMemory},
 		{"UpdateWritesEachChange", testUpdateWritesEachChange},
 		{"ReopenMidMatch", testReopenMidMatch},
 		{"CreateActiveSession", testCreateActiveSession},
@@ -99,6 +100,7 @@ func Run(t *testing.T, b Backend) {
 		{"TwoStoresSeeEachOther", testTwoStoresSeeEachOther},
 		{"TwoStoresRefusalRechecked", testTwoStoresRefusalRechecked},
 		{"TwoStoresTakeTurnsReadOnce", testTwoStoresTakeTurnsReadOnce},
+		{"TwoStoresAtRandom", testTwoStoresAtRandom},
 		{"SecondUpdateWaits", testSecondUpdateWaits},
 		{"ConflictAfterMaxAttempts", testConflictAfterMaxAttempts},
 		{"ConcurrentStaleClicks", testConcurrentStaleClicks},

@@ -321,6 +321,27 @@ var errUnreachable = errors.New("no live interaction token and no bot token")
 // given up, logged, and /connectn board posts the board when asked.
 func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 	now := b.Clock.Now()
+	seq := s.PostSeq
+	if b.Messenger != nil && s.Webhook.Message == "@original" && live(s.Webhook, now) {
+		// The board is the response to the click that ended the round
+		// (sessions.Session.PostInResponse), or a click has been made on
+		// it since: either way the message is the @original of the
+		// session's interaction, which its webhook reads without a bot
+		// token. Only when Discord knows no response to that interaction
+		// (it never had ours) is the board posted.
+		id, err := b.original(ctx, s.Webhook)
+		switch {
+		case err == nil:
+			b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, x.Webhook) })
+			return
+		case !gone(err):
+			b.Log.Warn("looking for the board posted as a response", "match", s.ID, "channel", s.ChannelID, "err", RESTErrorText(err))
+			at := b.Clock.Now().Add(retryPostAfter)
+			b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostLater(s.ID, seq, at) })
+			return
+		}
+		b.Log.Info("the response that carried the board did not reach Discord; posting it", "match", s.ID, "channel", s.ChannelID, "err", RESTErrorText(err))
+	}
 	msg := render.Session(render.Public(s), s) // a board, or a rematch invitation
 	var (
 		id   string
@@ -395,7 +416,6 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 			})
 		})
 	}
-	seq := s.PostSeq
 	if err != nil {
 		final := gone(err) || errors.Is(err, errUnreachable) || errors.Is(err, errAmbiguous)
 		b.Log.Warn("posting the board", "match", s.ID, "channel", s.ChannelID, "round", s.Match.Round().Number(),
@@ -418,15 +438,32 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 	b.record(ctx, s.ChannelID, s.ID, "recording a board post", func(x *sessions.Session) error { return x.PostDone(s.ID, seq, id, hook) })
 }
 
+// original returns the ID of the message of w's interaction response
+// (@original), tried as deliver does (and early, as the response and the
+// read may cross); an error for which gone holds means Discord knows no
+// response to that interaction.
+func (b *Boards) original(ctx context.Context, w sessions.Webhook) (string, error) {
+	var id string
+	err := b.deliver(ctx, func(ctx context.Context) error {
+		return b.early(ctx, func() error {
+			var err error
+			id, err = b.Messenger.OriginalMessageID(ctx, w.AppID, w.Token)
+			return err
+		}, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeUnknownMessage)
+	})
+	return id, err
+}
+
 // playedOn reports whether the session of s's channel has moved on from s
-// (another match, another post, or more plies): the players have played
-// on the board s was posting. false when the store cannot say.
+// (another match, another post, more plies, or another phase: a rematch
+// invitation accepted or declined): the players have played on the board
+// s was posting. false when the store cannot say.
 func (b *Boards) playedOn(ctx context.Context, s *sessions.Session) bool {
 	cur, err := b.Store.Get(ctx, s.ChannelID)
 	if err != nil || cur == nil {
 		return false
 	}
-	return cur.ID != s.ID || cur.PostSeq != s.PostSeq || cur.Match.Plies() != s.Match.Plies()
+	return cur.ID != s.ID || cur.PostSeq != s.PostSeq || cur.Match.Plies() != s.Match.Plies() || cur.Phase != s.Phase
 }
 
 // record applies fn to the session of match in channelID, logging a

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/connectn/connectn/sessions"
@@ -13,6 +14,9 @@ type cached struct {
 	revision int64
 	sess     *sessions.Session
 	actions  string // the actions column as stored at this revision
+	// over numbers the entry in the cache's queue of sessions that are
+	// over (see cache.over); 0 for an active session.
+	over uint64
 }
 
 // cache keeps decoded sessions by ID, so that loading a session at a
@@ -23,13 +27,26 @@ type cached struct {
 // room (Go's map order), which keeps it simple and, for the sessions being
 // played, enough.
 //
+// A session that is over (finished or cancelled) is kept only among the
+// last max/16 put so: what follows a match's end (the record's edits, a
+// rematch, the next challenge in its channel) comes soon after it, and a
+// bot that has played many matches keeps in memory those being played,
+// not those played (at 50 busy matches the cache held 4,096 sessions,
+// nearly all over; docs/load.md).
+//
 // It also knows, by channel, the newest session it holds, so that Update
 // can try its compare-and-swap on the cached state without reading the
 // row first (see Store.Update).
 type cache struct {
-	mu       sync.Mutex
-	max      int
-	m        map[int64]*cached
+	mu  sync.Mutex
+	max int
+	m   map[int64]*cached
+	// over is a ring of the entries put with a session that is over,
+	// oldest at overNext once full; an entry replaced since (its over
+	// number differs) is passed over when its turn to go comes.
+	over     []overEntry
+	overNext int
+	overSeq  uint64
 	channels map[string]int64 // channel ID -> the highest session ID cached in it
 	// contended holds the channels whose last write from the cached state
 	// lost to another process, and that have not been seen calm since:
@@ -38,8 +55,18 @@ type cache struct {
 	contended map[string]bool
 }
 
-func newCache(max int) *cache {
-	return &cache{max: max, m: make(map[int64]*cached), channels: make(map[string]int64), contended: make(map[string]bool)}
+// overEntry is a place in cache.over.
+type overEntry struct {
+	id  int64
+	seq uint64
+}
+
+func newCache(size int) *cache {
+	c := &cache{max: size, m: make(map[int64]*cached), channels: make(map[string]int64), contended: make(map[string]bool)}
+	if size > 0 {
+		c.over = make([]overEntry, 0, max(1, size/16))
+	}
+	return c
 }
 
 // setContended records whether channel's writes meet another process's:
@@ -52,8 +79,8 @@ func (c *cache) setContended(channel string, on bool) {
 		delete(c.contended, channel)
 		return
 	}
-	if _, ok := c.channels[channel]; ok {
-		c.contended[channel] = true
+	if _, ok := c.channels[channel]; ok && !c.contended[channel] {
+		c.contended[strings.Clone(channel)] = true // not the caller's memory (see sessions.Session.CloneOwned)
 	}
 }
 
@@ -109,6 +136,21 @@ func (c *cache) put(id int64, e *cached) {
 		for k := range c.m {
 			c.remove(k)
 			break
+		}
+	}
+	if p := e.sess.Phase; p == sessions.PhaseFinished || p == sessions.PhaseCancelled {
+		c.overSeq++
+		e.over = c.overSeq
+		o := overEntry{id: id, seq: e.over}
+		if len(c.over) < cap(c.over) {
+			c.over = append(c.over, o)
+		} else {
+			old := c.over[c.overNext]
+			if x := c.m[old.id]; x != nil && x.over == old.seq {
+				c.remove(old.id)
+			}
+			c.over[c.overNext] = o
+			c.overNext = (c.overNext + 1) % len(c.over)
 		}
 	}
 	c.m[id] = e

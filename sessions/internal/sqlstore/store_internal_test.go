@@ -1,8 +1,10 @@
 package sqlstore
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -96,6 +98,53 @@ func TestCacheBounded(t *testing.T) {
 	off.put(1, in("chan-1", 0))
 	if off.get(1, 0) != nil || off.len() != 0 || first(off.newest("chan-1")) != nil {
 		t.Error("a cache of size 0 keeps nothing")
+	}
+}
+
+func TestCacheKeepsFewSessionsThatAreOver(t *testing.T) {
+	in := func(id int64, phase sessions.Phase) *cached {
+		return &cached{sess: &sessions.Session{ID: id, ChannelID: fmt.Sprint("chan-", id), Phase: phase}}
+	}
+	c := newCache(64) // keeps 64/16 = 4 sessions that are over
+	for id := range int64(20) {
+		c.put(id, in(id, sessions.PhasePlaying))
+	}
+	for id := int64(100); id < 110; id++ {
+		phase := sessions.PhaseFinished
+		if id%2 == 1 {
+			phase = sessions.PhaseCancelled
+		}
+		c.put(id, in(id, phase))
+	}
+	if got, want := c.len(), 20+4; got != want {
+		t.Errorf("entries = %d, want %d: every session in play and the last 4 that are over", got, want)
+	}
+	for id := int64(100); id < 110; id++ {
+		if kept, want := c.any(id) != nil, id >= 106; kept != want {
+			t.Errorf("session %d over kept = %t, want %t (the last 4 put)", id, kept, want)
+		}
+	}
+	// A session put again (its record edited, say) goes to the end of the
+	// queue: its earlier place does not make it go early.
+	c.put(106, in(106, sessions.PhaseFinished))
+	for id := int64(110); id < 113; id++ {
+		c.put(id, in(id, sessions.PhaseFinished))
+	}
+	if c.any(106) == nil {
+		t.Error("session 106, put again after 107 to 109, went before them")
+	}
+	if c.any(107) != nil {
+		t.Error("session 107 is still kept after 4 newer sessions that are over")
+	}
+	// An entry replaced by one in play (the cache's entry of a session
+	// read again at an older revision, say) is not removed when its old
+	// place in the queue comes up.
+	c.put(110, in(110, sessions.PhasePlaying))
+	for id := int64(120); id < 124; id++ {
+		c.put(id, in(id, sessions.PhaseFinished))
+	}
+	if c.any(110) == nil {
+		t.Error("session 110, in play when last put, went with the sessions that are over")
 	}
 }
 
@@ -213,5 +262,41 @@ func TestReplayTail(t *testing.T) {
 		if _, ok := replayTail(tc.cfg, []byte(tc.actions), tc.older); ok {
 			t.Errorf("%s: rebuilt from the entry, want a whole replay", name)
 		}
+	}
+}
+
+// TestEncodeWebhookAsEncodingJSON: encodeWebhook writes the bytes
+// encoding/json writes for the webhook (names, order, omitempty and
+// omitzero, escapes, the time in UTC with nanoseconds), which rows already
+// stored hold.
+func TestEncodeWebhookAsEncodingJSON(t *testing.T) {
+	paris := time.FixedZone("Paris", 3600)
+	tests := []struct {
+		name string
+		w    sessions.Webhook
+	}{
+		{"all", sessions.Webhook{AppID: "1100000000000000001", Token: "aW50ZXJhY3Rpb24", Message: "@original", At: time.Date(2026, 11, 22, 18, 0, 0, 123456789, time.UTC)}},
+		{"empty", sessions.Webhook{}},
+		{"no time", sessions.Webhook{AppID: "1", Token: "t"}},
+		{"time only", sessions.Webhook{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		{"a message ID, another zone", sessions.Webhook{Token: "t", Message: "1300000000000000042", At: time.Date(2026, 6, 1, 12, 0, 0, 500, paris)}},
+		{"escapes", sessions.Webhook{Token: "a\"b\\c<d>&\u00e9\u2028\x01", Message: "é"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encodeWebhook(tt.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tt.w
+			w.At = w.At.UTC()
+			want, err := json.Marshal(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("encodeWebhook = %s\nencoding/json  = %s", got, want)
+			}
+		})
 	}
 }
