@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -97,9 +96,6 @@ func (h *puzzles) routes() []route {
 // on reports whether puzzles can be played: a store and a solver.
 func (h *puzzles) on() bool { return h.store != nil && h.engine.ai != nil }
 
-// starterSet is the embedded starter set, parsed once.
-var starterSet = sync.OnceValue(puzzle.Starter)
-
 // pool returns the puzzles a member of server guildID may be given: the
 // starter set and the puzzles found in the server's matches, each with its
 // current rating (the store's, once an attempt moved it).
@@ -108,15 +104,14 @@ func (h *puzzles) pool(ctx context.Context, guildID string) ([]puzzle.Puzzle, er
 	if err != nil {
 		return nil, err
 	}
-	base := starterSet()
-	out := make([]puzzle.Puzzle, 0, len(base)+16)
-	ids := make(map[string]bool, len(base))
-	for _, p := range base {
+	// The starter set, a copy of the one the puzzle package keeps.
+	out := puzzle.Starter()
+	ids := make(map[string]bool, len(out))
+	for k, p := range out {
 		if r, ok := ratings[p.ID]; ok {
-			p.Rating = r
+			out[k].Rating = r
 		}
 		ids[p.ID] = true
-		out = append(out, p)
 	}
 	if guildID == "" {
 		return out, nil

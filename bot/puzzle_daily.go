@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -334,7 +333,7 @@ func (h *dailyPuzzles) dayPuzzle(ctx context.Context, day string) (puzzle.Puzzle
 	if err != nil {
 		return puzzle.Puzzle{}, err
 	}
-	pool := slices.Clone(starterSet())
+	pool := puzzle.Starter() // a copy of its own
 	for k := range pool {
 		if r, ok := ratings[pool[k].ID]; ok {
 			pool[k].Rating = r
