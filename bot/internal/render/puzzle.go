@@ -153,7 +153,10 @@ func Puzzle(l *locale.Localizer, v PuzzleView) *Message {
 	if v.Result != sessions.AttemptOpen {
 		lines = append(lines, resultLines(l, v)...)
 	}
-	desc := PuzzleTask(l, p) + "\n\n" + Grid(puzzleTheme, r) + "\n" + strings.Join(lines, "\n")
+	desc := PuzzleTask(l, p) + "\n\n" + Grid(puzzleTheme, r)
+	if len(lines) > 0 {
+		desc += "\n" + strings.Join(lines, "\n")
+	}
 	color := puzzleTheme.ColorOf(member)
 	switch v.Result {
 	case sessions.AttemptSolved:
