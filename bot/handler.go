@@ -46,6 +46,8 @@ type Handler struct {
 	rand    *lockedRand
 	// mounted are routes a test adds after the features' (mount).
 	mounted []route
+	// puzzles is the store of the puzzles (WithPuzzles); nil: no puzzles.
+	puzzles sessions.PuzzleStore
 
 	id       *identity
 	routes   *router
@@ -122,8 +124,9 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 	}
 	f := features{
 		store: store, log: log, policy: h.policy, threads: h.threads, messenger: h.messenger,
-		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand, tournaments: h.tourneys,
+		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand, tournaments: h.tourneys, clock: h.clock, puzzles: h.puzzles,
 	}
+	f.wirePuzzles(h.boards, h.sched, h.run)
 	global, perRoute := h.middleware()
 	h.routes = newRouter(append(table(f), h.mounted...), global, perRoute)
 	return h
@@ -145,6 +148,9 @@ type features struct {
 	// tournaments is the feature of tournaments, which the scheduler runs
 	// too (RunDue); nil builds one that answers nothing but its routes.
 	tournaments *tournaments
+	clock       clock.Clock
+	// puzzles is the puzzles' store; nil: no puzzles.
+	puzzles sessions.PuzzleStore
 }
 
 // table builds the features from f and returns their route rows, in the
@@ -157,16 +163,17 @@ func table(f features) []route {
 	return slices.Concat(
 		ch.routes(),
 		(&play{store: f.store, boards: f.boards, sched: f.sched, log: f.log, policy: f.policy, engine: f.engine}).routes(),
-		(&stats{store: f.store}).routes(),
+		(&stats{store: f.store, puzzles: f.puzzleStats()}).routes(),
 		(&help{turn: f.policy.TurnTimeout}).routes(),
 		(&openChallenges{challenges: ch}).routes(),
 		(&forgetting{store: f.store, boards: f.boards, log: f.log}).routes(),
 		(&solver{store: f.store, boards: f.boards, log: f.log, engine: f.engine, messenger: f.messenger}).routes(),
-		(&serverSettings{store: f.store, log: f.log, defaults: defs}).routes(),
+		(&serverSettings{store: f.store, log: f.log, defaults: defs, daily: f.dailyReader()}).routes(),
 		(&moderation{store: f.store, boards: f.boards, log: f.log}).routes(),
 		(&rematches{store: f.store, boards: f.boards, log: f.log, policy: f.policy, engine: f.engine}).routes(),
 		(&pictures{store: f.store, log: f.log, messenger: f.messenger}).routes(),
 		cmp.Or(f.tournaments, &tournaments{}).routes(),
+		f.puzzleRoutes(),
 	)
 }
 

@@ -283,6 +283,9 @@ type env struct {
 	srv    *httptest.Server // the bot's Interactions Endpoint; nil over the gateway
 	log    *slog.Logger
 	opts   []bot.Option
+	// puzzles gives the handler its store as the puzzles' too
+	// (bot.WithPuzzles), at every start (newPuzzleEnv).
+	puzzles bool
 	// deliver sends an interaction to the bot through the fake and
 	// returns the response.
 	deliver func(body []byte) *discordgo.InteractionResponse
@@ -318,13 +321,19 @@ func newRealEnv(t *testing.T, opts ...bot.Option) *env {
 // newEnvOn is newEnv on clock c.
 func newEnvOn(t *testing.T, c clock.Clock, log *slog.Logger, opts ...bot.Option) *env {
 	t.Helper()
+	return newEnvWith(t, c, log, false, opts...)
+}
+
+// newEnvWith is newEnvOn, with the puzzles when puzzles is set.
+func newEnvWith(t *testing.T, c clock.Clock, log *slog.Logger, puzzles bool, opts ...bot.Option) *env {
+	t.Helper()
 	store, path := mustOpenStore(t, c)
 	fake := newFake(t, c)
 	rest, err := fake.NewSession("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, clk: c, path: path, store: store, fake: fake, rest: rest, log: log, opts: opts}
+	e := &env{t: t, clk: c, path: path, store: store, fake: fake, rest: rest, log: log, opts: opts, puzzles: puzzles}
 	e.start()
 	e.deliver = func(body []byte) *discordgo.InteractionResponse {
 		t.Helper()
@@ -341,8 +350,11 @@ func newEnvOn(t *testing.T, c clock.Clock, log *slog.Logger, opts ...bot.Option)
 
 // start starts a handler on e.store and its Interactions Endpoint.
 func (e *env) start() {
-	e.h = bot.NewHandler(e.store, e.log,
-		append([]bot.Option{bot.WithClock(e.clk), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)...)
+	opts := append([]bot.Option{bot.WithClock(e.clk), bot.WithMessenger(bot.NewDiscordMessenger(e.rest)), bot.WithSeed(1)}, e.opts...)
+	if e.puzzles {
+		opts = append(opts, bot.WithPuzzles(e.store))
+	}
+	e.h = bot.NewHandler(e.store, e.log, opts...)
 	e.srv = httptest.NewServer(&transport.HTTPServer{Handler: e.h, PublicKey: testPublic, Ready: e.store.Ping, Clock: e.clk, Log: e.log})
 	h, srv := e.h, e.srv
 	e.t.Cleanup(func() {

@@ -60,8 +60,8 @@ func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionR
 // to the routes.
 var helpOrder = []string{
 	"help_challenge", "help_forfeit", "help_board", "help_stats", "help_leaderboard", "help_open", "help_analyze",
-	"help_forget_me", "help_tournament_leave", "help_tournament_standings", "help_admin", "help_tournament_create",
-	"help_tournament_manage", "help_help",
+	"help_puzzle", "help_forget_me", "help_tournament_leave", "help_tournament_standings", "help_admin", "help_daily_puzzle",
+	"help_tournament_create", "help_tournament_manage", "help_help",
 }
 
 // helpArgs are the arguments of the lines of helpOrder that have some.

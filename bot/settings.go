@@ -238,6 +238,9 @@ type serverSettings struct {
 	store settingsStore
 	log   *slog.Logger
 	defaults
+	// daily reads the daily puzzle's setting, shown with the others; nil:
+	// no puzzles.
+	daily dailyReader
 }
 
 // settingsStore is what serverSettings reads and writes.
@@ -260,7 +263,19 @@ func (h *serverSettings) show(ctx context.Context, c *call, _ *noOptions) (*disc
 	if err != nil {
 		return nil, err
 	}
-	return renderSettings(c.reader, r, ""), nil
+	resp := renderSettings(c.reader, r, "")
+	if h.daily != nil {
+		d, err := h.daily.DailyPuzzle(ctx, c.i.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		// The line goes with the others, above the last paragraph.
+		e := resp.Data.Embeds[0]
+		if k := strings.LastIndex(e.Description, "\n\n"); k >= 0 {
+			e.Description = e.Description[:k] + "\n" + dailyStatus(c.reader, d) + e.Description[k:]
+		}
+	}
+	return resp, nil
 }
 
 // setOptions are the options of /connectn-admin settings set: each one

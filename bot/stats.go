@@ -16,6 +16,8 @@ const leaderboardTop = 10
 // stats is the feature of /connectn stats and /connectn leaderboard.
 type stats struct {
 	store statsStore
+	// puzzles reads the members' puzzle records; nil: no puzzles.
+	puzzles puzzleStatsStore
 }
 
 // statsStore is what stats reads.
@@ -70,7 +72,15 @@ func (h *stats) stats(ctx context.Context, c *call, o *statsOptions) (*discordgo
 		}
 		pair = &rec
 	}
-	return newMessage(render.Stats(c.public(nil), c.i.GuildID == "", whoName, vsMembers, vsBot, pair, c.name, rated)), nil
+	msg := render.Stats(c.public(nil), c.i.GuildID == "", whoName, vsMembers, vsBot, pair, c.name, rated)
+	if h.puzzles != nil {
+		p, err := h.puzzles.PuzzlePlayer(ctx, who)
+		if err != nil {
+			return nil, err
+		}
+		render.AddPuzzleStats(c.public(nil), msg, p)
+	}
+	return newMessage(msg), nil
 }
 
 // leaderboardOptions are the options of /connectn leaderboard.
@@ -79,15 +89,28 @@ type leaderboardOptions struct {
 }
 
 func (o *leaderboardOptions) declare(s *optionSet) {
-	s.optChoice("by", &o.By, []choice{{value: "rating", label: "choice_by_rating"}, {value: "wins", label: "choice_by_wins"}})
+	s.optChoice("by", &o.By, []choice{{value: "rating", label: "choice_by_rating"}, {value: "wins", label: "choice_by_wins"},
+		{value: "puzzles", label: "choice_by_puzzles"}})
 }
 
 // leaderboard handles /connectn leaderboard: the top 10 of this server
 // by rating (Glicko-2, members with sessions.MinRatedGames rated matches
 // or more) where members have one, else, or with by:wins, by match wins
-// between members; the ranking rule, short, under it.
+// between members; with by:puzzles, by puzzle rating (members with
+// sessions.MinPuzzleAttempts rated puzzles or more who played one here);
+// the ranking rule, short, under it.
 func (h *stats) leaderboard(ctx context.Context, c *call, o *leaderboardOptions) (*discordgo.InteractionResponse, error) {
 	l := c.public(nil)
+	if o.By.v == "puzzles" {
+		if h.puzzles == nil {
+			return nil, sessions.Refuse(reasonPuzzlesOff)
+		}
+		top, err := h.puzzles.PuzzleLeaderboard(ctx, c.i.GuildID, leaderboardTop)
+		if err != nil {
+			return nil, err
+		}
+		return newMessage(render.PuzzleLeaderboard(l, top)), nil
+	}
 	if o.By.v != "wins" {
 		rated, err := h.store.RatingLeaderboard(ctx, c.i.GuildID, leaderboardTop)
 		if err != nil {

@@ -60,4 +60,8 @@ type ForgetCounts struct {
 	// that the standings keep their results and their opponents' tie-breaks
 	// do not change; a tournament not finished withdraws them.
 	TournamentEntries int
+	// PuzzleAttempts counts the member's attempts at puzzles,
+	// PuzzlePlayers their puzzle record (0 or 1), FoundPuzzles the puzzles
+	// found in their matches.
+	PuzzleAttempts, PuzzlePlayers, FoundPuzzles int
 }

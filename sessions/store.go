@@ -208,7 +208,9 @@ type Store interface {
 	// transaction: the sessions they played in on either side (any phase;
 	// the session IDs are never given again), their own member records,
 	// the pair records between them and anyone, their ratings in every
-	// server (their opponents' ratings stay as they are), and their user
+	// server (their opponents' ratings stay as they are), their attempts
+	// at puzzles, their puzzle record and the puzzles found in their
+	// matches (PuzzleStore's rows; the puzzles' ratings stay), and their user
 	// ID where it names who last changed a server's settings or who ended
 	// a session (set to "" there, the row kept, its revision moved on). In
 	// the tournaments they entered their entries are made anonymous rather
@@ -318,8 +320,9 @@ func ApplyOptions(opts ...Option) Options {
 
 // ExportCounts are the rows a backend's Export wrote or its Import read,
 // by table: matches (every session), member_stats, pair_records,
-// guild_settings, member_ratings, and the tournaments with their
-// entries, rounds and pairings.
+// guild_settings, member_ratings, the tournaments with their entries,
+// rounds and pairings, and the puzzles' tables (each left out of the
+// trailer when 0, as files made before them have it).
 type ExportCounts struct {
 	Matches            int `json:"matches"`
 	MemberStats        int `json:"member_stats"`
@@ -330,6 +333,17 @@ type ExportCounts struct {
 	TournamentEntries  int `json:"tournament_entries,omitempty"`
 	TournamentRounds   int `json:"tournament_rounds,omitempty"`
 	TournamentPairings int `json:"tournament_pairings,omitempty"`
+	// The puzzles' tables (PuzzleStore): found_puzzles, puzzle_scans,
+	// puzzle_ratings, puzzle_players, puzzle_attempts, puzzle_daily,
+	// puzzle_days and puzzle_daily_posts.
+	FoundPuzzles   int `json:"found_puzzles,omitempty"`
+	PuzzleScans    int `json:"puzzle_scans,omitempty"`
+	PuzzleRatings  int `json:"puzzle_ratings,omitempty"`
+	PuzzlePlayers  int `json:"puzzle_players,omitempty"`
+	PuzzleAttempts int `json:"puzzle_attempts,omitempty"`
+	DailyPuzzles   int `json:"puzzle_daily,omitempty"`
+	PuzzleDays     int `json:"puzzle_days,omitempty"`
+	DailyPosts     int `json:"puzzle_daily_posts,omitempty"`
 }
 
 // ExportOptions choose what a backend's Export writes.

@@ -18,6 +18,7 @@ import (
 // backend's explanation of its errors.
 type dbStore interface {
 	sessions.Store
+	sessions.PuzzleStore
 	SchemaVersions() (from, to int)
 	Export(ctx context.Context, w io.Writer, opts sessions.ExportOptions) (sessions.ExportCounts, error)
 	Import(ctx context.Context, r io.Reader) (sessions.ExportCounts, error)
@@ -147,8 +148,14 @@ func importCmd(ctx context.Context, a *app) error {
 
 // countsText says what an export or import moved, table by table.
 func countsText(n sessions.ExportCounts) string {
-	return fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings, %d server settings and %d tournaments",
+	text := fmt.Sprintf("%d matches, %d member records, %d pair records, %d member ratings, %d server settings and %d tournaments",
 		n.Matches, n.MemberStats, n.PairRecords, n.MemberRatings, n.GuildSettings, n.Tournaments)
+	if puzzles := n.FoundPuzzles + n.PuzzleScans + n.PuzzleRatings + n.PuzzlePlayers + n.PuzzleAttempts + n.DailyPuzzles +
+		n.PuzzleDays + n.DailyPosts; puzzles > 0 {
+		text += fmt.Sprintf(", with the puzzles' %d attempts, %d puzzle records, %d puzzle ratings, %d found puzzles and %d other rows",
+			n.PuzzleAttempts, n.PuzzlePlayers, n.PuzzleRatings, n.FoundPuzzles, n.PuzzleScans+n.DailyPuzzles+n.PuzzleDays+n.DailyPosts)
+	}
+	return text
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path the caller

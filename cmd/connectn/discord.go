@@ -17,7 +17,6 @@ import (
 	"github.com/connectn/connectn/bot/transport"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/metrics"
-	"github.com/connectn/connectn/sessions"
 )
 
 // defaultAPI is DefaultDiscordAPI parsed: the scheme, host and path prefix
@@ -141,7 +140,7 @@ func (a *app) openStore(ctx context.Context) (*observedStore, error) {
 	}
 	from, to := store.SchemaVersions()
 	a.log.Info("database open", "database", a.c.dbName(), "schema_from", from, "schema", to)
-	o := &observedStore{Store: store, explain: store.Explain}
+	o := &observedStore{Store: store, puzzles: store, explain: store.Explain}
 	if a.metrics != nil {
 		o.failures = a.metrics.StoreError
 	}
@@ -169,7 +168,7 @@ const schedulerInterval = time.Second
 // a.metrics, reaching Discord after a response through rest (a session
 // with the bot token, or without one in serve mode), with the configured
 // deadlines and an AI with the configured memory and workers.
-func (a *app) handler(store sessions.Store, rest *discordgo.Session) *bot.Handler {
+func (a *app) handler(store *observedStore, rest *discordgo.Session) *bot.Handler {
 	procs := runtime.GOMAXPROCS(0)
 	workers := aiWorkers(a.c.aiWorkers, procs)
 	if workers < a.c.aiWorkers {
@@ -181,7 +180,8 @@ func (a *app) handler(store sessions.Store, rest *discordgo.Session) *bot.Handle
 		bot.WithMessenger(bot.NewDiscordMessenger(rest)),
 		bot.WithTimeouts(a.c.challengeTimeout, a.c.turnTimeout),
 		bot.WithThreads(a.c.threads),
-		bot.WithAI(engine))
+		bot.WithAI(engine),
+		bot.WithPuzzles(store.puzzles))
 }
 
 // aiWorkers returns the size of the AI's worker pool for configured

@@ -15,6 +15,8 @@ import (
 // three pass through unobserved.
 type observedStore struct {
 	sessions.Store
+	// puzzles is the backend's store of the puzzles (bot.WithPuzzles).
+	puzzles  sessions.PuzzleStore
 	explain  func(error) error // the backend's Explain; nil explains nothing
 	failures func(op string)   // nil counts nothing
 }

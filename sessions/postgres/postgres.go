@@ -85,6 +85,9 @@ var dialect = sqlstore.Dialect{
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('tournaments', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM tournaments`)
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('puzzle_attempts', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM puzzle_attempts`)
+		}
 		return err
 	},
 }
@@ -182,6 +185,9 @@ type Store struct {
 	// TournamentStore is the engine's tournaments, promoted the same way
 	// (sessions.TournamentStore).
 	sessions.TournamentStore
+	// PuzzleStore is the engine as the puzzles' contract alone, promoted
+	// the same way.
+	sessions.PuzzleStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	name     string          // the URL without its password
 	versions sqlstore.Versions
@@ -190,6 +196,7 @@ type Store struct {
 var (
 	_ sessions.Store           = (*Store)(nil)
 	_ sessions.TournamentStore = (*Store)(nil)
+	_ sessions.PuzzleStore     = (*Store)(nil)
 )
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
@@ -279,7 +286,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, TournamentStore: core, core: core, name: Redact(dsn), versions: v}, nil
+	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings

@@ -22,7 +22,8 @@
 // or of one server, and tournaments (tournament.go: their rows, a game's
 // session recorded on its pairing once and its result with the session's
 // end, a round advanced once under racing results from two stores, a
-// restart in the middle of a round, forget-me, export and import). Bench
+// restart in the middle of a round, forget-me, export and import); and
+// sessions.PuzzleStore (puzzles.go). Bench
 // gives the benchmarks of the move path.
 package sessionstest
 
@@ -145,4 +146,5 @@ func Run(t *testing.T, b Backend) {
 	for _, tt := range append(tests, tournamentTests...) {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })
 	}
+	t.Run("Puzzles", func(t *testing.T) { runPuzzles(t, b) })
 }

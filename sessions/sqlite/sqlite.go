@@ -87,6 +87,9 @@ type Store struct {
 	// TournamentStore is the engine's tournaments, promoted the same way
 	// (sessions.TournamentStore).
 	sessions.TournamentStore
+	// PuzzleStore is the engine as the puzzles' contract alone, promoted
+	// the same way.
+	sessions.PuzzleStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	path     string
 	versions sqlstore.Versions
@@ -119,6 +122,7 @@ func (c created) remove() error {
 var (
 	_ sessions.Store           = (*Store)(nil)
 	_ sessions.TournamentStore = (*Store)(nil)
+	_ sessions.PuzzleStore     = (*Store)(nil)
 )
 
 // Open opens (creating it if needed) the SQLite database at path, creating
@@ -192,7 +196,7 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store,
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, TournamentStore: core, core: core, path: path, versions: v, created: made}, nil
+	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, core: core, path: path, versions: v, created: made}, nil
 }
 
 // checkDSNPath refuses what cannot be a path in the DSN.

@@ -40,6 +40,10 @@ type Boards struct {
 	Analysis func(*sessions.Session) bool
 	// Retry bounds the tries of each REST call (deliver).
 	Retry Retry
+	// Finished, when set, is told of every finished match MatchOver
+	// draws (the puzzles' search of the server's matches queues it): as
+	// often as its result is drawn, so it must be idempotent.
+	Finished func(ctx context.Context, s *sessions.Session)
 
 	// archives are the threads to archive after their match.
 	archives archives
@@ -156,6 +160,9 @@ func settledLate(s *sessions.Session) bool {
 // was asked for, and no button.
 func (b *Boards) MatchOver(ctx context.Context, l *locale.Localizer, s *sessions.Session, rematch string) *message {
 	msg := render.MatchOver(l, s, b.pair(ctx, s), rematch, b.Analysis(s))
+	if b.Finished != nil && s.Phase == sessions.PhaseFinished {
+		b.Finished(ctx, s)
+	}
 	if s.Place.Thread && rematch == "" && len(msg.Embeds) > 0 {
 		at := b.archives.plan(s)
 		msg.Embeds[0].Description += "\n" + l.T("thread_archives", "When", render.Timestamp(at))

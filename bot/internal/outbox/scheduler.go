@@ -26,6 +26,10 @@ type Scheduler struct {
 	Bot sessions.Bot
 	// Run is the runner whose expired work RunDue drops.
 	Run *Runner
+	// Tasks run at every RunDue, after the sessions (the daily puzzle's
+	// posts, the search of finished matches for puzzles); each logs its
+	// own failures.
+	Tasks []func(ctx context.Context)
 }
 
 // DueStore is what the scheduler reads and writes.
@@ -63,6 +67,12 @@ func (h *Scheduler) RunDue(ctx context.Context) (int, error) {
 		if settled {
 			n++
 		}
+	}
+	for _, task := range h.Tasks {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		task(ctx)
 	}
 	return n, nil
 }

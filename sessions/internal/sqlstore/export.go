@@ -19,10 +19,14 @@ import (
 // member_ratings count; version 4 the tournaments (the tournament,
 // tournament_entry, tournament_round and tournament_pairing lines), the
 // matches' tournament_id, tournament_round and tournament_board, and the
-// trailer's four counts of them (left out when 0). Files of earlier
-// versions import as they are, the columns they lack taking their
-// defaults (no match rated, no rating, no tournament).
-const ExportVersion = 4
+// trailer's four counts of them (left out when 0); version 5 the puzzles'
+// lines (found_puzzle, puzzle_scan, puzzle_rating, puzzle_player,
+// puzzle_attempt, puzzle_daily, puzzle_day, puzzle_daily_post; see
+// puzzles_export.go) and the trailer's counts of them (left out when 0).
+// Files of earlier versions import as they are, the columns they lack
+// taking their defaults (no match rated, no rating, no tournament, no
+// puzzle).
+const ExportVersion = 5
 
 // The export format is JSON lines: a header, then one line per stored row
 // (every match, member record, pair record, server's settings and member's
@@ -39,7 +43,8 @@ const ExportVersion = 4
 //	{"tournament_entry":{"tournament_id":1,"seq":1,"user_id":"...","name":"...","rating":1500,"withdrawn":0}}
 //	{"tournament_round":{"tournament_id":1,"number":1,"started_at":"..."}}
 //	{"tournament_pairing":{"tournament_id":1,"round":1,"board":1,"opener_id":"...","second_id":"...","result":"1-0",...}}
-//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1,"tournaments":1,...}}
+//	{"puzzle_attempt":{"id":3,"user_id":"...","puzzle_id":"...","line":"6x7c4 ... win5 3 gen:1",...}}
+//	{"end":{"matches":1,"member_stats":1,"pair_records":1,"guild_settings":1,"member_ratings":1,"tournaments":1,"puzzle_attempts":1,...}}
 //
 // The header of an export of one server (ExportOptions.GuildID) names it
 // in "guild_id".
@@ -203,7 +208,16 @@ type exportLine struct {
 	Entry      *EntryRow      `json:"tournament_entry,omitempty"`
 	Round      *RoundRow      `json:"tournament_round,omitempty"`
 	Pairing    *PairingRow    `json:"tournament_pairing,omitempty"`
-	End        *Counts        `json:"end,omitempty"`
+	// The puzzles' tables (puzzles_export.go).
+	FoundPuzzle   puzzleRow `json:"found_puzzle,omitempty"`
+	PuzzleScan    puzzleRow `json:"puzzle_scan,omitempty"`
+	PuzzleRating  puzzleRow `json:"puzzle_rating,omitempty"`
+	PuzzlePlayer  puzzleRow `json:"puzzle_player,omitempty"`
+	PuzzleAttempt puzzleRow `json:"puzzle_attempt,omitempty"`
+	DailyPuzzle   puzzleRow `json:"puzzle_daily,omitempty"`
+	PuzzleDay     puzzleRow `json:"puzzle_day,omitempty"`
+	DailyPost     puzzleRow `json:"puzzle_daily_post,omitempty"`
+	End           *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
@@ -364,6 +378,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 		}, &n.TournamentPairings)
 	}
 	if err == nil {
+		err = s.exportPuzzles(ctx, tx, enc, opts.GuildID, &n)
+	}
+	if err == nil {
 		end := n
 		err = enc.Encode(exportLine{End: &end})
 	}
@@ -416,6 +433,13 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		&present.Matches, &present.MemberStats, &present.PairRecords, &present.GuildSettings, &present.MemberRatings,
 		&present.Tournaments); err != nil {
 		return n, s.failed(err)
+	}
+	puzzles, err := puzzleRowsPresent(ctx, tx)
+	if err != nil {
+		return n, s.failed(err)
+	}
+	if puzzles > 0 {
+		return n, errPuzzleRowsPresent
 	}
 	if present != (Counts{}) {
 		return n, fmt.Errorf("the database already holds %d matches, %d member records, %d pair records, %d member ratings, %d tournaments and %d server settings: import into an empty database",
@@ -551,8 +575,16 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 		case line.End != nil:
 			trailer = line.End
 		default:
-			return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating, a tournament's row nor the trailer"))
+			t, row, ok := puzzleLine(&line)
+			if !ok {
+				return fail(errors.New("neither a match, a member record, a pair record, server settings, a member rating, a tournament's row, a puzzles' row nor the trailer"))
+			}
+			if err := s.importPuzzleRow(ctx, tx, t, row); err != nil {
+				return fail(err)
+			}
+			*t.count(&n)++
 		}
+
 	}
 	if err := sc.Err(); err != nil {
 		return Counts{}, fmt.Errorf("line %d: %w", lineNo+1, err)

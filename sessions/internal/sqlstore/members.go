@@ -104,6 +104,9 @@ func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCount
 		if n.MemberRatings, err = execCount(ctx, tx, s.d.Rebind(forgetRatingsSQL), userID); err != nil {
 			return fmt.Errorf("ratings: %w", err)
 		}
+		if err := s.forgetPuzzles(ctx, tx, userID, &n); err != nil {
+			return err
+		}
 		// Rows that stay but lose the name: their revision moves on, so
 		// that no process trusts its memory of them.
 		renamed, err = queryIDs(ctx, tx, s.d.Rebind(forgetEndedBySQL), userID)

@@ -1,0 +1,130 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/puzzle"
+	"github.com/connectn/connectn/sessions"
+)
+
+// Puzzles from the server's own matches: every finished match of a
+// server, on a board the solver settles, is queued when the bot draws its
+// result (the Boards' after-match hook, queued), and the scheduler's task
+// (runDue) searches the queued matches one at a time, in the background,
+// with puzzle.FindInMatch within findBudget: a position where a player
+// had a forced win and played a move that gave it away becomes a puzzle,
+// with its attribution ("from Alice vs Bob, round 2, move 17"), offered
+// by /connectn puzzle to the members of that server. The queue is the
+// store's (QueuePuzzleScan, ClaimPuzzleScan with a lease), so a match is
+// searched by one process at a time, and again after a restart that cut
+// its search short.
+//
+// The search uses the AI's engine, whose pool of workers leaves the
+// interaction handlers a processor (cmd's aiWorkers), and one search runs
+// at a time per process: a finished match costs a few seconds of one
+// worker, never the handlers' processor.
+
+// Budgets of the search of a finished match.
+const (
+	// findBudget bounds the solver's time on one match.
+	findBudget = 20 * time.Second
+	// findLease is how long a process holds a queued match: longer than
+	// findBudget, so that a live search is never taken over.
+	findLease = 2 * time.Minute
+)
+
+// puzzleFinder is the feature that finds puzzles in the server's matches.
+type puzzleFinder struct {
+	store  finderStore
+	engine engine
+	run    *outbox.Runner // runs the search in the background
+	log    *slog.Logger
+	// busy is set while this process searches a match.
+	busy atomic.Bool
+}
+
+// finderStore is what the search reads and writes.
+type finderStore interface {
+	History(ctx context.Context, channelID string, limit int) ([]*sessions.Session, error)
+	QueuePuzzleScan(ctx context.Context, scan sessions.PuzzleScan) (bool, error)
+	ClaimPuzzleScan(ctx context.Context, lease time.Duration) (sessions.PuzzleScan, bool, error)
+	FinishPuzzleScan(ctx context.Context, match int64, found []sessions.FoundPuzzle) (int, error)
+}
+
+// searched reports whether a finished match s is searched for puzzles: a
+// match of a server (its members are offered them) on a board the solver
+// holds, on a bot with a solver.
+func (h *puzzleFinder) searched(s *sessions.Session) bool {
+	return h.store != nil && h.engine.ai != nil && s.GuildID != "" && s.Phase == sessions.PhaseFinished && ai.Solvable(s.Config)
+}
+
+// queued is the Boards' after-match hook: it queues the finished match
+// s to be searched, once however often its result is drawn.
+func (h *puzzleFinder) queued(ctx context.Context, s *sessions.Session) {
+	if !h.searched(s) {
+		return
+	}
+	if _, err := h.store.QueuePuzzleScan(ctx, sessions.PuzzleScan{Match: s.ID, GuildID: s.GuildID, ChannelID: s.ChannelID}); err != nil {
+		h.log.Warn("queueing a match's search for puzzles", "match", s.ID, "err", err)
+	}
+}
+
+// runDue is the scheduler's task: unless this process searches a match
+// already, it takes the queued match due longest and searches it in the
+// background.
+func (h *puzzleFinder) runDue(ctx context.Context) {
+	if h.store == nil || h.engine.ai == nil || !h.busy.CompareAndSwap(false, true) {
+		return
+	}
+	sc, ok, err := h.store.ClaimPuzzleScan(ctx, findLease)
+	if err != nil || !ok {
+		if err != nil {
+			h.log.Warn("taking a match to search for puzzles", "err", err)
+		}
+		h.busy.Store(false)
+		return
+	}
+	h.run.Spawn(func(ctx context.Context) {
+		defer h.busy.Store(false)
+		h.search(ctx, sc)
+	})
+}
+
+// search looks for puzzles in the match of sc and stores them.
+func (h *puzzleFinder) search(ctx context.Context, sc sessions.PuzzleScan) {
+	list, err := h.store.History(ctx, sc.ChannelID, 50)
+	if err != nil {
+		h.log.Warn("reading a match to search for puzzles", "match", sc.Match, "err", err)
+		return // the lease lapses and it is taken again
+	}
+	var found []sessions.FoundPuzzle
+	for _, s := range list {
+		if s.ID != sc.Match || !h.searched(s) {
+			continue
+		}
+		fctx, cancel := context.WithTimeout(ctx, findBudget)
+		info := puzzle.MatchInfo{Guild: s.GuildID, Match: s.ID, Players: [2]string{s.Players[0].Name, s.Players[1].Name}}
+		ps, complete, err := puzzle.FindInMatch(fctx, h.engine.ai, s.Match, info, puzzle.FindOptions{})
+		cancel()
+		if err != nil && !errors.Is(err, puzzle.ErrInvalidPuzzle) && ctx.Err() == nil {
+			h.log.Warn("searching a match for puzzles", "match", s.ID, "err", err)
+		}
+		for _, p := range ps {
+			found = append(found, sessions.FoundPuzzle{GuildID: s.GuildID, ID: p.ID, Puzzle: p.Format(), Match: s.ID,
+				Players: [2]string{s.Players[0].ID, s.Players[1].ID}})
+		}
+		h.log.Info("a match searched for puzzles", "match", s.ID, "found", len(ps), "complete", complete)
+	}
+	if ctx.Err() != nil {
+		return // the process stops: the lease lapses and another takes it
+	}
+	if _, err := h.store.FinishPuzzleScan(ctx, sc.Match, found); err != nil {
+		h.log.Warn("storing the puzzles found in a match", "match", sc.Match, "err", err)
+	}
+}

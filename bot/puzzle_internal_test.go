@@ -1,0 +1,313 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/connectn/connectn/bot/internal/outbox"
+	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/internal/clock/clocktest"
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/puzzle"
+	"github.com/connectn/connectn/rating"
+	"github.com/connectn/connectn/sessions"
+)
+
+// poolStore is a puzzleStore of found puzzles and ratings, for pool.
+type poolStore struct {
+	puzzleStore
+	found   map[string][]sessions.FoundPuzzle
+	ratings map[string]rating.Rating
+}
+
+func (s *poolStore) FoundPuzzles(_ context.Context, guildID string) ([]sessions.FoundPuzzle, error) {
+	return s.found[guildID], nil
+}
+
+func (s *poolStore) PuzzleRatings(context.Context) (map[string]rating.Rating, error) {
+	return s.ratings, nil
+}
+
+// TestPuzzlePool: the puzzles offered in a server are the starter set and
+// the puzzles found in that server's matches (not another's, nor in a
+// direct message), each once and at its stored rating.
+func TestPuzzlePool(t *testing.T) {
+	base := puzzle.Starter()
+	src := puzzle.Source{Kind: puzzle.FromMatch, Guild: "g1", Match: 9, Players: [2]string{"Alice", "Bob"}, Mover: game.Player1, Round: 1, Move: 3}
+	// A found puzzle of a position the starter set lacks (two discs
+	// before a starter puzzle's; Parse does not re-solve, which is all
+	// the pool needs), and one of a starter puzzle's position.
+	extra := puzzle.Puzzle{Config: base[0].Config, Moves: base[0].Moves[:len(base[0].Moves)-2], Kind: puzzle.OnlyMove, Source: src}
+	extra.Solution = mustMoves(t, base[0])[len(base[0].Moves)-2]
+	again := base[1]
+	again.Source = src
+	for _, p := range []puzzle.Puzzle{extra, again} {
+		if _, err := puzzle.Parse(p.Format()); err != nil {
+			t.Fatalf("the test's found puzzle %q does not parse: %v", p.Format(), err)
+		}
+	}
+	extra, _ = puzzle.Parse(extra.Format())
+	st := &poolStore{
+		found: map[string][]sessions.FoundPuzzle{"g1": {
+			{GuildID: "g1", ID: extra.ID, Puzzle: extra.Format()},
+			{GuildID: "g1", ID: again.ID, Puzzle: again.Format()},
+			{GuildID: "g1", ID: "damaged", Puzzle: "not a puzzle"},
+		}},
+		ratings: map[string]rating.Rating{base[2].ID: {R: 1234, RD: 60, Sigma: 0.06}, extra.ID: {R: 1777, RD: 80, Sigma: 0.06}},
+	}
+	h := &puzzles{store: st, log: slog.New(slog.DiscardHandler)}
+	count := func(pool []puzzle.Puzzle, f func(puzzle.Puzzle) bool) int {
+		n := 0
+		for _, p := range pool {
+			if f(p) {
+				n++
+			}
+		}
+		return n
+	}
+	pools := map[string][]puzzle.Puzzle{}
+	for _, g := range []string{"g1", "g2", ""} {
+		pool, err := h.pool(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pools[g] = pool
+	}
+	if n := len(pools["g1"]); n != len(base)+1 {
+		t.Errorf("pool of g1 = %d puzzles, want the starter set and the one found puzzle it lacks (%d)", n, len(base)+1)
+	}
+	if n := count(pools["g1"], func(p puzzle.Puzzle) bool {
+		return p.ID == extra.ID && p.Source.Kind == puzzle.FromMatch && p.Rating.R == 1777
+	}); n != 1 {
+		t.Errorf("the found puzzle is %d times in its server's pool at its stored rating, want once", n)
+	}
+	if n := count(pools["g1"], func(p puzzle.Puzzle) bool { return p.ID == again.ID }); n != 1 {
+		t.Errorf("a found puzzle of a starter position is %d times in the pool, want once", n)
+	}
+	for _, g := range []string{"g1", "g2", ""} {
+		if n := count(pools[g], func(p puzzle.Puzzle) bool { return p.ID == base[2].ID && p.Rating.R == 1234 }); n != 1 {
+			t.Errorf("pool of %q holds the starter puzzle at its stored rating %d times, want once", g, n)
+		}
+	}
+	for _, g := range []string{"g2", ""} {
+		if n := count(pools[g], func(p puzzle.Puzzle) bool { return p.ID == extra.ID }); n != 0 || len(pools[g]) != len(base) {
+			t.Errorf("pool of %q holds g1's found puzzle %d times (%d puzzles), want the starter set alone", g, n, len(pools[g]))
+		}
+	}
+}
+
+func mustMoves(t *testing.T, p puzzle.Puzzle) []int {
+	t.Helper()
+	m, err := p.MoveList()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// blockingFinder is a finderStore with one queued scan after another,
+// whose History waits until released: a search that takes its time.
+type blockingFinder struct {
+	mu      sync.Mutex
+	claims  int
+	release chan struct{}
+	entered chan struct{}
+}
+
+func (f *blockingFinder) History(ctx context.Context, _ string, _ int) ([]*sessions.Session, error) {
+	f.entered <- struct{}{}
+	<-f.release
+	return nil, nil
+}
+
+func (f *blockingFinder) QueuePuzzleScan(context.Context, sessions.PuzzleScan) (bool, error) {
+	return true, nil
+}
+
+func (f *blockingFinder) ClaimPuzzleScan(context.Context, time.Duration) (sessions.PuzzleScan, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.claims++
+	return sessions.PuzzleScan{Match: int64(f.claims), ChannelID: "c"}, true, nil
+}
+
+func (f *blockingFinder) FinishPuzzleScan(context.Context, int64, []sessions.FoundPuzzle) (int, error) {
+	return 0, nil
+}
+
+// TestPuzzleFinderOneAtATime: while a search runs, the scheduler's next
+// ticks start no other in this process: the solver's workers go to one
+// finished match at a time.
+func TestPuzzleFinderOneAtATime(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}), entered: make(chan struct{}, 4)}
+	run := outbox.NewRunner(clocktest.New(), slog.New(slog.DiscardHandler))
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run, log: slog.New(slog.DiscardHandler)}
+	f.runDue(context.Background())
+	<-st.entered
+	f.runDue(context.Background())
+	f.runDue(context.Background())
+	st.mu.Lock()
+	claims := st.claims
+	st.mu.Unlock()
+	if claims != 1 {
+		t.Errorf("%d matches taken while one is searched, want 1", claims)
+	}
+	close(st.release)
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f.runDue(context.Background())
+	<-st.entered
+	if st.claims != 2 {
+		t.Errorf("%d matches taken after the search ended, want 2", st.claims)
+	}
+	run.Close(context.Background())
+}
+
+// TestParseClock: times of day on the 24-hour clock, and what is refused.
+func TestParseClock(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"08:00", 480, true}, {"8:00", 480, true}, {"00:00", 0, true}, {"23:59", 1439, true}, {" 19:30 ", 1170, true},
+		{"24:00", 0, false}, {"12:60", 0, false}, {"8", 0, false}, {"8am", 0, false}, {"08:0", 0, false}, {"-1:00", 0, false},
+		{"+8:00", 0, false}, {"08:00:00", 0, false}, {"", 0, false},
+	} {
+		got, ok := parseClock(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseClock(%q) = %d, %t, want %d, %t", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestNextPost: the next post is the first time of day after a moment,
+// in the server's zone, across a change of the clocks.
+func TestNextPost(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skipf("no time zone data: %v", err)
+	}
+	for _, tt := range []struct {
+		name   string
+		minute int
+		loc    *time.Location
+		after  time.Time
+		want   time.Time
+	}{
+		{"later today", 480, time.UTC, time.Date(2026, 3, 1, 7, 0, 0, 0, time.UTC), time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)},
+		{"at the time: tomorrow", 480, time.UTC, time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC), time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)},
+		{"in Berlin", 480, berlin, time.Date(2026, 3, 1, 7, 30, 0, 0, time.UTC), time.Date(2026, 3, 2, 7, 0, 0, 0, time.UTC)},
+		{"across summer time", 480, berlin, time.Date(2026, 3, 28, 8, 0, 0, 0, time.UTC), time.Date(2026, 3, 29, 6, 0, 0, 0, time.UTC)},
+	} {
+		if got := nextPost(tt.minute, tt.loc, tt.after); !got.Equal(tt.want) {
+			t.Errorf("%s: nextPost(%d, %v, %v) = %v, want %v", tt.name, tt.minute, tt.loc, tt.after, got, tt.want)
+		}
+	}
+}
+
+// TestDayNumber: a day and the number its Solve button names, both
+// ways; a number that names no day is refused.
+func TestDayNumber(t *testing.T) {
+	if n := render.DayNumber("2026-11-23"); n != 20261123 {
+		t.Errorf("DayNumber = %d", n)
+	}
+	for n, want := range map[int64]string{20261123: "2026-11-23", 20260229: "", 20261301: "", 20261100: "", 20240229: "2024-02-29"} {
+		if got := render.DayOfNumber(n); got != want {
+			t.Errorf("DayOfNumber(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestCatalogCoversThePuzzles renders every message of the puzzles in
+// every language, with a localizer of its own each: every message it asks
+// for is in the catalog, and every message of puzzle.en.toml is read,
+// by the renders or by name in the code.
+func TestCatalogCoversThePuzzles(t *testing.T) {
+	win := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.WinIn })
+	only := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.OnlyMove })
+	defence := starterOf(t, func(p puzzle.Puzzle) bool { return p.Kind == puzzle.Defence })
+	found := win
+	found.Source = puzzle.Source{Kind: puzzle.FromMatch, Guild: "g", Match: 1, Players: [2]string{"Alice", "Bob"}, Mover: game.Player1, Round: 2, Move: 17}
+	change := &sessions.PuzzleRatingChange{MemberBefore: rating.New(), MemberAfter: rating.Rating{R: 1562, RD: 290, Sigma: 0.06}}
+	values := []ai.ColumnValue{{Legal: true}, {Legal: true, Settled: true, Score: 3, In: 1}, {Legal: true, Settled: true, Score: 2, In: 4},
+		{Legal: true, Settled: true}, {Legal: true, Settled: true, Score: -5, In: 1}, {Legal: true, Settled: true, Score: -2, In: 6}}
+	resolved := map[string]bool{}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		for _, p := range []puzzle.Puzzle{win, only, defence, found} {
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Rating: 1500, Attempt: 1})
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Rating: 1500, Attempt: 1, Moves: []int{0, 1}, Replied: true, Hint: &puzzle.Hint{Area: puzzle.Left, Last: 1}})
+			for _, area := range []puzzle.Area{puzzle.Left, puzzle.Centre, puzzle.Right} {
+				render.Puzzle(l, render.PuzzleView{Puzzle: p, Attempt: 1, Hint: &puzzle.Hint{Area: area, First: 2, Last: 4}})
+			}
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptSolved, Change: change, First: true, Streak: 1})
+			render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptSolved, Streak: 3})
+			for _, v := range values {
+				render.Puzzle(l, render.PuzzleView{Puzzle: p, Moves: []int{0}, Result: sessions.AttemptFailed, Step: puzzle.Step{Value: v},
+					Refutation: []int{1, 2}, Solution: []int{3}, First: true, Change: change})
+			}
+			for _, n := range []int{0, 1, 2, 5} {
+				render.DailyPost(l, render.DailyView{Puzzle: p, Day: "2026-11-23", Solvers: n, Previous: &win})
+			}
+		}
+		for _, n := range []int{1, 2, 5, 22} {
+			q := win
+			q.N = n
+			render.PuzzleTask(l, q)
+			render.PuzzleTheme(l, q)
+			d := defence
+			d.N = n
+			render.PuzzleTask(l, d)
+		}
+		render.PuzzleLeaderboard(l, nil)
+		render.PuzzleLeaderboard(l, []sessions.PuzzlePlayer{{UserID: "1", Rated: 5, Solved: 3}, {UserID: "2"}, {UserID: "3"}, {UserID: "4"}})
+		for _, n := range []int{1, 2, 5} {
+			msg := &render.Message{Embeds: []*discordgo.MessageEmbed{{}}}
+			render.AddPuzzleStats(l, msg, sessions.PuzzlePlayer{Rated: n, Solved: 1})
+		}
+		dailyStatus(l, sessions.DailyPuzzle{})
+		for _, cause := range []string{dailyErrorToken, dailyErrorChannel, dailyErrorPermission, dailyErrorOther} {
+			dailyStatus(l, sessions.DailyPuzzle{ChannelID: "1", Minute: 480, LastError: cause})
+		}
+		for k, cmd := range commands(l) {
+			localize(cmd, commands(l)[k], l, "xx")
+		}
+		for _, r := range sessions.Reasons() {
+			l.T(r.MessageID())
+		}
+		if m := l.Missing(); len(m) > 0 {
+			t.Errorf("%s: the renders ask for messages the catalog lacks: %q", lang, m)
+		}
+		for _, id := range l.Resolved() {
+			resolved[id] = true
+		}
+	}
+	_, literals := namedInCode(t)
+	for _, id := range locale.Default().IDsIn("puzzle.en.toml") {
+		if !resolved[id] && !literals[id] {
+			t.Errorf("message %q of puzzle.en.toml is never read", id)
+		}
+	}
+}
+
+// starterOf returns the first starter puzzle on the standard board for
+// which f holds.
+func starterOf(t *testing.T, f func(puzzle.Puzzle) bool) puzzle.Puzzle {
+	t.Helper()
+	for _, p := range puzzle.Starter() {
+		if p.Config.Rows == 6 && p.Config.Columns == 7 && f(p) {
+			return p
+		}
+	}
+	t.Fatal("no starter puzzle fits")
+	return puzzle.Puzzle{}
+}
