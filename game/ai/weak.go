@@ -1,0 +1,274 @@
+package ai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:generate go run ./internal/weakgen -out weak7x6.txt -plies 5
+
+// weak7x6 is the table of weak results on the standard board (7 columns, 6
+// rows, connect 4): every position of up to weakPlies discs that the game
+// can reach (no line made), a position and its mirror image once, with its
+// result for the player to move. One line per position, "moves result":
+// moves written as columns from 1 ("-" for the empty board), the smallest
+// such string in dictionary order among the position's move orders and
+// those of its mirror image, result 1 (the player to move wins), 0 (a draw)
+// or -1 (a loss), both sides playing perfectly. Made by GenerateWeak (go
+// generate, see internal/weakgen): the positions of weakPlies discs solved
+// weakly with the exact solver, those with fewer derived from them.
+//
+//go:embed weak7x6.txt
+var weak7x6 []byte
+
+// weakTable maps positions of one board to their weak results.
+type weakTable struct {
+	g *geometry
+	// plies is the most discs of a position in the table: every reachable
+	// position with plies discs or fewer is in it.
+	plies  int
+	values map[uint64]int8 // by canonical key: 1, 0 or -1 for the player to move
+}
+
+var (
+	weakOnce   sync.Once
+	weakParsed *weakTable
+)
+
+// embeddedWeak returns the parsed 7x6 table of weak results (parsed once,
+// shared).
+func embeddedWeak() *weakTable {
+	weakOnce.Do(func() {
+		w, err := parseWeak(bytes.NewReader(weak7x6))
+		if err != nil {
+			panic("ai: the embedded table of weak results is corrupt: " + err.Error())
+		}
+		weakParsed = w
+	})
+	return weakParsed
+}
+
+// parseWeak reads a table of weak results in the format of weak7x6 (lines
+// starting with # are comments). It returns an error naming the line of a
+// move string that is not a game or a result other than 1, 0 or -1.
+func parseWeak(r io.Reader) (*weakTable, error) {
+	g, _ := newGeometry(6, 7, 4)
+	w := &weakTable{g: g, values: map[uint64]int8{}}
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		f := strings.Fields(text)
+		if len(f) != 2 {
+			return nil, fmt.Errorf("weak table line %d: %q", line, text)
+		}
+		moves := f[0]
+		if moves == "-" {
+			moves = ""
+		}
+		p, err := g.replay(digits(moves))
+		if err != nil {
+			return nil, fmt.Errorf("weak table line %d: %w", line, err)
+		}
+		v, err := strconv.Atoi(f[1])
+		if err != nil || v < -1 || v > 1 {
+			return nil, fmt.Errorf("weak table line %d: result %q is not 1, 0 or -1", line, f[1])
+		}
+		w.values[p.canonicalKey()] = int8(v)
+		w.plies = max(w.plies, p.moves)
+	}
+	return w, sc.Err()
+}
+
+// lookup returns the weak result (1, 0, -1) of p for the player to move, if
+// the table holds it.
+func (w *weakTable) lookup(p *position) (int, bool) {
+	v, ok := w.values[p.canonicalKey()]
+	return int(v), ok
+}
+
+// WeakOptions configures GenerateWeak.
+type WeakOptions struct {
+	// Plies is the most discs of a position in the table (0 to 8).
+	Plies int
+	// TableMB is the solver's table size in MiB; 0 means DefaultTableMB. The
+	// table is kept from one position to the next: the positions are
+	// solved in the order of their moves, so neighbours share much of
+	// their search.
+	TableMB int
+	// Done holds the lines a previous, interrupted run wrote to Progress
+	// (nil for none): their positions are not solved again.
+	Done io.Reader
+	// Progress, when set, receives the line of each deepest position as
+	// it is solved, in the table's format, so that a run can resume.
+	Progress io.Writer
+	// Log, when set, receives one line per position solved, with its time.
+	Log io.Writer
+}
+
+// weakNode is a position of the table being made.
+type weakNode struct {
+	moves []int
+	p     position
+}
+
+// weakLayers lists the reachable positions of g by number of discs, up to
+// plies, a position and its mirror image once, each with the smallest move
+// string (in dictionary order) that reaches it or its mirror image.
+func weakLayers(g *geometry, plies int) [][]weakNode {
+	layers := make([][]weakNode, plies+1)
+	layers[0] = []weakNode{{}}
+	for d := 0; d < plies; d++ {
+		seen := map[uint64]bool{}
+		// Parents in dictionary order, children in column order: the layer
+		// comes out in dictionary order, and the first string met for a
+		// position is its smallest.
+		for _, n := range layers[d] {
+			for c := 0; c < g.columns; c++ {
+				if !g.canPlay(&n.p, c) || g.winsNow(&n.p, c) {
+					continue
+				}
+				q := n.p
+				g.playColumn(&q, c)
+				if k := q.canonicalKey(); !seen[k] {
+					seen[k] = true
+					layers[d+1] = append(layers[d+1], weakNode{moves: append(append([]int(nil), n.moves...), c), p: q})
+				}
+			}
+		}
+	}
+	return layers
+}
+
+// GenerateWeak writes the table of weak results of the 7x6 board to out in
+// the format of weak7x6, shallow positions first and each layer in
+// dictionary order, after a comment line that says how it was made. Every reachable position of opts.Plies discs is solved
+// weakly with the exact solver (one worker), centre columns first; the results of positions with fewer discs follow from them by
+// negamax (a position is won when a move completes a line or leaves the
+// opponent a lost position, drawn when the best it leaves is a draw). It
+// writes nothing to out until every position is known, and returns ctx's
+// error when ctx ends first (opts.Progress then holds what was solved), and
+// an error for opts.Plies outside 0 to 8.
+func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
+	if opts.Plies < 0 || opts.Plies > 8 {
+		return fmt.Errorf("weak table of %d plies: want 0 to 8", opts.Plies)
+	}
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: opts.TableMB, Workers: 1})
+	if err != nil {
+		return err
+	}
+	g := s.g
+	have := map[string]int{}
+	if opts.Done != nil {
+		sc := bufio.NewScanner(opts.Done)
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) != 2 || f[0][0] == '#' {
+				continue
+			}
+			if v, err := strconv.Atoi(f[1]); err == nil {
+				have[f[0]] = v
+			}
+		}
+	}
+	layers := weakLayers(g, opts.Plies)
+	values := map[uint64]int{}
+	// The deepest positions, centre columns first: neighbours share much
+	// of their search, and the positions players meet most come first.
+	deepest := append([]weakNode(nil), layers[opts.Plies]...)
+	rank := make([]byte, g.columns)
+	for i := 0; i < g.columns; i++ {
+		rank[g.order[i]] = byte(i)
+	}
+	centreFirst := func(moves []int) string {
+		b := make([]byte, len(moves))
+		for i, c := range moves {
+			b[i] = rank[c]
+		}
+		return string(b)
+	}
+	sort.SliceStable(deepest, func(i, j int) bool { return centreFirst(deepest[i].moves) < centreFirst(deepest[j].moves) })
+	for i, n := range deepest {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		name := movesString(n.moves)
+		v, ok := have[name]
+		if !ok {
+			start := time.Now()
+			r, err := s.solve(ctx, n.p, true, nil)
+			if err != nil {
+				return err
+			}
+			v = r.Score
+			if opts.Progress != nil {
+				if _, err := fmt.Fprintf(opts.Progress, "%s %d\n", name, v); err != nil {
+					return err
+				}
+			}
+			if opts.Log != nil {
+				fmt.Fprintf(opts.Log, "%d/%d %s %d %.3fs\n", i+1, len(deepest), name, v, time.Since(start).Seconds())
+			}
+		}
+		values[n.p.canonicalKey()] = v
+	}
+	for d := opts.Plies - 1; d >= 0; d-- {
+		for _, n := range layers[d] {
+			values[n.p.canonicalKey()] = weakNegamax(g, &n.p, values)
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "# Weak results (1 win, 0 draw, -1 loss for the player to move) of every\n"+
+		"# position of 7x6 connect 4 with up to %d discs, a position and its mirror image once.\n"+
+		"# Made by go generate ./game/ai (internal/weakgen -plies %d); see weak.go.\n", opts.Plies, opts.Plies)
+	for _, layer := range layers {
+		names := make([]string, 0, len(layer))
+		byName := map[string]int{}
+		for _, n := range layer {
+			name := movesString(n.moves)
+			names = append(names, name)
+			byName[name] = values[n.p.canonicalKey()]
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintf(&sb, "%s %d\n", name, byName[name])
+		}
+	}
+	_, err = io.WriteString(out, sb.String())
+	return err
+}
+
+// weakNegamax returns the weak result of p (which must not be full) from
+// the results of the positions its moves reach, in values by canonical
+// key: 1 when a move completes a line, else the best of the negated
+// results of the positions each move leaves.
+func weakNegamax(g *geometry, p *position, values map[uint64]int) int {
+	best := -1
+	for c := 0; c < g.columns; c++ {
+		if !g.canPlay(p, c) {
+			continue
+		}
+		if g.winsNow(p, c) {
+			return 1
+		}
+		q := *p
+		g.playColumn(&q, c)
+		v, ok := values[q.canonicalKey()]
+		if !ok {
+			panic("ai: weakNegamax: a position after a move is missing")
+		}
+		best = max(best, -v)
+	}
+	return best
+}
