@@ -100,18 +100,21 @@ func (w *weakTable) lookup(p *position) (int, bool) {
 
 // WeakOptions configures GenerateWeak.
 type WeakOptions struct {
-	// Plies is the most discs of a position in the table (0 to 8).
+	// Plies is the most discs of a position in the table (1 to 8).
 	Plies int
+	// Limit is how many positions of the order GenerateWeak follows it
+	// solves (the positions the opening book settles included); 0 means
+	// all of them.
+	Limit int
 	// TableMB is the solver's table size in MiB; 0 means DefaultTableMB. The
-	// table is kept from one position to the next: the positions are
-	// solved in the order of their moves, so neighbours share much of
-	// their search.
+	// table is kept from one position to the next: neighbours in the order
+	// share much of their search.
 	TableMB int
 	// Done holds the lines a previous, interrupted run wrote to Progress
 	// (nil for none): their positions are not solved again.
 	Done io.Reader
-	// Progress, when set, receives the line of each deepest position as
-	// it is solved, in the table's format, so that a run can resume.
+	// Progress, when set, receives the line of each position as it is
+	// solved, in the table's format, so that a run can resume.
 	Progress io.Writer
 	// Log, when set, receives one line per position solved, with its time.
 	Log io.Writer
@@ -151,18 +154,87 @@ func weakLayers(g *geometry, plies int) [][]weakNode {
 	return layers
 }
 
-// GenerateWeak writes the table of weak results of the 7x6 board to out in
+// weakOrder returns the reachable positions of 1 to plies discs in the
+// order GenerateWeak solves them: those of up to 3 discs first, fewer discs
+// first (every match passes through them), then the others by how near the
+// centre their discs are (the sum over the discs of their distance to the
+// middle column: players meet those positions most) and then fewer discs
+// first; ties by their moves, centre columns first.
+func weakOrder(g *geometry, layers [][]weakNode) []weakNode {
+	var order []weakNode
+	for _, layer := range layers[1:] {
+		order = append(order, layer...)
+	}
+	rank := make([]byte, g.columns)
+	for i := 0; i < g.columns; i++ {
+		rank[g.order[i]] = byte(i)
+	}
+	type sortKey struct {
+		plies, distance int
+		name            string
+	}
+	keys := make([]sortKey, len(order))
+	for i, n := range order {
+		b := make([]byte, len(n.moves))
+		d := 0
+		for j, c := range n.moves {
+			b[j] = rank[c]
+			d += abs(c - g.columns/2)
+		}
+		keys[i] = sortKey{len(n.moves), d, string(b)}
+	}
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		x, y := keys[idx[a]], keys[idx[b]]
+		if (x.plies <= 3 || y.plies <= 3) && x.plies != y.plies {
+			return x.plies < y.plies
+		}
+		if x.distance != y.distance {
+			return x.distance < y.distance
+		}
+		if x.plies != y.plies {
+			return x.plies < y.plies
+		}
+		return x.name < y.name
+	})
+	out := make([]weakNode, len(order))
+	for i, j := range idx {
+		out[i] = order[j]
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// GenerateWeak writes a table of weak results of the 7x6 board to out in
 // the format of weak7x6, shallow positions first and each layer in
-// dictionary order, after a comment line that says how it was made. Every reachable position of opts.Plies discs is solved
-// weakly with the exact solver (one worker), centre columns first; the results of positions with fewer discs follow from them by
-// negamax (a position is won when a move completes a line or leaves the
-// opponent a lost position, drawn when the best it leaves is a draw). It
-// writes nothing to out until every position is known, and returns ctx's
-// error when ctx ends first (opts.Progress then holds what was solved), and
-// an error for opts.Plies outside 0 to 8.
+// dictionary order, after comment lines that say how it was made.
+//
+// It follows the reachable positions of 1 to opts.Plies discs in the order
+// of weakOrder (fewer discs first, then nearer the centre), up to
+// opts.Limit of them: a position the opening book holds takes the book's
+// result, any other is solved weakly with the exact solver (one worker,
+// the table kept from one position to the next). The empty board takes the
+// book's result too. Then the results of the positions not solved follow,
+// where they can, from the results of the positions one disc deeper, by
+// negamax, repeated from the deepest layer up: a position is won when a
+// move completes a line or leaves the opponent a lost position, and lost
+// or drawn when every move's result is known. So the table is exact, and
+// with no limit it holds every reachable position of up to opts.Plies
+// discs. It writes nothing to out until then, and returns ctx's error when
+// ctx ends first (opts.Progress then holds what was solved), and an error
+// for opts.Plies outside 1 to 8.
 func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
-	if opts.Plies < 0 || opts.Plies > 8 {
-		return fmt.Errorf("weak table of %d plies: want 0 to 8", opts.Plies)
+	if opts.Plies < 1 || opts.Plies > 8 {
+		return fmt.Errorf("weak table of %d plies: want 1 to 8", opts.Plies)
 	}
 	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: opts.TableMB, Workers: 1})
 	if err != nil {
@@ -182,26 +254,25 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 			}
 		}
 	}
+	bk := embeddedBook()
 	layers := weakLayers(g, opts.Plies)
 	values := map[uint64]int{}
-	// The deepest positions, centre columns first: neighbours share much
-	// of their search, and the positions players meet most come first.
-	deepest := append([]weakNode(nil), layers[opts.Plies]...)
-	rank := make([]byte, g.columns)
-	for i := 0; i < g.columns; i++ {
-		rank[g.order[i]] = byte(i)
+	if e, ok := bk.entries[layers[0][0].p.canonicalKey()]; ok {
+		values[layers[0][0].p.canonicalKey()] = int(e.score)
 	}
-	centreFirst := func(moves []int) string {
-		b := make([]byte, len(moves))
-		for i, c := range moves {
-			b[i] = rank[c]
-		}
-		return string(b)
+	order := weakOrder(g, layers)
+	if opts.Limit > 0 && opts.Limit < len(order) {
+		order = order[:opts.Limit]
 	}
-	sort.SliceStable(deepest, func(i, j int) bool { return centreFirst(deepest[i].moves) < centreFirst(deepest[j].moves) })
-	for i, n := range deepest {
+	solved := 0
+	for i, n := range order {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		key := n.p.canonicalKey()
+		if e, ok := bk.entries[key]; ok {
+			values[key] = int(e.score)
+			continue
 		}
 		name := movesString(n.moves)
 		v, ok := have[name]
@@ -218,27 +289,46 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 				}
 			}
 			if opts.Log != nil {
-				fmt.Fprintf(opts.Log, "%d/%d %s %d %.3fs\n", i+1, len(deepest), name, v, time.Since(start).Seconds())
+				fmt.Fprintf(opts.Log, "%d/%d %s %d %.3fs\n", i+1, len(order), name, v, time.Since(start).Seconds())
 			}
 		}
-		values[n.p.canonicalKey()] = v
+		values[key] = v
+		solved++
 	}
+	derived := 0
 	for d := opts.Plies - 1; d >= 0; d-- {
 		for _, n := range layers[d] {
-			values[n.p.canonicalKey()] = weakNegamax(g, &n.p, values)
+			key := n.p.canonicalKey()
+			if _, ok := values[key]; ok {
+				continue
+			}
+			if v, ok := weakNegamax(g, &n.p, values); ok {
+				values[key] = v
+				derived++
+			}
 		}
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "# Weak results (1 win, 0 draw, -1 loss for the player to move) of every\n"+
-		"# position of 7x6 connect 4 with up to %d discs, a position and its mirror image once.\n"+
-		"# Made by go generate ./game/ai (internal/weakgen -plies %d); see weak.go.\n", opts.Plies, opts.Plies)
+	total := 0
 	for _, layer := range layers {
-		names := make([]string, 0, len(layer))
+		total += len(layer)
+	}
+	fmt.Fprintf(&sb, "# Weak results (1 win, 0 draw, -1 loss for the player to move) of positions of\n"+
+		"# 7x6 connect 4 with up to %d discs, a position and its mirror image once: %d of the %d\n"+
+		"# reachable ones (%d solved, %d from the opening book, %d derived from the others).\n"+
+		"# Made by go generate ./game/ai (internal/weakgen -plies %d -limit %d); see weak.go.\n",
+		opts.Plies, len(values), total, solved, len(values)-solved-derived, derived, opts.Plies, opts.Limit)
+	for _, layer := range layers {
+		var names []string
 		byName := map[string]int{}
 		for _, n := range layer {
+			v, ok := values[n.p.canonicalKey()]
+			if !ok {
+				continue
+			}
 			name := movesString(n.moves)
 			names = append(names, name)
-			byName[name] = values[n.p.canonicalKey()]
+			byName[name] = v
 		}
 		sort.Strings(names)
 		for _, name := range names {
@@ -251,24 +341,29 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 
 // weakNegamax returns the weak result of p (which must not be full) from
 // the results of the positions its moves reach, in values by canonical
-// key: 1 when a move completes a line, else the best of the negated
-// results of the positions each move leaves.
-func weakNegamax(g *geometry, p *position, values map[uint64]int) int {
-	best := -1
+// key, and whether they settle it: 1 when a move completes a line or
+// leaves a lost position, else the best of the negated results when every
+// move's is known.
+func weakNegamax(g *geometry, p *position, values map[uint64]int) (int, bool) {
+	best, all := -1, true
 	for c := 0; c < g.columns; c++ {
 		if !g.canPlay(p, c) {
 			continue
 		}
 		if g.winsNow(p, c) {
-			return 1
+			return 1, true
 		}
 		q := *p
 		g.playColumn(&q, c)
 		v, ok := values[q.canonicalKey()]
-		if !ok {
-			panic("ai: weakNegamax: a position after a move is missing")
+		switch {
+		case !ok:
+			all = false
+		case v < 0:
+			return 1, true
+		default:
+			best = max(best, -v)
 		}
-		best = max(best, -v)
 	}
-	return best
+	return best, all
 }

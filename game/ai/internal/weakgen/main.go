@@ -19,16 +19,17 @@ import (
 
 func main() {
 	out := flag.String("out", "weak7x6.txt", "table file, written once complete")
-	plies := flag.Int("plies", 5, "most discs of a position in the table (0 to 8)")
+	plies := flag.Int("plies", 5, "most discs of a position in the table (1 to 8)")
+	limit := flag.Int("limit", 0, "solve only the first positions of the order (0: all)")
 	tableMB := flag.Int("table", 1024, "transposition table in MiB, kept from one position to the next")
 	flag.Parse()
-	if err := run(*out, *plies, *tableMB); err != nil {
+	if err := run(*out, *plies, *limit, *tableMB); err != nil {
 		fmt.Fprintln(os.Stderr, "weakgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, plies, tableMB int) error {
+func run(out string, plies, limit, tableMB int) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	part := out + ".part"
@@ -43,7 +44,7 @@ func run(out string, plies, tableMB int) error {
 	defer f.Close()
 	start := time.Now()
 	var table bytes.Buffer
-	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
+	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, Limit: limit, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
 	fmt.Fprintf(os.Stderr, "weakgen: %v elapsed\n", time.Since(start).Round(time.Second))
 	if err != nil {
 		return err
