@@ -59,6 +59,14 @@ func (s *scriptedAI) Evaluate(ctx context.Context, cfg game.Config, moves []int)
 	return s.engine.Evaluate(ctx, cfg, moves)
 }
 
+func (s *scriptedAI) ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error) {
+	return s.engine.ColumnVerdicts(ctx, cfg, moves)
+}
+
+func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error) {
+	return s.engine.PositionVerdict(ctx, cfg, moves)
+}
+
 func newAIEnv(t *testing.T, a *scriptedAI, opts ...bot.Option) *env {
 	t.Helper()
 	if a.engine == nil {

@@ -16,14 +16,21 @@ type MoveReview struct {
 	// Player dropped the disc, in Column (zero-based).
 	Player game.Player
 	Column int
-	// Settled reports whether Before and After are known: false when the
-	// context ended before the solver settled the position.
+	// Settled reports whether the results of Before and After are known
+	// (their signs: win, draw or loss), so that Kept is: false when the
+	// context ended before the solver settled them and, on the standard
+	// 7x6 board, the table of weak results and the opening book did not
+	// know them.
 	Settled bool
+	// Exact reports whether Before and After are exact scores; when
+	// Settled but not Exact, one of them is only a weak result (1, 0, -1).
+	Exact bool
 	// Before is the score of the position the player moved from, and After
 	// the score the move left them (the negative of the opponent's score
 	// after it, or the win's score when the move completed a line); both in
 	// Pons' convention (see Solver), from the mover's point of view. After
-	// equals Before for a best move and is lower otherwise.
+	// equals Before for a best move and is lower otherwise (when Exact; in
+	// sign otherwise).
 	Before, After int
 	// Kept reports whether the move kept the position's result: a win
 	// stays a win, a draw at least a draw (a loss cannot get worse).
@@ -37,7 +44,8 @@ type Analysis struct {
 	// result (gave away a win or a draw), -1 when every settled move kept
 	// it.
 	FirstChange int
-	// Complete reports whether every move was settled.
+	// Complete reports whether every move was settled (its result known,
+	// if not its distance).
 	Complete bool
 }
 
@@ -56,8 +64,11 @@ func (d doneContext) Err() error {
 // bitboard fits in 64 bits: for each move, the score of the position before
 // it and the score it left, and whether it kept the result. It works from
 // the last move back (the end settles fastest and fills the transposition
-// table for the rest) and honours ctx: positions it could not settle in
-// time are marked Settled false, and Complete is false. It takes a worker
+// table for the rest) and honours ctx: a position it could not settle in
+// time keeps its weak result where the standard board's table of weak
+// results or opening book knows it (the move is Settled, not Exact), and
+// is otherwise not settled: its moves are marked Settled false, and
+// Complete is false. It takes a worker
 // from the engine's pool, as Move does. It returns an error wrapping ErrBoardTooLarge
 // for a larger board, and one wrapping ErrInvalidMoves for a round whose
 // moves are not a game.
@@ -106,12 +117,28 @@ func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*
 			scores[last], settled[last] = res.Score, true
 		}
 	}
+	// weak[i] is the weak result of positions[i] (or the final position)
+	// when the solver did not settle it but the table or the book knows it.
+	weak := make([]bool, len(moves)+1)
+	standard := cfg.Rows == 6 && cfg.Columns == 7 && cfg.Connect == 4
+	fallback := func(i int, q *position) {
+		if !standard {
+			return
+		}
+		if o, ok := e.known(q); ok {
+			scores[i], weak[i] = int(o)-int(Draw), true
+		}
+	}
+	if !settled[last] && (last == 0 || !g.winsNow(&positions[last-1], moves[last-1])) {
+		fallback(last, &p)
+	}
 	for i := last - 1; i >= 0; i-- {
 		res, err := s.Solve(ctx, Position{positions[i]}, false)
 		if err != nil {
 			if !errors.Is(err, ErrNotSettled) {
 				return nil, err
 			}
+			fallback(i, &positions[i])
 			continue
 		}
 		scores[i], settled[i] = res.Score, true
@@ -120,16 +147,18 @@ func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*
 		m := &a.Moves[i]
 		var after int
 		afterKnown := false
+		exact := true
 		if g.winsNow(&positions[i], c) {
 			after, afterKnown = (g.cells+1-positions[i].moves)/2, true
-		} else if settled[i+1] {
-			after, afterKnown = -scores[i+1], true
+		} else if settled[i+1] || weak[i+1] {
+			after, afterKnown, exact = -scores[i+1], true, settled[i+1]
 		}
-		if !settled[i] || !afterKnown {
+		if !afterKnown || !(settled[i] || weak[i]) {
 			a.Complete = false
 			continue
 		}
-		m.Settled, m.Before, m.After = true, scores[i], after
+		exact = exact && settled[i]
+		m.Settled, m.Exact, m.Before, m.After = true, exact, scores[i], after
 		m.Kept = sign(after) >= sign(scores[i])
 		if !m.Kept && a.FirstChange < 0 {
 			a.FirstChange = i
