@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
@@ -251,6 +252,47 @@ func TestBotWithTheRealEngine(t *testing.T) {
 			}
 			if level >= ai.Medium && s.Match.Winner() != game.Player2 {
 				t.Errorf("at %v the bot lost to the leftmost-column player", level)
+			}
+		})
+	}
+}
+
+// TestForfeitBeforeTheFirstDisc: a match forfeited before its last round's
+// first disc offers neither Picture nor Analysis (there is nothing to
+// show), and an Analysis asked for anyway is refused and changes nothing;
+// a disc dropped, both are offered.
+func TestForfeitBeforeTheFirstDisc(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		discs   []string
+		buttons string
+	}{
+		{"before the first disc", nil, "Rematch"},
+		{"after a disc", []string{"4"}, "Rematch Picture Analysis"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newAIEnv(t, &scriptedAI{})
+			e.startMatch(map[string]int{"wins": 1})
+			if len(tc.discs) > 0 {
+				e.play(alice, bob, tc.discs...)
+			}
+			e.click(alice, e.board(), "Forfeit match")
+			e.click(alice, e.lastPrivate(), "Forfeit match")
+			board := e.board()
+			if got := labels(board.Components); got != tc.buttons {
+				t.Fatalf("buttons %q, want %q", got, tc.buttons)
+			}
+			if len(tc.discs) == 0 {
+				before := len(e.fake.Messages())
+				resp := e.clickID(bob, board, customid.New("analysis", e.session().ID).String())
+				mustPrivate(t, resp, "has moved on")
+				for _, m := range e.fake.Messages()[before:] {
+					for _, em := range m.Message.Embeds {
+						if strings.Contains(em.Title, "Analysis") {
+							t.Errorf("an Analysis of an empty board was sent: %+v", em)
+						}
+					}
+				}
 			}
 		})
 	}
