@@ -60,12 +60,28 @@ func (s *scriptedAI) Evaluate(ctx context.Context, cfg game.Config, moves []int)
 	return s.engine.Evaluate(ctx, cfg, moves)
 }
 
+// ColumnVerdicts is the engine's, its search bounded in real time (see
+// realBudget).
 func (s *scriptedAI) ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error) {
+	ctx, cancel := realBudget(ctx)
+	defer cancel()
 	return s.engine.ColumnVerdicts(ctx, cfg, moves)
 }
 
+// PositionVerdict is the engine's, its search bounded in real time (see
+// realBudget).
 func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error) {
+	ctx, cancel := realBudget(ctx)
+	defer cancel()
 	return s.engine.PositionVerdict(ctx, cfg, moves)
+}
+
+// realBudget bounds a search of the tests in real time: the bot's budgets
+// are deadlines on the tests' clock, which stands still, so a search of
+// a 7x6 opening the solver cannot settle would never end. What is known at
+// once is found whatever the bound.
+func realBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
 }
 
 func newAIEnv(t *testing.T, a *scriptedAI, opts ...bot.Option) *env {

@@ -106,6 +106,10 @@ type WeakOptions struct {
 	// solves (the positions the opening book settles included); 0 means
 	// all of them.
 	Limit int
+	// From is how many positions at the start of the order a run leaves
+	// to another (0 for none), so that two runs can share the work; the
+	// table is made by a run from 0 given both runs' Progress as Done.
+	From int
 	// TableMB is the solver's table size in MiB; 0 means DefaultTableMB. The
 	// table is kept from one position to the next: neighbours in the order
 	// share much of their search.
@@ -268,6 +272,13 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 	for i, n := range order {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if i < opts.From {
+			if v, ok := have[movesString(n.moves)]; ok {
+				values[n.p.canonicalKey()] = v
+				solved++
+			}
+			continue
 		}
 		key := n.p.canonicalKey()
 		if e, ok := bk.entries[key]; ok {

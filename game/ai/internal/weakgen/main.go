@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/connectn/connectn/game/ai"
@@ -21,21 +22,33 @@ func main() {
 	out := flag.String("out", "weak7x6.txt", "table file, written once complete")
 	plies := flag.Int("plies", 5, "most discs of a position in the table (1 to 8)")
 	limit := flag.Int("limit", 0, "solve only the first positions of the order (0: all)")
+	from := flag.Int("from", 0, "leave the first positions of the order to another run (writes no table)")
+	part := flag.String("part", "", "progress file (default OUT.part)")
+	also := flag.String("done", "", "another run's progress file, read too")
 	tableMB := flag.Int("table", 1024, "transposition table in MiB, kept from one position to the next")
 	flag.Parse()
-	if err := run(*out, *plies, *limit, *tableMB); err != nil {
+	if err := run(*out, *part, *also, *plies, *limit, *from, *tableMB); err != nil {
 		fmt.Fprintln(os.Stderr, "weakgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, plies, limit, tableMB int) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+func run(out, part, also string, plies, limit, from, tableMB int) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	part := out + ".part"
+	if part == "" {
+		part = out + ".part"
+	}
 	done, err := os.ReadFile(part)
 	if err != nil && !os.IsNotExist(err) {
 		return err
+	}
+	if also != "" {
+		more, err := os.ReadFile(also)
+		if err != nil {
+			return err
+		}
+		done = append(done, more...)
 	}
 	f, err := os.OpenFile(part, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -44,10 +57,13 @@ func run(out string, plies, limit, tableMB int) error {
 	defer f.Close()
 	start := time.Now()
 	var table bytes.Buffer
-	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, Limit: limit, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
+	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, Limit: limit, From: from, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
 	fmt.Fprintf(os.Stderr, "weakgen: %v elapsed\n", time.Since(start).Round(time.Second))
 	if err != nil {
 		return err
+	}
+	if from > 0 {
+		return nil // the table is made by a run from the start
 	}
 	if err := os.WriteFile(out, table.Bytes(), 0o644); err != nil {
 		return err
