@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,11 @@ func (s *scriptedAI) Move(ctx context.Context, m *game.Match, level ai.Level) (i
 	return 0, game.ErrColumnFull
 }
 
+// Analyze is the engine's, its search bounded in real time (see
+// realBudget).
 func (s *scriptedAI) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*ai.Analysis, error) {
+	ctx, cancel := realBudget(ctx)
+	defer cancel()
 	return s.engine.Analyze(ctx, cfg, r)
 }
 
@@ -79,9 +84,15 @@ func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves
 // realBudget bounds a search of the tests in real time: the bot's budgets
 // are deadlines on the tests' clock, which stands still, so a search of
 // a 7x6 opening the solver cannot settle would never end. What is known at
-// once is found whatever the bound.
+// once is found whatever the bound. One second, or, when the renders are
+// written (CONNECTN_RENDERS, see TestVerdictRenders), ten as the bot has
+// about as much.
 func realBudget(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
+	d := time.Second
+	if os.Getenv("CONNECTN_RENDERS") != "" {
+		d = 10 * time.Second
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
 func newAIEnv(t *testing.T, a *scriptedAI, opts ...bot.Option) *env {

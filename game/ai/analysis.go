@@ -62,13 +62,15 @@ func (d doneContext) Err() error {
 
 // Analyze reviews a round of a match played with cfg, on a board whose
 // bitboard fits in 64 bits: for each move, the score of the position before
-// it and the score it left, and whether it kept the result. It works from
-// the last move back (the end settles fastest and fills the transposition
-// table for the rest) and honours ctx: a position it could not settle in
-// time keeps its weak result where the standard board's table of weak
-// results or opening book knows it (the move is Settled, not Exact), and
-// is otherwise not settled: its moves are marked Settled false, and
-// Complete is false. It takes a worker
+// it and the score it left, and whether it kept the result. On the standard
+// 7x6 board the table of weak results and the opening book give the
+// results of the positions they know at once; then the solver settles the
+// other positions' results (weakly), and then every position's exact
+// score, each time from the last move back (the end settles fastest and
+// fills the transposition table for the rest), each position with an even
+// share of the time ctx leaves. A move whose positions have known results
+// but not exact scores is Settled, not Exact; one whose results are not
+// known in time is not Settled, and Complete is false then. It takes a worker
 // from the engine's pool, as Move does. It returns an error wrapping ErrBoardTooLarge
 // for a larger board, and one wrapping ErrInvalidMoves for a round whose
 // moves are not a game.
@@ -104,44 +106,58 @@ func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*
 		a.Moves[i] = MoveReview{Ply: i, Player: player, Column: c}
 		player = player.Other()
 	}
-	// score[i] is the score of positions[i] (the position before move i);
-	// score[len] is the final position's, if the round did not end on a line.
-	scores := make([]int, len(moves)+1)
-	settled := make([]bool, len(moves)+1)
+	// scores[i] is the score of positions[i] (the position before move i),
+	// scores[len] the final position's if the round did not end on a line:
+	// exact when settled, a weak result (1, 0, -1) when only weak.
 	last := len(moves)
-	if last > 0 && g.winsNow(&positions[last-1], moves[last-1]) {
-		settled[last] = false // after a win there is no position to score
-	} else {
-		res, err := s.Solve(ctx, Position{p}, false)
-		if err == nil {
-			scores[last], settled[last] = res.Score, true
-		}
-	}
-	// weak[i] is the weak result of positions[i] (or the final position)
-	// when the solver did not settle it but the table or the book knows it.
-	weak := make([]bool, len(moves)+1)
+	all := append(positions, p)
+	scores := make([]int, last+1)
+	settled := make([]bool, last+1)
+	weak := make([]bool, last+1)
+	wonAtEnd := last > 0 && g.winsNow(&positions[last-1], moves[last-1])
 	standard := cfg.Rows == 6 && cfg.Columns == 7 && cfg.Connect == 4
-	fallback := func(i int, q *position) {
-		if !standard {
-			return
+	var todo []int // the positions to solve, the last first
+	for i := last; i >= 0; i-- {
+		if i == last && wonAtEnd {
+			continue // after a win there is no position to score
 		}
-		if o, ok := e.known(q); ok {
-			scores[i], weak[i] = int(o)-int(Draw), true
-		}
-	}
-	if !settled[last] && (last == 0 || !g.winsNow(&positions[last-1], moves[last-1])) {
-		fallback(last, &p)
-	}
-	for i := last - 1; i >= 0; i-- {
-		res, err := s.Solve(ctx, Position{positions[i]}, false)
-		if err != nil {
-			if !errors.Is(err, ErrNotSettled) {
-				return nil, err
+		todo = append(todo, i)
+		if standard {
+			if o, ok := e.known(&all[i]); ok {
+				scores[i], weak[i] = int(o)-int(Draw), true
 			}
-			fallback(i, &positions[i])
-			continue
 		}
-		scores[i], settled[i] = res.Score, true
+	}
+	// First the results (win, draw, loss: what a move kept or gave away),
+	// then the exact scores, each position with an even share of the time
+	// left: one long search does not leave the others unsettled.
+	for pass := 0; pass < 2; pass++ {
+		left := 0
+		for _, i := range todo {
+			if !settled[i] && (pass == 1 || !weak[i]) {
+				left++
+			}
+		}
+		for _, i := range todo {
+			if settled[i] || (pass == 0 && weak[i]) || ctx.Err() != nil {
+				continue
+			}
+			sctx, cancel := share(ctx, left)
+			res, err := s.Solve(sctx, Position{all[i]}, pass == 0)
+			cancel()
+			left--
+			if err != nil {
+				if !errors.Is(err, ErrNotSettled) {
+					return nil, err
+				}
+				continue
+			}
+			if pass == 0 {
+				scores[i], weak[i] = res.Score, true
+			} else {
+				scores[i], settled[i] = res.Score, true
+			}
+		}
 	}
 	for i, c := range moves {
 		m := &a.Moves[i]
