@@ -122,6 +122,13 @@ type WeakOptions struct {
 	Progress io.Writer
 	// Log, when set, receives one line per position solved, with its time.
 	Log io.Writer
+	// DoneOnly makes the table of what Done holds, the book and what
+	// follows from them, solving nothing: the table of runs that shared
+	// the work and were stopped.
+	DoneOnly bool
+	// Made says how the table was made, for its header (the commands);
+	// empty for go generate's.
+	Made string
 }
 
 // weakNode is a position of the table being made.
@@ -287,6 +294,9 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 		}
 		name := movesString(n.moves)
 		v, ok := have[name]
+		if !ok && opts.DoneOnly {
+			continue
+		}
 		if !ok {
 			start := time.Now()
 			r, err := s.solve(ctx, n.p, true, nil)
@@ -324,11 +334,15 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 	for _, layer := range layers {
 		total += len(layer)
 	}
+	made := opts.Made
+	if made == "" {
+		made = fmt.Sprintf("go generate ./game/ai (internal/weakgen -plies %d)", opts.Plies)
+	}
 	fmt.Fprintf(&sb, "# Weak results (1 win, 0 draw, -1 loss for the player to move) of positions of\n"+
 		"# 7x6 connect 4 with up to %d discs, a position and its mirror image once: %d of the %d\n"+
 		"# reachable ones (%d solved, %d from the opening book, %d derived from the others).\n"+
-		"# Made by go generate ./game/ai (internal/weakgen -plies %d -limit %d); see weak.go.\n",
-		opts.Plies, len(values), total, solved, len(values)-solved-derived, derived, opts.Plies, opts.Limit)
+		"# Made by %s; see weak.go.\n",
+		opts.Plies, len(values), total, solved, len(values)-solved-derived, derived, made)
 	for _, layer := range layers {
 		var names []string
 		byName := map[string]int{}
