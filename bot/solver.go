@@ -222,9 +222,9 @@ func steps(m *game.Match) []step {
 
 // replayStep draws step k of s's match (clamped to its steps) with the
 // verdict on the position for the player to move (ai.Engine.PositionVerdict:
-// what is known at once, and what the solver settles within replayBudget), and the buttons to the first, previous, next and
-// last steps: a new private message, or (update) in place of the one
-// clicked.
+// what is known at once, and what the solver settles within replayBudget),
+// and the buttons to the first, previous, next and last steps: a new
+// private message, or (update) in place of the one clicked.
 func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
 	l := c.reader
 	all := steps(s.Match)
