@@ -122,6 +122,9 @@ type WeakOptions struct {
 	Progress io.Writer
 	// Log, when set, receives one line per position solved, with its time.
 	Log io.Writer
+	// Reverse solves the positions of the run (From to Limit) last first,
+	// so that two runs can meet in the middle of a range.
+	Reverse bool
 	// DoneOnly makes the table of what Done holds, the book and what
 	// follows from them, solving nothing: the table of runs that shared
 	// the work and were stopped.
@@ -276,7 +279,12 @@ func GenerateWeak(ctx context.Context, out io.Writer, opts WeakOptions) error {
 		order = order[:opts.Limit]
 	}
 	solved := 0
-	for i, n := range order {
+	for k := range order {
+		i := k
+		if opts.Reverse {
+			i = len(order) - 1 - k
+		}
+		n := order[i]
 		if err := ctx.Err(); err != nil {
 			return err
 		}

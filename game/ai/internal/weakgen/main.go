@@ -25,17 +25,18 @@ func main() {
 	from := flag.Int("from", 0, "leave the first positions of the order to another run (writes no table)")
 	part := flag.String("part", "", "progress file (default OUT.part)")
 	also := flag.String("done", "", "another run's progress file, read too")
+	reverse := flag.Bool("reverse", false, "solve the run's positions last first (to meet another run)")
 	doneOnly := flag.Bool("done-only", false, "make the table of what the progress files hold, solving nothing")
 	made := flag.String("made", "", "how the table was made, for its header (default: go generate's command)")
 	tableMB := flag.Int("table", 1024, "transposition table in MiB, kept from one position to the next")
 	flag.Parse()
-	if err := run(*out, *part, *also, *made, *plies, *limit, *from, *tableMB, *doneOnly); err != nil {
+	if err := run(*out, *part, *also, *made, *plies, *limit, *from, *tableMB, *doneOnly, *reverse); err != nil {
 		fmt.Fprintln(os.Stderr, "weakgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, part, also, made string, plies, limit, from, tableMB int, doneOnly bool) error {
+func run(out, part, also, made string, plies, limit, from, tableMB int, doneOnly, reverse bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if part == "" {
@@ -59,7 +60,7 @@ func run(out, part, also, made string, plies, limit, from, tableMB int, doneOnly
 	defer f.Close()
 	start := time.Now()
 	var table bytes.Buffer
-	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, Limit: limit, From: from, DoneOnly: doneOnly, Made: made, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
+	err = ai.GenerateWeak(ctx, &table, ai.WeakOptions{Plies: plies, Limit: limit, From: from, DoneOnly: doneOnly, Reverse: reverse, Made: made, TableMB: tableMB, Done: bytes.NewReader(done), Progress: f, Log: os.Stderr})
 	fmt.Fprintf(os.Stderr, "weakgen: %v elapsed\n", time.Since(start).Round(time.Second))
 	if err != nil {
 		return err
