@@ -118,13 +118,26 @@ func Chart(l *locale.Localizer, msg *Message, s *sessions.Session, r *game.Round
 		return
 	}
 	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + "-chart.png"
+	alt := ChartAlt(l, s, r, c)
 	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
-		Description: ChartAlt(l, s, r, c),
+		Description: alt,
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + file},
 		Color:       ThemeNamed(s.Theme).ColorOf(r.Opener()),
 	})
-	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
+	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png",
+		Reader: describedPNG{Reader: bytes.NewReader(png.Bytes()), alt: alt}})
 }
+
+// describedPNG is an attached picture's bytes with its description (alt
+// text), which a messenger that knows AltText sends as the attachment's
+// description; it rewinds like the bytes.Reader it is.
+type describedPNG struct {
+	*bytes.Reader
+	alt string
+}
+
+// AltText returns the picture's description.
+func (d describedPNG) AltText() string { return d.alt }
 
 // EvalChart returns the evaluation chart of analysis a of round r of s, in
 // l's words, and false when the round has no move or more than the chart
