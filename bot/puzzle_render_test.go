@@ -102,7 +102,10 @@ func (r *pzScene) write(name string, things ...any) {
 	var out []any
 	for _, x := range things {
 		if m, ok := x.(*discordgo.Message); ok {
-			x = shown{m, m.Components}
+			// Without the fake's author: discord-look --author names the bot.
+			c := *m
+			c.Author = nil
+			x = shown{&c, m.Components}
 		}
 		out = append(out, x)
 	}
@@ -163,8 +166,11 @@ func (r *pzScene) fresh(u user) {
 		t.Fatal(err)
 	}
 	got := messageText(msg)
-	mustContain(t, "the fresh puzzle", got, r.l.T("puzzle_title"), render.PuzzleTask(r.l, p), render.PuzzleTheme(r.l, p),
-		strconv.Itoa(int(a.PuzzleRating.R+0.5)))
+	mustContain(t, "the fresh puzzle", got, r.l.T("puzzle_title"), render.PuzzleTask(r.l, p))
+	footer := r.l.T("puzzle_footer", "Theme", render.PuzzleTheme(r.l, p), "Rating", strconv.Itoa(int(math.Round(a.PuzzleRating.R))))
+	if f := msg.Embeds[0].Footer; f == nil || f.Text != footer {
+		t.Errorf("the fresh puzzle's footer = %+v, want %q: its theme and the rating stored with the attempt", f, footer)
+	}
 	r.mustShow("the fresh puzzle", got, p, nil)
 	want := []string{}
 	for c := range p.Config.Columns {
@@ -184,9 +190,26 @@ func (r *pzScene) fresh(u user) {
 // how far the win still is.
 func (r *pzScene) correct(u user) {
 	t := r.t
-	p := starterWhere(t, func(p puzzle.Puzzle) bool {
-		return p.Kind == puzzle.WinIn && p.N == 3 && p.Config.Columns == 7 && p.Config.Rows == 6
-	})
+	// The win in 3 with the fewest discs (the most board to read) whose
+	// longest defences are all off the solution's column, so that the
+	// reply's column tells apart the reply and the move.
+	var wins []puzzle.Puzzle
+	for _, q := range puzzle.Starter() {
+		if q.Kind == puzzle.WinIn && q.N == 3 && q.Config.Columns == 7 && q.Config.Rows == 6 {
+			wins = append(wins, q)
+		}
+	}
+	slices.SortStableFunc(wins, func(a, b puzzle.Puzzle) int { return len(a.Moves) - len(b.Moves) })
+	var p puzzle.Puzzle
+	for _, q := range wins {
+		if !slices.Contains(longestDefences(t, q, q.Solution), q.Solution) {
+			p = q
+			break
+		}
+	}
+	if p.ID == "" {
+		t.Fatal("no win in 3 on 6 × 7 in the starter set whose defence leaves the solution's column")
+	}
 	msg := r.canvas(u)
 	a := r.e.startAt(u, p, "")
 	after := r.move(u, msg, a.ID, 0, p.Solution)
@@ -202,15 +225,8 @@ func (r *pzScene) correct(u user) {
 		r.l.T("puzzle_correct", "Disc", discs[member.Other()], "Column", strconv.Itoa(reply+1)),
 		r.l.N("puzzle_left", p.N-1, "Disc", discs[member]))
 	r.mustShow("the answer to a correct move", got, p, moves)
-	vals := evaluate(t, p.Config, positionOf(t, p, now.Moves[:1]))
-	longest := 0
-	for _, v := range vals {
-		if v.Legal && v.Score < 0 && v.In > longest {
-			longest = v.In
-		}
-	}
-	if v := vals[reply]; v.Score >= 0 || v.In != longest {
-		t.Errorf("the reply named, column %d, is worth %+v to the defender; the longest defence loses in %d", reply+1, v, longest)
+	if best := longestDefences(t, p, p.Solution); !slices.Contains(best, reply) {
+		t.Errorf("the reply named, column %d, is none of the longest defences %v", reply+1, best)
 	}
 	if l := labels(after.Components); !strings.HasSuffix(l, r.l.T("button_hint")) {
 		t.Errorf("buttons after a correct move = %q, want the columns and Hint", l)
@@ -224,8 +240,8 @@ func (r *pzScene) correct(u user) {
 // starts with the puzzle's solution; the rating goes down.
 func (r *pzScene) failed(u user) {
 	t := r.t
-	// A win in 2 or 3 with a wrong move that loses, the one that loses
-	// latest: the longest refutation to read.
+	// Of the wins in 2 or 3, the wrong move that loses latest: the
+	// longest refutation to read.
 	var p puzzle.Puzzle
 	var start []int
 	wrong, in := -1, 0
@@ -238,9 +254,6 @@ func (r *pzScene) failed(u user) {
 			if v.Legal && v.Column != q.Solution && v.Score < 0 && v.In > in {
 				p, wrong, in = q, v.Column, v.In
 			}
-		}
-		if wrong >= 0 {
-			break
 		}
 	}
 	if wrong < 0 {
@@ -442,10 +455,10 @@ func (r *pzScene) leaderboard(members []user) {
 	for n, pl := range players {
 		rank := []string{"🥇", "🥈", "🥉"}
 		want := r.l.T("leaderboard_puzzles_row", "Rank", r.l.T("leaderboard_rank", "Rank", n+1), "Member", "<@"+pl.UserID+">",
-			"Rating", strconv.Itoa(int(pl.R+0.5)), "Solved", pl.Solved, "Rated", pl.Rated)
+			"Rating", strconv.Itoa(int(math.Round(pl.R))), "Solved", pl.Solved, "Rated", pl.Rated)
 		if n < len(rank) {
 			want = r.l.T("leaderboard_puzzles_row", "Rank", rank[n], "Member", "<@"+pl.UserID+">",
-				"Rating", strconv.Itoa(int(pl.R+0.5)), "Solved", pl.Solved, "Rated", pl.Rated)
+				"Rating", strconv.Itoa(int(math.Round(pl.R))), "Solved", pl.Solved, "Rated", pl.Rated)
 		}
 		at := strings.Index(got, want)
 		if at < 0 || at < last {
@@ -454,6 +467,27 @@ func (r *pzScene) leaderboard(members []user) {
 		last = at
 	}
 	r.write("5-leaderboard", json.RawMessage(body), resp)
+}
+
+// longestDefences returns the columns (zero-based) that delay the loss
+// longest after the member plays move in p's position.
+func longestDefences(t *testing.T, p puzzle.Puzzle, move int) []int {
+	t.Helper()
+	start, _ := p.MoveList()
+	vals := evaluate(t, p.Config, append(start, move))
+	longest := 0
+	for _, v := range vals {
+		if v.Legal && v.Score < 0 && v.In > longest {
+			longest = v.In
+		}
+	}
+	var out []int
+	for _, v := range vals {
+		if v.Legal && v.Score < 0 && v.In == longest {
+			out = append(out, v.Column)
+		}
+	}
+	return out
 }
 
 // wrongColumn returns the first column of p's position that can be
