@@ -240,8 +240,9 @@ func (r *pzScene) correct(u user) {
 // starts with the puzzle's solution; the rating goes down.
 func (r *pzScene) failed(u user) {
 	t := r.t
-	// Of the wins in 2 or 3, the wrong move that loses latest: the
-	// longest refutation to read.
+	// Of the wins in 2 or 3, the wrong move that loses latest within three
+	// discs of the opponent: a refutation of a few plies, read at a glance
+	// (a line of 17 plies wraps over two lines).
 	var p puzzle.Puzzle
 	var start []int
 	wrong, in := -1, 0
@@ -251,7 +252,7 @@ func (r *pzScene) failed(u user) {
 		}
 		start, _ = q.MoveList()
 		for _, v := range evaluate(t, q.Config, start) {
-			if v.Legal && v.Column != q.Solution && v.Score < 0 && v.In > in {
+			if v.Legal && v.Column != q.Solution && v.Score < 0 && v.In > in && v.In <= 3 {
 				p, wrong, in = q, v.Column, v.In
 			}
 		}
