@@ -56,7 +56,7 @@ func (s *scriptedAI) Move(ctx context.Context, m *game.Match, level ai.Level) (i
 // Analyze is the engine's, its search bounded in real time (see
 // realBudget).
 func (s *scriptedAI) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*ai.Analysis, error) {
-	ctx, cancel := realBudget(ctx)
+	ctx, cancel := realBudget(ctx, 5*time.Second)
 	defer cancel()
 	return s.engine.Analyze(ctx, cfg, r)
 }
@@ -68,7 +68,7 @@ func (s *scriptedAI) Evaluate(ctx context.Context, cfg game.Config, moves []int)
 // ColumnVerdicts is the engine's, its search bounded in real time (see
 // realBudget).
 func (s *scriptedAI) ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error) {
-	ctx, cancel := realBudget(ctx)
+	ctx, cancel := realBudget(ctx, 2500*time.Millisecond)
 	defer cancel()
 	return s.engine.ColumnVerdicts(ctx, cfg, moves)
 }
@@ -76,7 +76,7 @@ func (s *scriptedAI) ColumnVerdicts(ctx context.Context, cfg game.Config, moves 
 // PositionVerdict is the engine's, its search bounded in real time (see
 // realBudget).
 func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error) {
-	ctx, cancel := realBudget(ctx)
+	ctx, cancel := realBudget(ctx, 1200*time.Millisecond)
 	defer cancel()
 	return s.engine.PositionVerdict(ctx, cfg, moves)
 }
@@ -84,13 +84,13 @@ func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves
 // realBudget bounds a search of the tests in real time: the bot's budgets
 // are deadlines on the tests' clock, which stands still, so a search of
 // a 7x6 opening the solver cannot settle would never end. What is known at
-// once is found whatever the bound. One second, or, when the renders are
-// written (CONNECTN_RENDERS, see TestVerdictRenders), ten as the bot has
-// about as much.
-func realBudget(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := time.Second
+// once is found whatever the bound. A second at most, or, when the renders
+// are written (CONNECTN_RENDERS, see TestVerdictRenders), about the bot's
+// own budget, render.
+func realBudget(ctx context.Context, render time.Duration) (context.Context, context.CancelFunc) {
+	d := min(render, time.Second)
 	if os.Getenv("CONNECTN_RENDERS") != "" {
-		d = 10 * time.Second
+		d = render
 	}
 	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }

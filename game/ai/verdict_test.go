@@ -146,7 +146,7 @@ func TestVerdictsDoNotWaitForTheSolver(t *testing.T) {
 func TestWeakTableExact(t *testing.T) {
 	w := embeddedWeak()
 	g := w.g
-	if len(w.values) < 100 {
+	if len(w.values) < 450 {
 		t.Fatalf("the table holds %d positions", len(w.values))
 	}
 	checked := 0
@@ -164,7 +164,8 @@ func TestWeakTableExact(t *testing.T) {
 			}
 		}
 	}
-	if checked < 1 {
+	t.Logf("%d of Pons' positions checked", checked)
+	if checked < 100 {
 		t.Errorf("only %d of Pons' positions are in the table", checked)
 	}
 	for key, e := range embeddedBook().entries {
