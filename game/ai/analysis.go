@@ -24,7 +24,8 @@ type MoveReview struct {
 	Settled bool
 	// Exact reports whether Before and After are exact scores; when
 	// Settled but not Exact, one of them is only a weak result (1, 0, -1).
-	Exact bool
+	// AfterExact reports it of After alone.
+	Exact, AfterExact bool
 	// Before is the score of the position the player moved from, and After
 	// the score the move left them (the negative of the opponent's score
 	// after it, or the win's score when the move completed a line); both in
@@ -173,6 +174,7 @@ func (e *Engine) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*
 			a.Complete = false
 			continue
 		}
+		m.AfterExact = exact
 		exact = exact && settled[i]
 		m.Settled, m.Exact, m.Before, m.After = true, exact, scores[i], after
 		m.Kept = sign(after) >= sign(scores[i])

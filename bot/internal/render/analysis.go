@@ -141,9 +141,9 @@ func (d describedPNG) AltText() string { return d.alt }
 
 // EvalChart returns the evaluation chart of analysis a of round r of s, in
 // l's words, and false when the round has no move or more than the chart
-// draws. A move settled only in its result (ai.MoveReview.Exact false) is
-// drawn as the slowest win its side can have, the bound it is known to
-// keep.
+// draws. A move whose result is known but not its distance
+// (ai.MoveReview.AfterExact false) is drawn as the slowest win its side
+// can have, the bound it is known to keep.
 func EvalChart(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Analysis) (picture.EvalChart, bool) {
 	n := len(a.Moves)
 	if n == 0 || n > picture.MaxChartPlies {
@@ -176,8 +176,8 @@ func EvalChart(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.An
 
 // chartWin returns who wins after move mv (whose After is not 0) of a
 // round on a board of cells cells opened by opener, and how many plies
-// after mv their winning disc falls: from the exact score, or, when mv is
-// not Exact, the latest that player's disc can fall.
+// after mv their winning disc falls: from the exact score, or, when After
+// is not exact, the latest that player's disc can fall.
 func chartWin(cells int, opener game.Player, mv ai.MoveReview) (game.Player, int) {
 	winner, score := mv.Player, mv.After
 	if score < 0 {
@@ -189,7 +189,7 @@ func chartWin(cells int, opener game.Player, mv ai.MoveReview) (game.Player, int
 	}
 	// Pons' score (cells + 1 - n)/2 for the winning disc at ply n (from 0).
 	at := cells + 1 - 2*score
-	if !mv.Exact {
+	if !mv.AfterExact {
 		at = cells - 1
 	}
 	for at%2 != parity {
