@@ -146,7 +146,7 @@ func TestVerdictsDoNotWaitForTheSolver(t *testing.T) {
 func TestWeakTableExact(t *testing.T) {
 	w := embeddedWeak()
 	g := w.g
-	if len(w.values) < 450 {
+	if len(w.values) < 750 {
 		t.Fatalf("the table holds %d positions", len(w.values))
 	}
 	checked := 0
@@ -165,7 +165,7 @@ func TestWeakTableExact(t *testing.T) {
 		}
 	}
 	t.Logf("%d of Pons' positions checked", checked)
-	if checked < 100 {
+	if checked < 150 {
 		t.Errorf("only %d of Pons' positions are in the table", checked)
 	}
 	for key, e := range embeddedBook().entries {
