@@ -344,6 +344,8 @@ type ExportCounts struct {
 	DailyPuzzles   int `json:"puzzle_daily,omitempty"`
 	PuzzleDays     int `json:"puzzle_days,omitempty"`
 	DailyPosts     int `json:"puzzle_daily_posts,omitempty"`
+	// SharedCards counts the rows of shared_cards (CardStore).
+	SharedCards int `json:"shared_cards,omitempty"`
 }
 
 // ExportOptions choose what a backend's Export writes.

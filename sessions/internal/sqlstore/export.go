@@ -217,6 +217,9 @@ type exportLine struct {
 	DailyPuzzle   puzzleRow `json:"puzzle_daily,omitempty"`
 	PuzzleDay     puzzleRow `json:"puzzle_day,omitempty"`
 	DailyPost     puzzleRow `json:"puzzle_daily_post,omitempty"`
+	// The shared result cards (cards.go), described with the puzzles'
+	// tables.
+	SharedCard puzzleRow `json:"shared_card,omitempty"`
 	End           *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
