@@ -220,7 +220,7 @@ type exportLine struct {
 	// The shared result cards (cards.go), described with the puzzles'
 	// tables.
 	SharedCard puzzleRow `json:"shared_card,omitempty"`
-	End           *Counts   `json:"end,omitempty"`
+	End        *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`
