@@ -23,8 +23,10 @@ func (h *pictures) routes() []route {
 }
 
 // picture answers Picture under the channel's last finished match:
-// privately, the deciding round's final board drawn as an image in the
-// match's theme (the classroom canvas of seed 002). Drawing and uploading
+// privately, to anyone, the match's result card in the clicker's language
+// (render.ResultCard: the final board with its winning line, the players,
+// the score, the ratings' change, the date), with its alt text; Share
+// (card.go) posts the same card for everyone. Drawing and uploading
 // happen after a deferred response, through the interaction's webhook.
 // Once the channel has moved on to another session, the button is stale.
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
@@ -36,9 +38,9 @@ func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.Interaction
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		msg, err := render.Picture(c.reader, s)
+		msg, err := render.ResultCard(c.reader, s)
 		if err != nil {
-			h.log.Error("drawing the board picture", "match", s.ID, "err", err)
+			h.log.Error("drawing the result card", "match", s.ID, "err", err)
 			return nil
 		}
 		return msg
