@@ -78,7 +78,8 @@ func (h *cards) share(ctx context.Context, c *call) (*discordgo.InteractionRespo
 	sharer := playerOf(s, c.user)
 	if sharer == game.NoPlayer {
 		return nil, sessions.Refuse(reasonCardNotPlayer,
-			"Player1", render.Name(c.reader, s, game.Player1), "Player2", render.Name(c.reader, s, game.Player2))
+			"Player1", render.Name(c.reader, s, game.Player1), "Player2", render.Name(c.reader, s, game.Player2),
+			"Button", c.reader.T("button_picture"))
 	}
 	got, claimed, err := h.shares.ShareCard(ctx, sessions.CardShare{Match: s.ID, GuildID: s.GuildID, ChannelID: s.ChannelID, UserID: c.user})
 	if err != nil {
@@ -96,7 +97,7 @@ func (h *cards) share(ctx context.Context, c *call) (*discordgo.InteractionRespo
 		return nil, sessions.Refuse(reasonCardSharedLink, "Player", who, "Link", render.MessageLink(guild, s.ChannelID, got.MessageID))
 	}
 	in, reader := c.out(), c.reader
-	c.afterResponse(func(ctx context.Context) { h.post(ctx, in, reader.T("card_share_failed"), s, sharer, c.user) })
+	c.afterResponse(func(ctx context.Context) { h.post(ctx, in, reader.T("card_share_failed", "Button", reader.T("button_share")), s, sharer, c.user) })
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 }
 
