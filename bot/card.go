@@ -12,10 +12,10 @@ import (
 	"github.com/connectn/connectn/sessions"
 )
 
-// cards is the feature of the Share button under a finished match: the
-// match's result card (render.SharedCard) posted in the channel for
-// everyone, at the ask of one of its players, once per match. The Picture
-// button (picture.go) shows the same card privately, to anyone.
+// cards is the feature of the Share button under a player's private
+// result card (the answer to the last board's Picture button, picture.go):
+// the match's result card (render.SharedCard) posted in the channel for
+// everyone, at the ask of one of its players, once per match.
 type cards struct {
 	store  getter
 	shares cardShares // nil: the store keeps no shares, and Share is refused as stale
@@ -57,7 +57,8 @@ func cardStore(store sessions.Store) cardShares {
 	return nil
 }
 
-// share answers Share under the channel's last finished match. A player
+// share answers Share under the private result card of the channel's
+// last finished match. A player
 // of the match claims the share in the store (sessions.CardStore: once
 // per match, whoever asks, across processes and restarts), and the answer
 // is a deferred public message that the card then replaces, through the

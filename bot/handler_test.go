@@ -305,7 +305,7 @@ func TestRematch(t *testing.T) {
 	mustPrivate(t, e.click(carol, finished, "Rematch"), "not playing in this match")
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
-	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
+	mustContain(t, "finished match", text(resp), "🔁 🍀 **Bob** asked for a rematch: the invitation is in a new message below.")
 	if len(resp.Data.Components) != 0 {
 		t.Errorf("the finished match keeps buttons %q", labels(resp.Data.Components))
 	}
@@ -331,7 +331,7 @@ func TestRematch(t *testing.T) {
 	if s.Phase != sessions.PhasePlaying || s.Config.OpenerOf(1) != s.PlayerOf(bobID) {
 		t.Fatalf("after Accept: phase %s, opener %v; want playing, Bob (who did not open the finished match)", s.Phase, s.Config.OpenerOf(1))
 	}
-	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🟢")
+	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🍀")
 	e.play(bob, alice, "1")
 	if s := e.session(); s.Match.Plies() != 1 {
 		t.Fatalf("%d plies after Bob's first move, want 1", s.Match.Plies())

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -25,8 +26,9 @@ func (h *pictures) routes() []route {
 // picture answers Picture under the channel's last finished match:
 // privately, to anyone, the match's result card in the clicker's language
 // (render.ResultCard: the final board with its winning line, the players,
-// the score, the ratings' change, the date), with its alt text; Share
-// (card.go) posts the same card for everyone. Drawing and uploading
+// the score, the ratings' change, the date), with its alt text; to a
+// player of the match, with the Share button (card.go) that posts it for
+// everyone. Drawing and uploading
 // happen after a deferred response, through the interaction's webhook.
 // Once the channel has moved on to another session, the button is stale.
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
@@ -38,7 +40,7 @@ func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.Interaction
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		msg, err := render.ResultCard(c.reader, s)
+		msg, err := render.ResultCard(c.reader, s, playerOf(s, c.user) != game.NoPlayer)
 		if err != nil {
 			h.log.Error("drawing the result card", "match", s.ID, "err", err)
 			return nil

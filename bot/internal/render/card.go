@@ -18,8 +18,9 @@ import (
 // A finished match's result card (picture.Card): the deciding round's final
 // position with its winning line, both players' names in their colours,
 // the score, the ratings' change of a rated match and the date; shown
-// privately by the Picture button and posted for everyone, once per match,
-// by the Share button of the last board (bot/card.go). Its alt text
+// privately by the Picture button of the last board, and posted for
+// everyone, once per match, by the Share button under a player's private
+// card (bot/card.go). Its alt text
 // (CardAlt) says the same in the reader's language.
 
 // CardDateLayout is how a card writes its date: ISO 8601, which every
@@ -190,11 +191,21 @@ func cardMessage(l *locale.Localizer, s *sessions.Session, content string) (*Mes
 
 // ResultCard draws the private message of the Picture button under the
 // finished match s: its result card, in l's language, with a line that
-// says what it is and that a player may share it (Share, on the last
-// board). It returns picture.EncodeCard's error.
-func ResultCard(l *locale.Localizer, s *sessions.Session) (*Message, error) {
-	return cardMessage(l, s, l.T("card_private", "Player1", EscapeName(l, s.Players[0].Name),
-		"Player2", EscapeName(l, s.Players[1].Name), "Button", l.T("button_share")))
+// says what it is. For a player of the match (shareable), the line adds
+// that the card can be posted for everyone, once, and the message carries
+// the Share button (ShareButton) that does it. It returns
+// picture.EncodeCard's error.
+func ResultCard(l *locale.Localizer, s *sessions.Session, shareable bool) (*Message, error) {
+	p1, p2 := EscapeName(l, s.Players[0].Name), EscapeName(l, s.Players[1].Name)
+	if !shareable {
+		return cardMessage(l, s, l.T("card_private", "Player1", p1, "Player2", p2))
+	}
+	msg, err := cardMessage(l, s, l.T("card_private_share", "Player1", p1, "Player2", p2, "Button", l.T("button_share")))
+	if err != nil {
+		return nil, err
+	}
+	msg.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{ShareButton(l, s)}}}
+	return msg, nil
 }
 
 // SharedCard draws the public message of a result card shared by member
@@ -204,8 +215,8 @@ func SharedCard(l *locale.Localizer, s *sessions.Session, sharer game.Player) (*
 	return cardMessage(l, s, l.T("card_shared", "Player", Name(l, s, sharer), "Opponent", Name(l, s, sharer.Other())))
 }
 
-// ShareButton is the last board's button that posts the match's result
-// card for everyone (cn:share:<match>).
+// ShareButton is the button under a player's private result card that
+// posts it for everyone (cn:share:<match>).
 func ShareButton(l *locale.Localizer, s *sessions.Session) discordgo.Button {
 	return discordgo.Button{Label: l.T("button_share"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "📣"},
 		CustomID: customid.New("share", s.ID).String()}

@@ -546,7 +546,6 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 			CustomID: customid.New("rematch", s.ID).String()},
 		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
 			CustomID: customid.New("picture", s.ID).String()},
-		ShareButton(l, s), // card.go
 	}
 	if s.Tournament.Set() {
 		row = row[1:] // a tournament's game is paired by the tournament: no rematch

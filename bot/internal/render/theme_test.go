@@ -65,25 +65,3 @@ func TestThemesDiscsApartWithoutHue(t *testing.T) {
 		}
 	}
 }
-
-// TestThemeEmojiKeepTheirMeaning checks the rule of Theme's doc: no theme's
-// disc or winning mark is another theme's empty cell, and within a theme
-// the empty cell, the discs and the winning marks are all different.
-func TestThemeEmojiKeepTheirMeaning(t *testing.T) {
-	empties := map[string]string{}
-	for _, th := range Themes {
-		empties[th.Empty] = th.Name
-	}
-	for _, th := range Themes {
-		seen := map[string]bool{th.Empty: true}
-		for _, e := range []string{th.Disc[1], th.Disc[2], th.Win[1], th.Win[2]} {
-			if other, ok := empties[e]; ok {
-				t.Errorf("theme %s uses %s, the empty cell of theme %s", th.Name, e, other)
-			}
-			if seen[e] {
-				t.Errorf("theme %s uses %s twice", th.Name, e)
-			}
-			seen[e] = true
-		}
-	}
-}
