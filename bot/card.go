@@ -98,7 +98,9 @@ func (h *cards) share(ctx context.Context, c *call) (*discordgo.InteractionRespo
 		return nil, sessions.Refuse(reasonCardSharedLink, "Player", who, "Link", render.MessageLink(guild, s.ChannelID, got.MessageID))
 	}
 	in, reader := c.out(), c.reader
-	c.afterResponse(func(ctx context.Context) { h.post(ctx, in, reader.T("card_share_failed", "Button", reader.T("button_share")), s, sharer, c.user) })
+	c.afterResponse(func(ctx context.Context) {
+		h.post(ctx, in, reader.T("card_share_failed", "Button", reader.T("button_share")), s, sharer, c.user)
+	})
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}, nil
 }
 
