@@ -642,4 +642,3 @@ func TestEveryCommandIsRouted(t *testing.T) {
 		})
 	}
 }
-
