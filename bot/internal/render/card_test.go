@@ -104,7 +104,7 @@ func TestCardAlt(t *testing.T) {
 		t.Errorf("CardAlt(en) =\n%s\nwant\n%s", got, want)
 	}
 	ja := CardAlt(locale.Default().Localizer("ja"), s)
-	for _, fact := range []string{"Alice（紫）1", "Bob（緑）0", "Aliceの勝ちです。", "4連：4列目、1–4段目", "+12", "−12", "2026-11-29"} {
+	for _, fact := range []string{"Alice（紫）1", "Bob（緑）0", "Aliceの勝ちです。", "勝ちの並び（4連：4列目、1–4段目）", "+12", "−12", "2026-11-29"} {
 		if !strings.Contains(ja, fact) {
 			t.Errorf("CardAlt(ja) lacks %q: %s", fact, ja)
 		}
