@@ -290,10 +290,29 @@ func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID str
 	if !d.HasBotToken() {
 		return "", errNoBotToken
 	}
-	m, err := d.Session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+	send := &discordgo.MessageSend{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components), AllowedMentions: msg.AllowedMentions,
 		Files: msg.Files,
-	}, d.opts(ctx)...)
+	}
+	if len(msg.Files) > 0 {
+		// Encoded here rather than by discordgo, to send the files'
+		// descriptions (withAltTexts).
+		data, err := withAltTexts(send, msg.Files)
+		if err != nil {
+			return "", err
+		}
+		contentType, body, err := discordgo.MultipartBodyWithJSON(data, msg.Files)
+		if err != nil {
+			return "", err
+		}
+		uri := discordgo.EndpointChannelMessages(channelID)
+		resp, err := d.Session.RequestRaw(http.MethodPost, uri, contentType, body, uri, 0, d.opts(ctx)...)
+		if err != nil {
+			return "", err
+		}
+		return wire.MessageID(resp)
+	}
+	m, err := d.Session.ChannelMessageSendComplex(channelID, send, d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}

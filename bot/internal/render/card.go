@@ -142,35 +142,6 @@ func CardAlt(l *locale.Localizer, s *sessions.Session) string {
 	return strings.Join(strings.Fields(alt), " ") // the parts left out leave no double space
 }
 
-// maxAltText is the most characters Discord keeps of an attachment's
-// description.
-const maxAltText = 1024
-
-// AltFile is the contents of a file the bot attaches, with the
-// description Discord shows for it and reads out in its place (its alt
-// text; at most maxAltText characters). The messenger sends the
-// description with the file (an entry of the payload's "attachments"
-// naming the file by its index); it rewinds like the bytes.Reader it is.
-type AltFile struct {
-	*bytes.Reader
-	Alt string
-}
-
-// AltText returns f's description.
-func (f AltFile) AltText() string { return f.Alt }
-
-// Attach appends to msg the PNG image data as the file called name, with
-// alt as its description (cut to maxAltText characters), and returns the
-// URL by which an embed shows it ("attachment://" + name).
-func Attach(msg *Message, name string, data []byte, alt string) string {
-	if r := []rune(alt); len(r) > maxAltText {
-		alt = string(r[:maxAltText-1]) + "…"
-	}
-	msg.Files = append(msg.Files, &discordgo.File{Name: name, ContentType: "image/png",
-		Reader: AltFile{Reader: bytes.NewReader(data), Alt: alt}})
-	return "attachment://" + name
-}
-
 // cardFile is the file name of s's result card.
 func cardFile(s *sessions.Session) string {
 	return "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-result.png"
