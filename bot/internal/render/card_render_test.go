@@ -73,6 +73,8 @@ func TestCardRenders(t *testing.T) {
 			t.Fatal(err)
 		}
 		write(lang+"-shared-card", false, shared)
+		write(lang+"-second-ask", false, Ephemeral(l.T("refusal_card_shared_link", "Player", Name(l, s, game.Player1),
+			"Link", MessageLink(s.GuildID, s.ChannelID, "1700000000000000042"))).Data)
 		for _, th := range Themes {
 			b := playing(t, 3, 3, 2, 4, 2, 2, 4)
 			b.Theme, b.Players[0].Name = th.Name, p1
