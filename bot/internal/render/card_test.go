@@ -170,3 +170,35 @@ func TestAttachCarriesAltText(t *testing.T) {
 		t.Errorf("the file's alt text: %T, %d characters, want %d ending in …", msg.Files[0].Reader, len([]rune(a.Alt)), maxAltText)
 	}
 }
+
+// TestCardMessagesInEveryLanguage renders the card's messages in every
+// language with the longest names: every message is in the catalog, the
+// content fits Discord's 2,000 characters, and the alt text fits the
+// 1,024 Discord keeps without being cut.
+func TestCardMessagesInEveryLanguage(t *testing.T) {
+	worst := strings.Repeat("*", 40)
+	s := finishedMatch(t, "forest", worst, worst)
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().Localizer(lang)
+		private, err := ResultCard(l, s, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared, err := SharedCard(l, s, game.Player2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, msg := range []*Message{private, shared} {
+			if n := len([]rune(msg.Content)); n > 2000 {
+				t.Errorf("%s: content of %d characters: %s", lang, n, msg.Content)
+			}
+		}
+		if alt := CardAlt(l, s); len([]rune(alt)) > maxAltText {
+			t.Errorf("%s: alt text of %d characters, more than Discord keeps", lang, len([]rune(alt)))
+		}
+		Card(l, s)
+		if missing := l.Missing(); len(missing) > 0 {
+			t.Errorf("%s: not in the catalog: %q", lang, missing)
+		}
+	}
+}
