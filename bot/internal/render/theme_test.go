@@ -25,6 +25,10 @@ var twemoji = map[string]look{
 	"🟢": {"circle", color.RGBA{0x78, 0xB1, 0x59, 0xff}}, // 1f7e2
 	"⭐": {"star", color.RGBA{0xFF, 0xAC, 0x33, 0xff}},   // 2b50
 	"🍀": {"clover", color.RGBA{0x77, 0xB2, 0x55, 0xff}}, // 1f340
+	// The empty cells.
+	"🟦": {"square", color.RGBA{0x55, 0xAC, 0xEE, 0xff}}, // 1f7e6
+	"🔳": {"square", color.RGBA{0x31, 0x37, 0x3D, 0xff}}, // 1f533 (its frame; the inside is #E6E7E8)
+	"🟫": {"square", color.RGBA{0xC1, 0x69, 0x4F, 0xff}}, // 1f7eb
 }
 
 // discsApart reports whether two disc emoji can be told apart without
@@ -49,6 +53,17 @@ func TestThemesDiscsApartWithoutHue(t *testing.T) {
 		if !discsApart(a, b) {
 			t.Errorf("theme %s: discs %s and %s are both %ss of contrast %.2f, want another shape or %.1f to 1",
 				th.Name, th.Disc[1], th.Disc[2], a.shape, picture.Contrast(a.colour, b.colour), picture.MinDiscContrast)
+		}
+		// A disc stands out from the empty cells around it: another
+		// shape (a circle among squares), or enough lightness.
+		if e, ok := twemoji[th.Empty]; !ok {
+			t.Errorf("theme %s: empty cell %s has no Twemoji look in this test: add it", th.Name, th.Empty)
+		} else {
+			for _, d := range []look{a, b} {
+				if !discsApart(d, e) {
+					t.Errorf("theme %s: a disc (%s) and the empty cell %s are alike in shape and lightness", th.Name, d.shape, th.Empty)
+				}
+			}
 		}
 		if !th.Picture.Distinct() {
 			t.Errorf("theme %s: the picture's discs are neither %.1f to 1 apart nor marked differently", th.Name, picture.MinDiscContrast)
