@@ -58,11 +58,11 @@ func cardStore(store sessions.Store) cardShares {
 }
 
 // share answers Share under the private result card of the channel's
-// last finished match. A player
-// of the match claims the share in the store (sessions.CardStore: once
-// per match, whoever asks, across processes and restarts), and the answer
-// is a deferred public message that the card then replaces, through the
-// interaction's webhook; its message ID is recorded once known. A card
+// last finished match. A player of the match claims the share in the
+// store (sessions.CardStore: once per match, whoever asks, across
+// processes and restarts), and the answer is a deferred public message
+// that the card then replaces, through the interaction's webhook; its
+// message ID is recorded once known. A card
 // that could not be posted gives the share back and tells the player
 // privately. Refused, privately, and changing nothing: a click by someone
 // who did not play the match, a second ask (naming who shared it, with a
@@ -87,7 +87,10 @@ func (h *cards) share(ctx context.Context, c *call) (*discordgo.InteractionRespo
 		return nil, err
 	}
 	if !claimed {
-		who := render.Name(c.reader, s, playerOf(s, got.UserID))
+		who := "**" + c.reader.T("name_someone") + "**" // a share imported from elsewhere
+		if p := playerOf(s, got.UserID); p != game.NoPlayer {
+			who = render.Name(c.reader, s, p)
+		}
 		if got.MessageID == "" {
 			return nil, sessions.Refuse(reasonCardShared, "Player", who)
 		}

@@ -28,8 +28,8 @@ func (h *pictures) routes() []route {
 // (render.ResultCard: the final board with its winning line, the players,
 // the score, the ratings' change, the date), with its alt text; to a
 // player of the match, with the Share button (card.go) that posts it for
-// everyone. Drawing and uploading
-// happen after a deferred response, through the interaction's webhook.
+// everyone. Drawing and uploading happen after a deferred response,
+// through the interaction's webhook.
 // Once the channel has moved on to another session, the button is stale.
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	s, err := current(ctx, h.store, c)
