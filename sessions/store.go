@@ -210,7 +210,8 @@ type Store interface {
 	// the pair records between them and anyone, their ratings in every
 	// server (their opponents' ratings stay as they are), their attempts
 	// at puzzles, their puzzle record and the puzzles found in their
-	// matches (PuzzleStore's rows; the puzzles' ratings stay), and their user
+	// matches (PuzzleStore's rows; the puzzles' ratings stay), the records
+	// of the result cards shared of their matches (CardStore), and their user
 	// ID where it names who last changed a server's settings or who ended
 	// a session (set to "" there, the row kept, its revision moved on). In
 	// the tournaments they entered their entries are made anonymous rather
