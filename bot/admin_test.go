@@ -217,8 +217,8 @@ func TestOpenChallengeRace(t *testing.T) {
 	if strings.Contains(open.Content, "<@") {
 		t.Errorf("an open challenge mentions someone: %q", open.Content)
 	}
-	mustPrivate(t, e.click(alice, open, "Accept"), "can't accept your own challenge")
-	mustPrivate(t, e.click(bob, open, "Withdraw"), "Only **Alice** can withdraw this challenge")
+	mustPrivate(t, e.click(alice, open, "Accept"), "This is your own open challenge: anyone else here may accept it. To take it back, click **Withdraw**.")
+	mustPrivate(t, e.click(bob, open, "Withdraw"), "Only **Alice** can withdraw this challenge. To play them, click **Accept**.")
 
 	takers := []user{bob, carol, {ID: "1400000000000000004", GlobalName: "Dave"}, {ID: "1400000000000000005", GlobalName: "Erin"},
 		{ID: "1400000000000000006", GlobalName: "Frank"}}

@@ -306,8 +306,8 @@ func TestRematch(t *testing.T) {
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
 	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
-	if len(resp.Data.Components) != 0 {
-		t.Errorf("the finished match keeps buttons %q", labels(resp.Data.Components))
+	if b := findButton(t, resp.Data.Components, "Rematch"); !b.Disabled {
+		t.Errorf("the finished match's Rematch is still enabled")
 	}
 	// An invitation, not a match: Alice's clock does not run yet.
 	s := e.session()
@@ -321,7 +321,7 @@ func TestRematch(t *testing.T) {
 	}
 	// A second click, by either player, makes no second invitation.
 	mustPrivate(t, e.click(bob, finished, "Rematch"), "You asked **Alice** for a rematch already")
-	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: accept it in the message below.")
+	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: click **Accept** on the invitation below.")
 	mustPrivate(t, e.click(bob, invite, "Accept"), "can't accept your own challenge")
 	if n := len(e.public()); n != 2 {
 		t.Fatalf("%d public messages, want the finished match and one invitation", n)
@@ -672,6 +672,9 @@ func TestBoardPicture(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 5*50 || b.Dy() != 4*50 {
 		t.Errorf("picture of %v, want 250x200 for 5 columns and 4 rows", b)
 	}
+	// Asking for a rematch leaves the last board's Picture working.
 	e.click(bob, finished, "Rematch")
-	mustPrivate(t, e.click(carol, finished, "Picture"), "moved on")
+	if resp := e.click(carol, finished, "Picture"); resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("Picture after a rematch was asked for answered type %d %q, want the deferred picture", resp.Type, text(resp))
+	}
 }

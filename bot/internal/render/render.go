@@ -524,8 +524,9 @@ func RoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *Messa
 // pinged the player to move, is cleared), the final score, the two
 // players' record against each other in this server (pair, from
 // Players[0]'s side; nil to leave it out), and the Rematch and Picture
-// buttons (and Analysis when analysis is set), unless rematch, a last
-// status line, says a rematch was asked for: then no button is left.
+// buttons (and Analysis when analysis is set). When rematch, a last
+// status line, says a rematch was asked for, Rematch is disabled and the
+// other buttons stay.
 func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *Message {
 	m := s.Match
 	winner := m.Winner()
@@ -554,6 +555,12 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
 			CustomID: customid.New("analysis", s.ID).String()})
 	}
+	if rematch != "" && !s.Tournament.Set() {
+		// Asked for once: Rematch is spent, Picture and Analysis stay.
+		b := row[0].(discordgo.Button)
+		b.Disabled = true
+		row[0] = b
+	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	// Each round's moves, copyable into /connectn analyze or connectn solve.
 	var moves []string
@@ -567,7 +574,6 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 	}
 	if rematch != "" {
 		status = append(status, rematch)
-		components = []discordgo.MessageComponent{}
 	}
 	e := boardEmbed(l, s, m.Round(), l.T("match_title", "Connect", s.Config.Connect), ThemeNamed(s.Theme).ColorOf(winner), status...)
 	e.Footer.Text += " · " + l.T("match_number", "Match", s.ID)
