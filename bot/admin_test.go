@@ -193,7 +193,12 @@ func TestEndByAModerator(t *testing.T) {
 	mustPrivate(t, e.adminSlash(carol, memberPerms, channelID, "end", ""), "needs the **Manage Messages** permission")
 	mustPrivate(t, e.adminSlash(carol, moderatorPerms, channelID, "end", ""), "Ended: no result counts")
 	ended := messageText(e.message(board.ID))
-	mustContain(t, "ended board", ended, "🛑 Ended by <@"+carolID+">: no result counts.", "Connect 4 · Round 1")
+	mustContain(t, "ended board", ended, "🛑 Ended by <@"+carolID+">: no result counts.")
+	// Its title says the match is over, as every other ending's does,
+	// not the live board's "Connect 4 · Round 1".
+	if got := e.message(board.ID).Embeds[0].Title; got != "Connect 4 · Match stopped in round 1" {
+		t.Errorf("the ended board's title is %q, want %q", got, "Connect 4 · Match stopped in round 1")
+	}
 	if len(e.message(board.ID).Components) != 0 {
 		t.Error("the ended board keeps its buttons")
 	}

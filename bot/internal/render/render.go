@@ -319,7 +319,7 @@ func Challenge(l *locale.Localizer, s *sessions.Session) *Message {
 		settingsLine(l, s.Config) + "\n" +
 		l.T(opener, "Opener", Name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
 	if !s.Deadline.IsZero() {
-		desc += " " + l.T("challenge_expires", "When", Timestamp(s.Deadline))
+		desc = Sentences(l, desc, l.T("challenge_expires", "When", Timestamp(s.Deadline)))
 	}
 	if s.Rated {
 		desc += "\n" + l.T("challenge_rated")
@@ -381,28 +381,29 @@ func ClosedChallenge(l *locale.Localizer, s *sessions.Session) *Message {
 			ended = l.T("tournament_game_ended", "Moderator", Mention(s.EndedBy)) // it counts as it stood
 		}
 		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
-			// A match under way: its board as it stood, and who ended it.
+			// A match under way: its board as it stood, a title that
+			// says it is over, and who ended it.
 			return &Message{
 				AllowedMentions: NoMentions(),
 				Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
-					l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()), ClosedColor, ended)},
+					l.T("board_title_ended", "Connect", s.Config.Connect, "Round", r.Number()), ClosedColor, ended)},
 				Components: []discordgo.MessageComponent{},
 			}
 		}
-		title, why = "challenge_title_ended", ended+" "
+		title, why = "challenge_title_ended", ended
 	case sessions.EndDeclined:
-		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", Name(l, s, game.Player2))+" "
+		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", Name(l, s, game.Player2))
 	case sessions.EndWithdrawn:
-		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", Name(l, s, game.Player1))+" "
+		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", Name(l, s, game.Player1))
 	case sessions.EndExpired:
-		title, why = "challenge_title_expired", l.T("challenge_expired")+" "
+		title, why = "challenge_title_expired", l.T("challenge_expired")
 	}
 	return &Message{
 		AllowedMentions: NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title: l.T(title, "Connect", s.Config.Connect),
 			Description: l.T("challenge_players", "Player1", Name(l, s, game.Player1), "Player2", Name(l, s, game.Player2)) + "\n" +
-				settingsLine(l, s.Config) + "\n\n" + why + l.T("challenge_no_match"),
+				settingsLine(l, s.Config) + "\n\n" + Sentences(l, why, l.T("challenge_no_match")),
 			Color: ClosedColor,
 		}},
 		Components: []discordgo.MessageComponent{},
@@ -482,7 +483,7 @@ func Board(l *locale.Localizer, s *sessions.Session) *Message {
 	}
 	status := l.T(id, "Player", Name(l, s, toMove))
 	if !s.Deadline.IsZero() && !s.BotToMove() {
-		status += " " + l.T("board_turn_runs_out", "When", Timestamp(s.Deadline))
+		status = Sentences(l, status, l.T("board_turn_runs_out", "When", Timestamp(s.Deadline)))
 	}
 	if s.RatedCapped {
 		status += "\n" + l.T("rating_capped")
@@ -765,6 +766,25 @@ func Duration(l *locale.Localizer, d time.Duration) string {
 		return l.N("duration_minutes", int(d/time.Minute))
 	}
 	return l.N("duration_seconds", int((d+time.Second-1)/time.Second))
+}
+
+// Sentences returns the sentences in l's language one after the other on
+// one line, joined as the catalog's message "sentences" says this language
+// joins two sentences: with a space ("Alice declined. Start a new
+// match…"), or without one in Japanese and Chinese ("…断りました。新しい
+// 試合は…"). Empty sentences are left out.
+func Sentences(l *locale.Localizer, sentences ...string) string {
+	out := ""
+	for _, s := range sentences {
+		switch {
+		case s == "":
+		case out == "":
+			out = s
+		default:
+			out = l.T("sentences", "First", out, "Next", s)
+		}
+	}
+	return out
 }
 
 // Ephemeral returns a private reply with text, seen only by the user who

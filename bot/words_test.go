@@ -1,0 +1,87 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/connectn/connectn/bot/internal/render"
+
+	"github.com/connectn/connectn/game"
+	"github.com/connectn/connectn/locale"
+	"github.com/connectn/connectn/sessions"
+)
+
+// unspaced are the languages that put no space between two sentences:
+// Japanese and Chinese, whose full stop 。 ends a sentence by itself.
+var unspaced = map[string]bool{"ja": true, "zh-CN": true, "zh-TW": true}
+
+// TestSentencesJoinAsEachLanguageDoes: in every language of the catalog,
+// two sentences on one line of a message (a closed challenge's reason and
+// what to do next; whose turn it is and when it runs out; a challenge's
+// answer and its expiry) are joined as the language joins them: with one
+// space, or with none in Japanese and Chinese. No message of those
+// languages has a space after a full stop.
+func TestSentencesJoinAsEachLanguageDoes(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 2}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		sep := " "
+		if unspaced[lang] {
+			sep = ""
+		}
+		if got := render.Sentences(l, "A.", "", "B.", "C."); got != "A."+sep+"B."+sep+"C." {
+			t.Errorf("%s: Sentences joins %q", lang, got)
+		}
+		s := testSession(t, cfg, "classic", []int{3, 3, 2}, "Alice", "Bob")
+		declined := *s
+		declined.Phase, declined.End = sessions.PhaseCancelled, sessions.EndDeclined
+		toPlay := l.T("board_to_play", "Player", render.Name(l, s, s.Match.ToMove()))
+		challenge := *s
+		challenge.Phase = sessions.PhaseChallenge
+		for what, want := range map[string]struct {
+			msg  *message
+			line string
+		}{
+			"declined": {render.ClosedChallenge(l, &declined),
+				l.T("challenge_declined", "Opponent", render.Name(l, s, game.Player2)) + sep + l.T("challenge_no_match")},
+			"board": {render.Board(l, s), toPlay + sep + l.T("board_turn_runs_out", "When", render.Timestamp(s.Deadline))},
+			"challenge": {render.Challenge(l, &challenge),
+				l.T("challenge_answer", "Opponent", "**Bob**") + sep + l.T("challenge_expires", "When", render.Timestamp(s.Deadline))},
+		} {
+			if got := want.msg.Embeds[0].Description; !strings.Contains(got, want.line) {
+				t.Errorf("%s, %s: lacks %q:\n%s", lang, what, want.line, got)
+			}
+		}
+		if !unspaced[lang] {
+			continue
+		}
+		for phase, msg := range allMessagesIn(l, s) {
+			for _, e := range msg.Embeds {
+				for _, stop := range []string{"。 ", "！ ", "？ "} {
+					if strings.Contains(e.Description, stop) {
+						t.Errorf("%s, %s: a space after a full stop: %q", lang, phase, e.Description)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEndedMatchTitleSaysItIsOver: a match a moderator ended while it was
+// played keeps its board, under a title that says it is over, in every
+// language: not the live board's title, and naming the round.
+func TestEndedMatchTitleSaysItIsOver(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 5, Wins: 2}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		s := testSession(t, cfg, "classic", []int{3, 3, 2}, "Alice", "Bob")
+		s.Phase, s.End, s.EndedBy = sessions.PhaseCancelled, sessions.EndEnded, "1400000000000000003"
+		got := render.Session(l, s).Embeds[0].Title
+		if live := l.T("board_title", "Connect", 5, "Round", 1); got == live || !strings.Contains(got, "1") || !strings.Contains(got, "5") {
+			t.Errorf("%s: the ended match's title is %q; want one that says it is over (the live board's is %q)", lang, got, live)
+		}
+		if ended := l.T("board_title_ended", "Connect", 5, "Round", 1); got != ended {
+			t.Errorf("%s: the ended match's title is %q, want %q", lang, got, ended)
+		}
+	}
+}
