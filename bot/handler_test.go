@@ -478,13 +478,13 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 	mustContain(t, "Alice's stats", text(resp), "record of Alice", "**Matches:** 3", "**Wins:** 2", "**Losses:** 1",
 		"**Win rate:** 67%", "**Rounds won:** 2", "**Rounds lost:** 1", "**Rounds drawn:** 0",
-		"**Streak:** – · **Best:** 2 wins in a row", "Alice vs Bob: **2–0**")
+		"**Streak:** – · **Longest:** 2 wins in a row", "Alice vs Bob: **2–0**")
 	if strings.Contains(text(resp), "you") || strings.Contains(text(resp), "<@") {
 		t.Errorf("public stats speak to the asker, or mention:\n%s", text(resp))
 	}
 	mentionsOnly(t, "stats", resp.Data.AllowedMentions)
 	resp = e.send(slash(carol, "stats"))
-	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Best:** 1")
+	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Longest:** 1")
 	if strings.Contains(text(resp), " vs ") {
 		t.Errorf("own stats show a record against oneself")
 	}

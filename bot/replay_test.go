@@ -126,7 +126,7 @@ var recordedSession = []replayStep{
 	{"carol-drop-2", on(carol, "2", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
 	{"carol-forfeit-command", cmd(func() []byte { return slash(carol, "forfeit") }),
 		discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
-	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "ConnectN** wins it"},
+	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "Connect N** wins it"},
 	{"alice-analysis", on(alice, "Analysis", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
 }
 

@@ -85,3 +85,75 @@ func TestEndedMatchTitleSaysItIsOver(t *testing.T) {
 		}
 	}
 }
+
+// labelBefore returns the bold label ("**Best:**") that comes last before
+// the field field in message id of l, read with count n.
+func labelBefore(l *locale.Localizer, id string, n int, field string) string {
+	text, _, _ := strings.Cut(l.N(id, n, field, "\x00"), "\x00")
+	end := strings.LastIndex(text, "**")
+	start := strings.LastIndex(text[:max(end, 0)], "**")
+	if start < 0 || end < 0 {
+		return ""
+	}
+	return text[start : end+2]
+}
+
+// TestStatsLabelsDistinct: in every language, the best rating and the
+// longest streak of /connectn stats have labels of their own (English had
+// "Best:" for both, Japanese 最高 twice).
+func TestStatsLabelsDistinct(t *testing.T) {
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		for _, n := range []int{1, 2, 5} {
+			rating := []string{labelBefore(l, "stats_rating", n, "Best"), labelBefore(l, "stats_rating_provisional", n, "Best")}
+			streak := []string{labelBefore(l, "stats_streak", n, "Best"), labelBefore(l, "stats_streak_ended", n, "Count")}
+			for _, r := range rating {
+				for _, s := range streak {
+					if r == "" || s == "" || r == s {
+						t.Errorf("%s, count %d: the best rating is labelled %q, the longest streak %q; want two labels", lang, n, r, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBotHasOneName: the bot's name on the board and in stats is the
+// product's name as every title writes it ("Connect N"), in every
+// language.
+func TestBotHasOneName(t *testing.T) {
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		if title := l.T("help_title"); !strings.Contains(title, render.BotName) {
+			t.Errorf("%s: the help's title %q does not name the bot as the board does, %q", lang, title, render.BotName)
+		}
+		s := testSession(t, cfg, "classic", []int{3, 3, 2}, "Alice", render.BotName)
+		s.AI = "medium"
+		if got := render.Board(l, s).Embeds[0].Description; !strings.Contains(got, "**Connect N**") {
+			t.Errorf("%s: the board against the bot does not name it Connect N:\n%s", lang, got)
+		}
+	}
+}
+
+// TestMovesLineSaysWhatItIs: under a match's last board, in every
+// language, the moves strings come in one line of small print that says
+// what they are and names /connectn replay (in the language's name of
+// the subcommand), which steps through them.
+func TestMovesLineSaysWhatItIs(t *testing.T) {
+	cfg := game.Config{Rows: 4, Columns: 4, Connect: 3, Wins: 1}
+	for _, lang := range locale.Default().Languages() {
+		l := locale.Default().NewLocalizer(lang)
+		s := testSession(t, cfg, "classic", []int{0, 1, 0, 1, 0}, "Alice", "Bob")
+		desc := render.MatchOver(l, s, nil, "", false).Embeds[0].Description
+		var line string
+		for _, ln := range strings.Split(desc, "\n") {
+			if strings.Contains(ln, "`12121`") {
+				line = ln
+			}
+		}
+		if !strings.HasPrefix(line, "-# ") || !strings.Contains(line, "`/connectn "+l.T("name_replay")+"`") {
+			t.Errorf("%s: the moves line %q is not small print naming /connectn %s:\n%s", lang, line, l.T("name_replay"), desc)
+		}
+	}
+}

@@ -178,7 +178,7 @@ func winningLines(l *locale.Localizer, t Theme, r *game.Round, last game.Cell, c
 
 // BotName is the bot's name on the board when it plays: the product's
 // name, in every language.
-const BotName = "ConnectN"
+const BotName = "Connect N"
 
 // maxNameLength is the most characters of a display name a message shows.
 const maxNameLength = 32
@@ -563,7 +563,8 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		row[0] = b
 	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
-	// Each round's moves, copyable into /connectn analyze or connectn solve.
+	// Each round's moves, copyable into /connectn analyze or connectn
+	// solve, in small print that says what they are.
 	var moves []string
 	for _, r := range m.Rounds() {
 		if len(r.Moves()) > 0 {
@@ -571,7 +572,7 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		}
 	}
 	if len(moves) > 0 {
-		status = append(status, strings.Join(moves, " · "))
+		status = append(status, l.T("match_moves_line", "Rounds", strings.Join(moves, " · ")))
 	}
 	if rematch != "" {
 		status = append(status, rematch)
