@@ -503,16 +503,24 @@ func TestHelp(t *testing.T) {
 	if resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatal("help is not private")
 	}
-	for _, sub := range bot.Commands()[0].Options {
-		mustContain(t, "help", text(resp), "`/connectn "+sub.Name)
+	first := text(resp)
+	mustContain(t, "help's first page", first, "A turn lasts **5 minutes** here", "leave `opponent` out")
+	// Every page, one click away: together they name every command.
+	all := first
+	msg := e.lastPrivate()
+	for _, label := range []string{"Commands", "Playing the bot", "Ratings", "Admins"} {
+		all += "\n" + text(e.click(carol, msg, label))
 	}
-	mustContain(t, "help", text(resp), "A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`",
-		"⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**")
+	for _, sub := range bot.Commands()[0].Options {
+		mustContain(t, "help", all, "`/connectn "+sub.Name)
+	}
+	mustContain(t, "help", all, "`level`", "⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**",
+		"`/connectn-admin`")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
 
 	// The turn time is this server's.
 	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
-	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** on this server")
+	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** here")
 }
 
 func TestCraftedCustomIDs(t *testing.T) {

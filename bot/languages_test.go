@@ -65,7 +65,9 @@ func TestMessagesFitDiscordLimitsInEveryLanguage(t *testing.T) {
 			check("leaderboard", render.Leaderboard(l, direct, top))
 			check("stats", render.Stats(l, direct, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}))
 		}
-		check("help", renderHelp(l, 59*time.Minute+59*time.Second).Data)
+		for p := range helpPages {
+			check(fmt.Sprint("help page ", p), helpMessage(l, 59*time.Minute+59*time.Second, p))
+		}
 		for _, r := range sessions.Reasons() {
 			if strings.HasPrefix(r.String(), "test_") {
 				continue

@@ -239,12 +239,14 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help := renderHelp(en, 59*time.Minute+59*time.Second)
-	for name, msg := range map[string]*message{
+	others := map[string]*message{
 		"leaderboard": render.Leaderboard(en, false, top),
 		"stats":       render.Stats(en, false, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}),
-		"help":        help.Data,
-	} {
+	}
+	for p := range helpPages {
+		others[fmt.Sprint("help page ", p)] = helpMessage(en, 59*time.Minute+59*time.Second, p)
+	}
+	for name, msg := range others {
 		if bad := checkLimits(msg); len(bad) > 0 {
 			t.Errorf("%s: %v", name, bad)
 		}
@@ -512,8 +514,23 @@ func goldenCases(t *testing.T) []goldenCase {
 				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
 			absent: []string{"Rounds:", "Win rate:", "played"}},
 		{name: "help", msg: renderHelp(en, 5*time.Minute).Data,
-			facts: []string{"A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`", "🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line",
-				"**Rematch**", "**Picture**", "**Analysis**"}},
+			facts:   []string{"How to play Connect N", "A turn lasts **5 minutes** here", "leave `opponent` out", "`/connectn challenge opponent:@member`"},
+			absent:  []string{"`/connectn board`", "`level`"},
+			buttons: []int{5}},
+		{name: "help-commands", msg: helpMessage(en, 5*time.Minute, pageCommands),
+			facts: []string{"Connect N help · Commands", "`/connectn board`", "`/connectn forget-me`", "**Where:**",
+				"🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line"},
+			buttons: []int{5}},
+		{name: "help-bot", msg: helpMessage(en, 5*time.Minute, pageBot),
+			facts: []string{"Connect N help · Playing the bot", "`level`", "- Perfect: unbeatable where the solver settles the board", "**Rematch**", "**Picture**",
+				"**Analysis**", "`/connectn analyze moves:4453`", "`/connectn puzzle`"},
+			buttons: []int{5}},
+		{name: "help-ratings", msg: helpMessage(en, 5*time.Minute, pageRatings),
+			facts:   []string{"Connect N help · Ratings", "Glicko-2", "After 5 rated matches", "at most 3 rated matches", "`/connectn stats [user]`", "`/connectn leaderboard`"},
+			buttons: []int{5}},
+		{name: "help-admins", msg: helpMessage(en, 5*time.Minute, pageAdmins),
+			facts:   []string{"Connect N help · Admins", "`/connectn-admin`", "`/connectn-admin tournament create`"},
+			buttons: []int{5}},
 	}
 }
 

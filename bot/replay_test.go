@@ -109,7 +109,7 @@ var recordedSession = []replayStep{
 	{"carol-leaderboard", cmd(func() []byte { return slash(carol, "leaderboard") }),
 		discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> — **2–0** · 100%"},
 	{"carol-help", cmd(func() []byte { return slash(carol, "help") }),
-		discordgo.InteractionResponseChannelMessageWithSource, "A turn lasts **5 minutes** on this server"},
+		discordgo.InteractionResponseChannelMessageWithSource, "A turn lasts **5 minutes** here"},
 	{"carol-challenge", cmd(func() []byte { return slashChallenge(carol, alice, nil) }),
 		discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
 	{"bob-accepts-carols-challenge", on(bob, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
