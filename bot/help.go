@@ -107,8 +107,9 @@ func renderHelp(l *locale.Localizer, turn time.Duration) *discordgo.InteractionR
 }
 
 // helpMessage draws page p of the help in l's language, private and
-// mentioning no one, with one button per page under it (the page shown
-// disabled, so that each button turns to another page):
+// mentioning no one, with one button per page under it, in rows of three
+// and two (the page shown disabled, so that each button turns to another
+// page):
 //
 //   - how to play, about five lines: the rules, how a turn is played and
 //     how long it lasts (turn), and how to start a match;
@@ -147,6 +148,8 @@ func helpMessage(l *locale.Localizer, turn time.Duration, p helpPage) *render.Me
 		row[k] = discordgo.Button{Label: l.T(k.label()), Style: discordgo.SecondaryButton, Disabled: k == p,
 			CustomID: customid.New("help", int64(k)).String()}
 	}
+	// Three and two: five buttons of a page's name each wrap untidily in
+	// one row of a phone's client, and in some languages of a desktop's.
 	return &render.Message{
 		Flags:           discordgo.MessageFlagsEphemeral,
 		AllowedMentions: render.NoMentions(),
@@ -155,7 +158,7 @@ func helpMessage(l *locale.Localizer, turn time.Duration, p helpPage) *render.Me
 			Description: strings.Join(lines, "\n"),
 			Color:       t.ColorOf(0),
 		}},
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: row[:3]}, discordgo.ActionsRow{Components: row[3:]}},
 	}
 }
 

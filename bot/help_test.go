@@ -17,7 +17,7 @@ var helpButtons = []string{"button_help_play", "button_help_commands", "button_h
 // helpPageMax is the most a page of the help may take, in columns of
 // text (displayWidth): the first page about five lines of a desktop
 // client's embed (some 75 columns a line), the others a screen or so.
-var helpPageMax = []int{420, 1600, 1600, 1600, 1200}
+var helpPageMax = []int{440, 1600, 1600, 1600, 1200}
 
 // displayWidth estimates how wide s reads: a wide (CJK, Hangul, kana)
 // character counts two columns, any other one; markdown's ** and ` count

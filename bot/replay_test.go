@@ -128,6 +128,9 @@ var recordedSession = []replayStep{
 		discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
 	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "Connect N** wins it"},
 	{"alice-analysis", on(alice, "Analysis", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
+	{"carol-help-again", cmd(func() []byte { return slash(carol, "help") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "How to play Connect N"},
+	{"carol-help-commands", on(carol, "Commands", true), discordgo.InteractionResponseUpdateMessage, "Connect N help · Commands"},
 }
 
 // replayEnv is the bot of the recorded session: with an AI whose moves
@@ -200,7 +203,7 @@ func TestRecordedInteractions(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"/challenge", "/forfeit", "/board", "/stats", "/leaderboard", "/help",
-		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture", "analysis"} {
+		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture", "analysis", "help"} {
 		if !seen[want] {
 			t.Errorf("the recording never uses %s", want)
 		}
@@ -216,8 +219,22 @@ func recordSession(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	e := replayEnv(t)
-	// New interactions get IDs and tokens past those of the recorded ones.
-	interactionSeq.Store(1000)
+	// New interactions get IDs and tokens past those of the recorded ones
+	// (made by from: "15" and the sequence number).
+	seq := int64(1000)
+	recorded, _ := filepath.Glob(filepath.Join(dir, "*.interaction.json"))
+	for _, f := range recorded {
+		var i struct {
+			ID string `json:"id"`
+		}
+		b, _ := os.ReadFile(f)
+		if json.Unmarshal(b, &i) == nil && strings.HasPrefix(i.ID, "15") {
+			if n, err := strconv.ParseInt(i.ID[2:], 10, 64); err == nil {
+				seq = max(seq, n)
+			}
+		}
+	}
+	interactionSeq.Store(seq)
 	for n, step := range recordedSession {
 		name := filepath.Join(dir, fmt.Sprintf("%02d-%s.interaction.json", n+1, step.name))
 		body, err := os.ReadFile(name)
