@@ -91,10 +91,7 @@ func (h *help) help(_ context.Context, c *call, _ *noOptions) (*discordgo.Intera
 // A custom_id naming no page is refused by the router (bad_custom_id)
 // before it gets here, and changes nothing.
 func (h *help) page(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	p := helpPage(c.id.Part(0))
-	if p < 0 || p >= helpPages {
-		return nil, sessions.Refuse(reasonBadCustomID) // not reached: helpParts bounds it
-	}
+	p := helpPage(c.id.Part(0)) // from 0 to helpPages-1: helpParts bounds it
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: helpMessage(c.reader, h.turn, p)}, nil
 }
 

@@ -38,8 +38,9 @@ func (h *rematches) routes() []route { return []route{button("rematch", matchPar
 // as a new message once Discord has the response, expiring as challenges
 // do); against the bot the new match starts at once. The player who did
 // not open round 1 of the finished match opens round 1 of the next. The
-// finished match's message loses its buttons and says a rematch was asked
-// for. A second click, by the same player or the other one, while the
+// finished match's message says a rematch was asked for, its Rematch
+// disabled and its Picture and Analysis kept (they answer while the
+// channel moves on: finishedMatch). A second click, by the same player or the other one, while the
 // invitation waits, or two clicks at once, make one invitation: the second
 // is told privately. Anyone else, or a click after the channel moved on,
 // is answered privately.
