@@ -60,7 +60,7 @@ func cmd(build func() []byte) func(*env) []byte { return func(*env) []byte { ret
 
 // rematchAgain returns a click by who on Rematch under the channel's last
 // finished match, as a client that still shows the button sends it (the
-// message has lost it since).
+// message has disabled it since).
 func rematchAgain(who user) func(e *env) []byte {
 	return func(e *env) []byte {
 		hist, err := e.store.History(context.Background(), channelID, 0)

@@ -157,3 +157,37 @@ func TestMovesLineSaysWhatItIs(t *testing.T) {
 		}
 	}
 }
+
+// TestNoOptionNameInSentences: no message of any language puts an
+// option's name in bold in a sentence, as if it were a number ("Line up
+// **connect** of your discs", "Wer **länge** eigene Steine…"): an option
+// is quoted as code where the text tells what to type, and a rule says
+// what it means in words.
+func TestNoOptionNameInSentences(t *testing.T) {
+	c := locale.Default()
+	var options []string
+	for _, id := range c.IDs() {
+		if strings.HasPrefix(id, "name_option_") {
+			options = append(options, id)
+		}
+	}
+	if len(options) < 10 {
+		t.Fatalf("only %d option names in the catalog", len(options))
+	}
+	for _, lang := range c.Languages() {
+		l := c.NewLocalizer(lang)
+		for _, id := range c.IDs() {
+			forms, ok := c.Forms(lang, id)
+			if !ok {
+				continue
+			}
+			for _, src := range forms {
+				for _, o := range options {
+					if name := l.T(o); strings.Contains(src, "**"+name+"**") {
+						t.Errorf("%s %s puts the option %q in bold in a sentence: %q", lang, id, name, src)
+					}
+				}
+			}
+		}
+	}
+}
