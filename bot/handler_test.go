@@ -518,7 +518,9 @@ func TestHelp(t *testing.T) {
 		"`/connectn-admin`")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
 
-	// The turn time is this server's.
+	// The turn time is this server's: its setting, else the bot's.
+	e.adminSlash(carol, adminPerms, channelID, "settings", "set", strArg("turn-timeout", "2m"))
+	mustContain(t, "help in a server whose turn lasts 2 min", text(e.send(slash(carol, "help"))), "A turn lasts **2 minutes** here")
 	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
 	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** here")
 }

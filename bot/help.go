@@ -18,7 +18,8 @@ import (
 // help is the feature of /connectn help and the buttons under it, which
 // turn its pages.
 type help struct {
-	turn time.Duration // the bot's time for a turn
+	turn  time.Duration  // the bot's time for a turn, where a server sets none
+	store settingsReader // the server's settings (its time for a turn); nil: none
 }
 
 func (h *help) routes() []route {
@@ -82,17 +83,39 @@ var helpArgs = map[string][]any{
 
 // help handles /connectn help: its first page, how to play, privately,
 // with this server's turn time and the buttons of the other pages.
-func (h *help) help(_ context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
-	return renderHelp(c.reader, h.turn), nil
+func (h *help) help(ctx context.Context, c *call, _ *noOptions) (*discordgo.InteractionResponse, error) {
+	turn, err := h.turnHere(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return renderHelp(c.reader, turn), nil
+}
+
+// turnHere returns how long a turn lasts where c was sent: the server's
+// setting (settings set turn-timeout), else the bot's. It returns the
+// store's error when the settings cannot be read.
+func (h *help) turnHere(ctx context.Context, c *call) (time.Duration, error) {
+	if c.i.GuildID == "" || h.store == nil {
+		return h.turn, nil
+	}
+	gs, err := h.store.GuildSettings(ctx, c.i.GuildID)
+	if err != nil {
+		return 0, err
+	}
+	return or(gs.TurnTimeout, h.turn), nil
 }
 
 // page handles a help page button: the help message turns to the page its
 // custom_id names, in place (UPDATE_MESSAGE), in the clicker's language.
 // A custom_id naming no page is refused by the router (bad_custom_id)
 // before it gets here, and changes nothing.
-func (h *help) page(_ context.Context, c *call) (*discordgo.InteractionResponse, error) {
+func (h *help) page(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	p := helpPage(c.id.Part(0)) // from 0 to helpPages-1: helpParts bounds it
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: helpMessage(c.reader, h.turn, p)}, nil
+	turn, err := h.turnHere(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: helpMessage(c.reader, turn, p)}, nil
 }
 
 // renderHelp draws /connectn help as it first shows, privately, in l's
