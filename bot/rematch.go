@@ -40,9 +40,10 @@ func (h *rematches) routes() []route { return []route{button("rematch", matchPar
 // not open round 1 of the finished match opens round 1 of the next. The
 // finished match's message says a rematch was asked for, its Rematch
 // disabled and its Picture and Analysis kept (they answer while the
-// channel moves on: finishedMatch). A second click, by the same player or the other one, while the
-// invitation waits, or two clicks at once, make one invitation: the second
-// is told privately. Anyone else, or a click after the channel moved on,
+// channel moves on: finishedMatch). A second click, by the same player or
+// the other one, while the invitation waits, or two clicks at once, make
+// one invitation: the second is told privately (the invitation's Accept
+// named as it reads). Anyone else, or a click after the channel moved on,
 // is answered privately.
 func (h *rematches) rematch(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	old, err := h.store.Get(ctx, c.i.ChannelID)
