@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -186,6 +187,38 @@ func TestNoOptionNameInSentences(t *testing.T) {
 					if name := l.T(o); strings.Contains(src, "**"+name+"**") {
 						t.Errorf("%s %s puts the option %q in bold in a sentence: %q", lang, id, name, src)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestRefusalsNameButtonsByLabel: no refusal of the base language writes a
+// button's label itself ("you can Decline to withdraw it", on a message
+// whose button was Withdraw): a refusal that tells the clicker which
+// button to use reads its label as the field Button, filled in with the
+// label the message shows (TestRefusalsNameButtonsOnTheMessage drives
+// each one).
+func TestRefusalsNameButtonsByLabel(t *testing.T) {
+	c := locale.Default()
+	var labels []string
+	for _, id := range c.IDs() {
+		if strings.HasPrefix(id, "button_") {
+			labels = append(labels, locale.English().T(id))
+		}
+	}
+	if len(labels) < 10 {
+		t.Fatalf("only %d button labels in the catalog", len(labels))
+	}
+	for _, r := range sessions.Reasons() {
+		forms, ok := c.Forms(locale.Base, r.MessageID())
+		if !ok {
+			continue
+		}
+		for _, src := range forms {
+			for _, label := range labels {
+				if regexp.MustCompile(`\b` + regexp.QuoteMeta(label) + `\b`).MatchString(src) {
+					t.Errorf("%s writes the button label %q itself: %q; read it as {{.Button}}", r.MessageID(), label, src)
 				}
 			}
 		}
