@@ -242,7 +242,18 @@ func Name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
 	if m := s.Member(p); m.ID == sessions.OpenSeat {
 		return ThemeNamed(s.Theme).DiscOf(p) + " *" + l.T("open_seat") + "*"
 	}
-	return ThemeNamed(s.Theme).DiscOf(p) + " **" + EscapeName(l, s.Member(p).Name) + "**"
+	return ThemeNamed(s.Theme).DiscOf(p) + " **" + playerName(l, s, p) + "**"
+}
+
+// playerName returns the escaped display name of player p of s: BotName
+// for the bot's side of a match against the bot, whatever name its seat
+// was stored with (the app's name in Discord when a member picked it as
+// opponent, or an older BotName).
+func playerName(l *locale.Localizer, s *sessions.Session, p game.Player) string {
+	if s.AI != "" && p == sessions.BotSide {
+		return BotName
+	}
+	return EscapeName(l, s.Member(p).Name)
 }
 
 // ratingValue writes a rating as players read it: a whole number.
@@ -265,8 +276,8 @@ func ratingDelta(before, after float64) string {
 // with the drawn rounds after it.
 func scoreLine(l *locale.Localizer, s *sessions.Session) string {
 	t, m := ThemeNamed(s.Theme), s.Match
-	line := t.Disc[game.Player1] + " **" + EscapeName(l, s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
-		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + EscapeName(l, s.Players[1].Name) + "** " + t.Disc[game.Player2]
+	line := t.Disc[game.Player1] + " **" + playerName(l, s, game.Player1) + "** " + strconv.Itoa(m.Score(game.Player1)) +
+		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + playerName(l, s, game.Player2) + "** " + t.Disc[game.Player2]
 	if d := m.Draws(); d > 0 {
 		line += " · " + l.N("board_draws", d)
 	}
