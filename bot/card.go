@@ -17,7 +17,7 @@ import (
 // the match's result card (render.SharedCard) posted in the channel for
 // everyone, at the ask of one of its players, once per match.
 type cards struct {
-	store  getter
+	store  historyStore
 	shares cardShares // nil: the store keeps no shares, and Share is refused as stale
 	boards *outbox.Boards
 	log    *slog.Logger
@@ -64,23 +64,25 @@ func cardStore(store sessions.Store) cardShares {
 // that the card then replaces, through the interaction's webhook; its
 // message ID is recorded once known. A card
 // that could not be posted gives the share back and tells the player
-// privately. Refused, privately, and changing nothing: a click by someone
-// who did not play the match, a second ask (naming who shared it, with a
-// link to the card once it is known), and a button whose channel has
-// moved on to another session.
+// privately. The match may be one of the channel's recent ones
+// (finishedMatch: a rematch may have begun since). Refused, privately, and
+// changing nothing: a click by someone who did not play the match, a
+// second ask (naming who shared it, with a link to the card once it is
+// known), and a button whose match is no longer among the channel's
+// recent ones.
 func (h *cards) share(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := current(ctx, h.store, c)
+	s, err := finishedMatch(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.shares == nil || h.boards == nil || h.boards.Messenger == nil {
+	if h.shares == nil || h.boards == nil || h.boards.Messenger == nil {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	sharer := playerOf(s, c.user)
 	if sharer == game.NoPlayer {
 		return nil, sessions.Refuse(reasonCardNotPlayer,
 			"Player1", render.Name(c.reader, s, game.Player1), "Player2", render.Name(c.reader, s, game.Player2),
-			"Button", c.reader.T("button_picture"))
+			"Button", render.Public(s).T("button_picture")) // as the last board, in its channel's language, labels it
 	}
 	got, claimed, err := h.shares.ShareCard(ctx, sessions.CardShare{Match: s.ID, GuildID: s.GuildID, ChannelID: s.ChannelID, UserID: c.user})
 	if err != nil {

@@ -91,7 +91,7 @@ func mustCard(t *testing.T, e *env, msg *discordgo.Message) string {
 
 // TestBoardPicture checks Picture under a finished match: the result card,
 // privately, to anyone, with its alt text; a bystander's has no Share
-// button, a player's has; once the channel moved on, the button is stale.
+// button, a player's has; a rematch asked for leaves it working.
 func TestBoardPicture(t *testing.T) {
 	e := newEnv(t)
 	e.send(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 5, "connect", 3, "wins", 1))
@@ -114,8 +114,11 @@ func TestBoardPicture(t *testing.T) {
 	if mine := e.lastPrivate(); !hasButton(mine, "Share") || !strings.Contains(mine.Content, "**Share** posts it in the channel") {
 		t.Errorf("a player's card: %q, buttons %q, want Share and a word on it", mine.Content, labels(mine.Components))
 	}
+	// Asking for a rematch leaves the last board's Picture working.
 	e.click(bob, finished, "Rematch")
-	mustPrivate(t, e.click(carol, finished, "Picture"), "moved on")
+	if resp := e.click(carol, finished, "Picture"); resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("Picture after a rematch was asked for answered type %d %q, want the deferred card", resp.Type, text(resp))
+	}
 }
 
 // TestShareResultCardOnce checks Share: the card is posted for everyone

@@ -138,8 +138,8 @@ func CardAlt(l *locale.Localizer, s *sessions.Session) string {
 	alt := l.T("card_alt", "Connect", s.Config.Connect, "Date", s.UpdatedAt.UTC().Format(CardDateLayout),
 		"Player1", name(game.Player1), "Colour1", l.T(t.Colours[game.Player1]), "Score1", m.Score(game.Player1),
 		"Player2", name(game.Player2), "Colour2", l.T(t.Colours[game.Player2]), "Score2", m.Score(game.Player2),
-		"Result", result, "Line", line, "Ratings", ratings)
-	return strings.Join(strings.Fields(alt), " ") // the parts left out leave no double space
+		"Result", result)
+	return Sentences(l, alt, line, ratings)
 }
 
 // cardFile is the file name of s's result card.
