@@ -172,6 +172,7 @@ func table(f features) []route {
 		(&moderation{store: f.store, boards: f.boards, log: f.log}).routes(),
 		(&rematches{store: f.store, boards: f.boards, log: f.log, policy: f.policy, engine: f.engine}).routes(),
 		(&pictures{store: f.store, log: f.log, messenger: f.messenger}).routes(),
+		(&cards{store: f.store, shares: cardStore(f.store), boards: f.boards, log: f.log}).routes(),
 		cmp.Or(f.tournaments, &tournaments{}).routes(),
 		f.puzzleRoutes(),
 	)

@@ -1,11 +1,9 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"image/png"
 	"log/slog"
 	"strings"
 	"sync"
@@ -305,7 +303,7 @@ func TestRematch(t *testing.T) {
 	mustPrivate(t, e.click(carol, finished, "Rematch"), "not playing in this match")
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
-	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
+	mustContain(t, "finished match", text(resp), "🔁 🍀 **Bob** asked for a rematch: the invitation is in a new message below.")
 	if b := findButton(t, resp.Data.Components, "Rematch"); !b.Disabled {
 		t.Errorf("the finished match's Rematch is still enabled")
 	}
@@ -331,7 +329,7 @@ func TestRematch(t *testing.T) {
 	if s.Phase != sessions.PhasePlaying || s.Config.OpenerOf(1) != s.PlayerOf(bobID) {
 		t.Fatalf("after Accept: phase %s, opener %v; want playing, Bob (who did not open the finished match)", s.Phase, s.Config.OpenerOf(1))
 	}
-	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🟢")
+	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🍀")
 	e.play(bob, alice, "1")
 	if s := e.session(); s.Match.Plies() != 1 {
 		t.Fatalf("%d plies after Bob's first move, want 1", s.Match.Plies())
@@ -652,39 +650,5 @@ func TestEveryCommandIsRouted(t *testing.T) {
 				t.Fatalf("/connectn %s is not routed", sub.Name)
 			}
 		})
-	}
-}
-
-func TestBoardPicture(t *testing.T) {
-	e := newEnv(t)
-	e.send(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 5, "connect", 3, "wins", 1))
-	e.click(bob, e.board(), "Accept")
-	mustPrivate(t, e.clickID(carol, e.board(), "cn:picture:1"), "moved on") // not finished yet
-	e.play(alice, bob, "1", "2", "1", "2", "1")
-	finished := e.board()
-	resp := e.click(carol, finished, "Picture") // anyone may look
-	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.Fatalf("Picture answered type %d flags %d, want a deferred private message", resp.Type, resp.Data.Flags)
-	}
-	got := e.lastPrivate()
-	if len(got.Attachments) != 1 || got.Attachments[0].ContentType != "image/png" {
-		t.Fatalf("private answer attachments %+v, want one PNG", got.Attachments)
-	}
-	name := got.Attachments[0].Filename
-	if len(got.Embeds) != 1 || got.Embeds[0].Image == nil || got.Embeds[0].Image.URL != "attachment://"+name {
-		t.Fatalf("the answer does not show the attachment %q: %+v", name, got.Embeds)
-	}
-	mustContain(t, "picture answer", got.Content, "Round 1 of Alice vs Bob")
-	img, err := png.Decode(bytes.NewReader(e.attachment(got.Attachments[0])))
-	if err != nil {
-		t.Fatalf("the attachment is not a PNG: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != 5*50 || b.Dy() != 4*50 {
-		t.Errorf("picture of %v, want 250x200 for 5 columns and 4 rows", b)
-	}
-	// Asking for a rematch leaves the last board's Picture working.
-	e.click(bob, finished, "Rematch")
-	if resp := e.click(carol, finished, "Picture"); resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
-		t.Fatalf("Picture after a rematch was asked for answered type %d %q, want the deferred picture", resp.Type, text(resp))
 	}
 }

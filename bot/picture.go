@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -23,10 +24,13 @@ func (h *pictures) routes() []route {
 }
 
 // picture answers Picture under the channel's last finished match:
-// privately, the deciding round's final board drawn as an image in the
-// match's theme (the classroom canvas of seed 002). Drawing and uploading
-// happen after a deferred response, through the interaction's webhook.
-// It stays for a while after the channel moved on (finishedMatch).
+// privately, to anyone, the match's result card in the clicker's language
+// (render.ResultCard: the final board with its winning line, the players,
+// the score, the ratings' change, the date), with its alt text; to a
+// player of the match, with the Share button (card.go) that posts it for
+// everyone. Drawing and uploading happen after a deferred response,
+// through the interaction's webhook. It stays for a while after the
+// channel moved on (finishedMatch).
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
 	s, err := finishedMatch(ctx, h.store, c)
 	if err != nil {
@@ -36,9 +40,9 @@ func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.Interaction
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		msg, err := render.Picture(c.reader, s)
+		msg, err := render.ResultCard(c.reader, s, playerOf(s, c.user) != game.NoPlayer)
 		if err != nil {
-			h.log.Error("drawing the board picture", "match", s.ID, "err", err)
+			h.log.Error("drawing the result card", "match", s.ID, "err", err)
 			return nil
 		}
 		return msg

@@ -91,6 +91,11 @@ func TestRefusalsNameButtonsOnTheMessage(t *testing.T) {
 		mustUpdate(t, p.click(bob, challenge, buttonOf(t, challenge, "accept")))
 		p.play(alice, bob, "1", "2", "1", "2", "1")
 		finished := p.board()
+		// Share crafted by someone who did not play: Picture shows the
+		// card to them.
+		share := strings.Replace(findButton(t, finished.Components, buttonOf(t, finished, "picture")).CustomID, ":picture:", ":share:", 1)
+		check(name+": a bystander's Share", server,
+			p.e.send(discordtest.Click(p.envelope(carol), finished, share)), finished, "picture", "", "card_not_player")
 		mustUpdate(t, p.click(alice, finished, buttonOf(t, finished, "rematch")))
 		invitation := p.board()
 		check(name+": the other player's Rematch while the invitation waits", server,

@@ -95,7 +95,7 @@ var recordedSession = []replayStep{
 	{"alice-keep-playing", on(alice, "Keep playing", true), discordgo.InteractionResponseUpdateMessage, "the match goes on"},
 	{"alice-drop-1", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "Bob** to play"},
 	{"bob-drop-2", on(bob, "2", false), discordgo.InteractionResponseUpdateMessage, "Alice** to play"},
-	{"alice-drop-1-wins", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "🔷 3 in a row: column 1, rows 1–3\n\n🏆 🔵 **Alice** wins the match!"},
+	{"alice-drop-1-wins", on(alice, "1", false), discordgo.InteractionResponseUpdateMessage, "🏆 🔵 **Alice** wins the match!\n🔷 3 in a row: column 1, rows 1–3\n\n⬇️"},
 	{"carol-picture", on(carol, "Picture", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
 	{"carol-rematch", on(carol, "Rematch", false), discordgo.InteractionResponseChannelMessageWithSource, "not playing in this match"},
 	{"bob-rematch", on(bob, "Rematch", false), discordgo.InteractionResponseUpdateMessage, "**Bob** asked for a rematch"},

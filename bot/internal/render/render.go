@@ -455,23 +455,34 @@ func matchResult(l *locale.Localizer, s *sessions.Session) string {
 	return l.T("match_won_round", "Winner", w, "Round", r.Number())
 }
 
-// boardEmbed assembles the embed of a board message: title, the score, the
-// grid of r, a blank line, its notes (when it has any), status lines, and
-// the settings in the footer.
+// boardEmbed assembles the embed of a board message: title, the score,
+// the first status line (whose turn it is, or how the round or match
+// ended) and the grid's notes (the last disc, or the winning line), then
+// the grid of r, then the other status lines, and the settings in the
+// footer. The turn and the last disc come before the grid so that a
+// screen reader, which reads the grid's emoji one by one, says them
+// first.
 func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
 	var desc strings.Builder
 	desc.WriteString(scoreLine(l, s))
-	desc.WriteString("\n\n")
-	desc.WriteString(Grid(ThemeNamed(s.Theme), r))
-	desc.WriteByte('\n')
+	desc.WriteString("\n")
+	if len(status) > 0 && status[0] != "" {
+		desc.WriteString(status[0])
+		desc.WriteByte('\n')
+	}
 	if notes := boardNotes(l, s, r); notes != "" {
 		desc.WriteString(notes)
-		desc.WriteString("\n\n")
+		desc.WriteByte('\n')
 	}
-	desc.WriteString(strings.Join(status, "\n"))
+	desc.WriteByte('\n')
+	desc.WriteString(Grid(ThemeNamed(s.Theme), r))
+	if len(status) > 1 {
+		desc.WriteByte('\n')
+		desc.WriteString(strings.Join(status[1:], "\n"))
+	}
 	return &discordgo.MessageEmbed{
 		Title:       title,
-		Description: desc.String(),
+		Description: strings.TrimSuffix(desc.String(), "\n"),
 		Color:       color,
 		Footer:      &discordgo.MessageEmbedFooter{Text: Footer(l, s)},
 	}
