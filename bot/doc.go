@@ -23,7 +23,8 @@
 // middleware.go, call.go (one interaction being handled); then a file and
 // a small type per feature, holding only what it needs: challenge.go
 // (with thread.go), open.go, play.go, rematch.go, stats.go, settings.go,
-// admin.go, help.go, picture.go, solver.go (with ai.go), forget.go,
+// admin.go, help.go, picture.go, card.go (Share: the result card posted
+// once), solver.go (with ai.go), forget.go,
 // tournament.go (with tournament_run.go, the scheduler's work for them).
 // docs/development.md says how to add one. The rooms beside: rendering in
 // bot/internal/render, delivery after a response (messenger, tries,

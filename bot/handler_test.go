@@ -1,11 +1,9 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"image/png"
 	"log/slog"
 	"strings"
 	"sync"
@@ -305,9 +303,9 @@ func TestRematch(t *testing.T) {
 	mustPrivate(t, e.click(carol, finished, "Rematch"), "not playing in this match")
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
-	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
-	if len(resp.Data.Components) != 0 {
-		t.Errorf("the finished match keeps buttons %q", labels(resp.Data.Components))
+	mustContain(t, "finished match", text(resp), "🔁 🍀 **Bob** asked for a rematch: the invitation is in a new message below.")
+	if b := findButton(t, resp.Data.Components, "Rematch"); !b.Disabled {
+		t.Errorf("the finished match's Rematch is still enabled")
 	}
 	// An invitation, not a match: Alice's clock does not run yet.
 	s := e.session()
@@ -321,7 +319,7 @@ func TestRematch(t *testing.T) {
 	}
 	// A second click, by either player, makes no second invitation.
 	mustPrivate(t, e.click(bob, finished, "Rematch"), "You asked **Alice** for a rematch already")
-	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: accept it in the message below.")
+	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: click **Accept** on the invitation below.")
 	mustPrivate(t, e.click(bob, invite, "Accept"), "can't accept your own challenge")
 	if n := len(e.public()); n != 2 {
 		t.Fatalf("%d public messages, want the finished match and one invitation", n)
@@ -331,7 +329,7 @@ func TestRematch(t *testing.T) {
 	if s.Phase != sessions.PhasePlaying || s.Config.OpenerOf(1) != s.PlayerOf(bobID) {
 		t.Fatalf("after Accept: phase %s, opener %v; want playing, Bob (who did not open the finished match)", s.Phase, s.Config.OpenerOf(1))
 	}
-	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🟢")
+	mustContain(t, "rematch board", messageText(e.board()), "Round 1", "🟣 **Bob** to play", "🟣 **Bob** 0 – 0 **Alice** 🍀")
 	e.play(bob, alice, "1")
 	if s := e.session(); s.Match.Plies() != 1 {
 		t.Fatalf("%d plies after Bob's first move, want 1", s.Match.Plies())
@@ -478,13 +476,13 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 	mustContain(t, "Alice's stats", text(resp), "record of Alice", "**Matches:** 3", "**Wins:** 2", "**Losses:** 1",
 		"**Win rate:** 67%", "**Rounds won:** 2", "**Rounds lost:** 1", "**Rounds drawn:** 0",
-		"**Streak:** – · **Best:** 2 wins in a row", "Alice vs Bob: **2–0**")
+		"**Streak:** – · **Longest:** 2 wins in a row", "Alice vs Bob: **2–0**")
 	if strings.Contains(text(resp), "you") || strings.Contains(text(resp), "<@") {
 		t.Errorf("public stats speak to the asker, or mention:\n%s", text(resp))
 	}
 	mentionsOnly(t, "stats", resp.Data.AllowedMentions)
 	resp = e.send(slash(carol, "stats"))
-	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Best:** 1")
+	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Longest:** 1")
 	if strings.Contains(text(resp), " vs ") {
 		t.Errorf("own stats show a record against oneself")
 	}
@@ -503,16 +501,26 @@ func TestHelp(t *testing.T) {
 	if resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatal("help is not private")
 	}
-	for _, sub := range bot.Commands()[0].Options {
-		mustContain(t, "help", text(resp), "`/connectn "+sub.Name)
+	first := text(resp)
+	mustContain(t, "help's first page", first, "A turn lasts **5 minutes** here", "leave `opponent` out")
+	// Every page, one click away: together they name every command.
+	all := first
+	msg := e.lastPrivate()
+	for _, label := range []string{"Commands", "Playing the bot", "Ratings", "Admins"} {
+		all += "\n" + text(e.click(carol, msg, label))
 	}
-	mustContain(t, "help", text(resp), "A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`",
-		"⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**")
+	for _, sub := range bot.Commands()[0].Options {
+		mustContain(t, "help", all, "`/connectn "+sub.Name)
+	}
+	mustContain(t, "help", all, "`level`", "⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**",
+		"`/connectn-admin`")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
 
-	// The turn time is this server's.
+	// The turn time is this server's: its setting, else the bot's.
+	e.adminSlash(carol, adminPerms, channelID, "settings", "set", strArg("turn-timeout", "2m"))
+	mustContain(t, "help in a server whose turn lasts 2 min", text(e.send(slash(carol, "help"))), "A turn lasts **2 minutes** here")
 	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
-	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** on this server")
+	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** here")
 }
 
 func TestCraftedCustomIDs(t *testing.T) {
@@ -643,35 +651,4 @@ func TestEveryCommandIsRouted(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestBoardPicture(t *testing.T) {
-	e := newEnv(t)
-	e.send(slash(alice, "challenge", "opponent", bob, "rows", 4, "columns", 5, "connect", 3, "wins", 1))
-	e.click(bob, e.board(), "Accept")
-	mustPrivate(t, e.clickID(carol, e.board(), "cn:picture:1"), "moved on") // not finished yet
-	e.play(alice, bob, "1", "2", "1", "2", "1")
-	finished := e.board()
-	resp := e.click(carol, finished, "Picture") // anyone may look
-	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.Fatalf("Picture answered type %d flags %d, want a deferred private message", resp.Type, resp.Data.Flags)
-	}
-	got := e.lastPrivate()
-	if len(got.Attachments) != 1 || got.Attachments[0].ContentType != "image/png" {
-		t.Fatalf("private answer attachments %+v, want one PNG", got.Attachments)
-	}
-	name := got.Attachments[0].Filename
-	if len(got.Embeds) != 1 || got.Embeds[0].Image == nil || got.Embeds[0].Image.URL != "attachment://"+name {
-		t.Fatalf("the answer does not show the attachment %q: %+v", name, got.Embeds)
-	}
-	mustContain(t, "picture answer", got.Content, "Round 1 of Alice vs Bob")
-	img, err := png.Decode(bytes.NewReader(e.attachment(got.Attachments[0])))
-	if err != nil {
-		t.Fatalf("the attachment is not a PNG: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != 5*50 || b.Dy() != 4*50 {
-		t.Errorf("picture of %v, want 250x200 for 5 columns and 4 rows", b)
-	}
-	e.click(bob, finished, "Rematch")
-	mustPrivate(t, e.click(carol, finished, "Picture"), "moved on")
 }

@@ -58,7 +58,7 @@ func playCompleteMatch(t *testing.T, w *env, restart func()) {
 	resp = w.click(bob, w.board(), "Accept")
 	mustUpdate(t, resp)
 	mustContain(t, "board after accept", text(resp), "Connect 4 · Round 1", "🔴 **Alice** 0 – 0 **Bob** 🟡",
-		"1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 6)+"\n🔴 **Alice** to play", "The turn runs out <t:")
+		"🔴 **Alice** to play", "\n\n1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣\n"+strings.Repeat(strings.Repeat("🟦", 7)+"\n", 5)+strings.Repeat("🟦", 7), "The turn runs out <t:")
 	if strings.Contains(text(resp), "Longest run") {
 		t.Errorf("a fresh board shows the longest runs:\n%s", text(resp))
 	}

@@ -7,12 +7,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/internal/render"
+	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
 )
 
 // pictures is the feature of the Picture button under a finished match.
 type pictures struct {
-	store     getter
+	store     historyStore
 	log       *slog.Logger
 	messenger Messenger // nil: no picture (it is sent through the messenger)
 }
@@ -23,22 +24,25 @@ func (h *pictures) routes() []route {
 }
 
 // picture answers Picture under the channel's last finished match:
-// privately, the deciding round's final board drawn as an image in the
-// match's theme (the classroom canvas of seed 002). Drawing and uploading
-// happen after a deferred response, through the interaction's webhook.
-// Once the channel has moved on to another session, the button is stale.
+// privately, to anyone, the match's result card in the clicker's language
+// (render.ResultCard: the final board with its winning line, the players,
+// the score, the ratings' change, the date), with its alt text; to a
+// player of the match, with the Share button (card.go) that posts it for
+// everyone. Drawing and uploading happen after a deferred response,
+// through the interaction's webhook. It stays for a while after the
+// channel moved on (finishedMatch).
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := current(ctx, h.store, c)
+	s, err := finishedMatch(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.messenger == nil {
+	if h.messenger == nil {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {
-		msg, err := render.Picture(c.reader, s)
+		msg, err := render.ResultCard(c.reader, s, playerOf(s, c.user) != game.NoPlayer)
 		if err != nil {
-			h.log.Error("drawing the board picture", "match", s.ID, "err", err)
+			h.log.Error("drawing the result card", "match", s.ID, "err", err)
 			return nil
 		}
 		return msg

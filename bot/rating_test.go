@@ -47,7 +47,7 @@ func TestRatedMatches(t *testing.T) {
 	want := fmt.Sprintf("📈 🔴 **Alice** %d (+%d) · 🟡 **Bob** %d (−%d)", round(a.R), round(a.R)-1500, round(b.R), 1500-round(b.R))
 	mustContain(t, "last board", messageText(e.board()), want)
 	mustContain(t, "stats", text(e.send(slash(alice, "stats"))),
-		fmt.Sprintf("**Rating:** %d, provisional (± %d) · **Best:** %d · 1 rated match", round(a.R), round(a.RD), round(a.R)))
+		fmt.Sprintf("**Rating:** %d, provisional (± %d) · **Peak:** %d · 1 rated match", round(a.R), round(a.RD), round(a.R)))
 
 	// Two more today, then a fourth: unrated.
 	e.playRated(bob, alice, alice)
@@ -118,6 +118,10 @@ func TestAnalysisChart(t *testing.T) {
 			n := strings.Trim(strings.Fields(line)[0], "`.")
 			mustContain(t, "chart description", got.Embeds[1].Description, n)
 		}
+	}
+	// The same description is sent as the attachment's alt text.
+	if alt := altTextOf(t, e, got.ID, got.Attachments[0].Filename); alt != got.Embeds[1].Description {
+		t.Errorf("the chart's alt text %q, want its description %q", alt, got.Embeds[1].Description)
 	}
 	png := e.attachment(got.Attachments[0])
 	if len(png) < 8 || string(png[1:4]) != "PNG" {

@@ -144,6 +144,7 @@ func button(action string, parts []customid.Part, run handleFunc, opts ...routeO
 //	cn:accept:<match>     cn:decline:<match>
 //	cn:forfeit:<match>    cn:forfeit!:<match>    cn:keep:<match>
 //	cn:rematch:<match>    cn:picture:<match>     cn:analysis:<match>
+//	cn:share:<match>
 //	cn:drop:<match>:<post>:<ply>:<column>
 var (
 	partMatch  = customid.Part{Name: "match", Min: 1, Max: 1<<53 - 1}

@@ -217,6 +217,7 @@ func TestTournamentRoundRobinPodium(t *testing.T) {
 		t.Errorf("the podium's embed does not show the crosstable: %+v", img)
 	}
 	mustContain(t, "podium", messageText(podium), "In the crosstable:", "**さくら**")
+	mustContain(t, "the crosstable's alt text", altTextOf(t, c.e, podium.ID, "crosstable.png"), "Crosstable of", ": 4 players, each row", "First place: ")
 }
 
 // TestTournamentArena: an arena pairs the waiting players as games end,

@@ -302,6 +302,10 @@ func (h *tournaments) podium(l *locale.Localizer, t *sessions.Tournament) *messa
 		legend = l.T("tournament_crosstable_names", "Names", strings.Join(missing, " · "))
 	}
 	msg := render.Podium(l, t, crosstableFile, legend)
-	msg.Files = []*discordgo.File{{Name: crosstableFile, ContentType: "image/png", Reader: bytes.NewReader(buf.Bytes())}}
+	leader := ""
+	if len(st) > 0 {
+		leader = st[0].Player
+	}
+	render.Attach(msg, crosstableFile, buf.Bytes(), render.CrosstableAlt(l, t, len(ct.Players), leader, points[leader]))
 	return msg
 }

@@ -12,7 +12,7 @@ import (
 var sparse = map[string]bool{"en-GB": true}
 
 // parts are the catalog's files, by their part of the product.
-var parts = []string{"bot", "console", "tournament", "puzzle", "verdict"}
+var parts = []string{"bot", "console", "tournament", "puzzle", "card", "verdict"}
 
 // translated returns the languages of the default catalog other than the
 // base language.
@@ -153,6 +153,8 @@ var englishWords = regexp.MustCompile(`(?i)\b(the|your|you|you're|with|and|click
 var sameAsEnglish = map[string]bool{
 	"percent": true, "settings_size": true, "leaderboard_rank": true, "leaderboard_row": true,
 	"challenge_players": true, "analysis_move": true, "name_stats": true,
+	// A colour French writes as English does.
+	"colour_orange": true,
 	// Words many languages share with English: the arena, an option's
 	// name or format, the pause, the podium, the "Pts" of points, a
 	// performance's "perf.".

@@ -15,7 +15,9 @@
 // tournament; NewTournament, Join, Leave, Start, Pause, Resume, End and
 // Step, which pairs the next round once) is kept by a TournamentStore
 // (tournament_store.go), which both backends are, and runs inside its
-// UpdateTournament. The backends live beside it: sessions/sqlite (one file, the
+// UpdateTournament. The result card of a finished match, shared in its
+// channel at a player's ask, is recorded by a CardStore (cards.go), so
+// that it is posted once per match. The backends live beside it: sessions/sqlite (one file, the
 // default) and sessions/postgres (one database shared by many processes);
 // sessions/sessionstest is the suite both pass.
 //

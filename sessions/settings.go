@@ -64,4 +64,7 @@ type ForgetCounts struct {
 	// PuzzlePlayers their puzzle record (0 or 1), FoundPuzzles the puzzles
 	// found in their matches.
 	PuzzleAttempts, PuzzlePlayers, FoundPuzzles int
+	// SharedCards counts the records of shared result cards (CardStore)
+	// of the member's matches, and those they shared.
+	SharedCards int
 }

@@ -210,7 +210,8 @@ type Store interface {
 	// the pair records between them and anyone, their ratings in every
 	// server (their opponents' ratings stay as they are), their attempts
 	// at puzzles, their puzzle record and the puzzles found in their
-	// matches (PuzzleStore's rows; the puzzles' ratings stay), and their user
+	// matches (PuzzleStore's rows; the puzzles' ratings stay), the records
+	// of the result cards shared of their matches (CardStore), and their user
 	// ID where it names who last changed a server's settings or who ended
 	// a session (set to "" there, the row kept, its revision moved on). In
 	// the tournaments they entered their entries are made anonymous rather
@@ -344,6 +345,8 @@ type ExportCounts struct {
 	DailyPuzzles   int `json:"puzzle_daily,omitempty"`
 	PuzzleDays     int `json:"puzzle_days,omitempty"`
 	DailyPosts     int `json:"puzzle_daily_posts,omitempty"`
+	// SharedCards counts the rows of shared_cards (CardStore).
+	SharedCards int `json:"shared_cards,omitempty"`
 }
 
 // ExportOptions choose what a backend's Export writes.

@@ -299,10 +299,11 @@ func (p *patch) apply(m *discordgo.Message, files []*discordgo.MessageAttachment
 		}
 	}
 	if p.Attachments != nil {
-		m.Attachments = nil
-		if err := fastjson.Unmarshal(p.Attachments, &m.Attachments); err != nil {
+		kept, err := keptAttachments(p.Attachments, len(files))
+		if err != nil {
 			return err
 		}
+		m.Attachments = kept
 	}
 	if p.Components != nil && string(p.Components) != "null" {
 		comps, err := decodeComponents(p.Components)
@@ -501,4 +502,34 @@ func (s *Server) channelMessageEdit(w http.ResponseWriter, r *http.Request) {
 	raw := s.storeLocked(msg, old.token)
 	s.recordLocked(ChannelMessageEdit, "", msg, raw, payload)
 	writeRaw(w, raw)
+}
+
+// keptAttachments reads the "attachments" list of a message write with
+// n new files: as Discord does, an entry whose id is the index of one of
+// the new files (0 to n-1, a number or a string) is that file's metadata
+// (its description, which the fake keeps only in the payload), and every
+// other entry is an attachment the message keeps.
+func keptAttachments(raw json.RawMessage, n int) ([]*discordgo.MessageAttachment, error) {
+	var entries []json.RawMessage
+	if err := fastjson.Unmarshal(raw, &entries); err != nil {
+		return nil, err
+	}
+	kept := []*discordgo.MessageAttachment{}
+	for _, e := range entries {
+		var id struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := fastjson.Unmarshal(e, &id); err != nil {
+			return nil, err
+		}
+		if k, err := strconv.Atoi(strings.Trim(string(id.ID), `"`)); err == nil && k >= 0 && k < n && len(id.ID) < 8 {
+			continue // a new file's metadata
+		}
+		var a discordgo.MessageAttachment
+		if err := fastjson.Unmarshal(e, &a); err != nil {
+			return nil, err
+		}
+		kept = append(kept, &a)
+	}
+	return kept, nil
 }

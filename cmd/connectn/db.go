@@ -155,6 +155,9 @@ func countsText(n sessions.ExportCounts) string {
 		text += fmt.Sprintf(", with the puzzles' %d attempts, %d puzzle records, %d puzzle ratings, %d found puzzles and %d other rows",
 			n.PuzzleAttempts, n.PuzzlePlayers, n.PuzzleRatings, n.FoundPuzzles, n.PuzzleScans+n.DailyPuzzles+n.PuzzleDays+n.DailyPosts)
 	}
+	if n.SharedCards > 0 {
+		text += fmt.Sprintf(", and %d shared result cards", n.SharedCards)
+	}
 	return text
 }
 

@@ -188,6 +188,9 @@ type Store struct {
 	// PuzzleStore is the engine as the puzzles' contract alone, promoted
 	// the same way.
 	sessions.PuzzleStore
+	// CardStore is the engine's shared result cards, promoted the same
+	// way.
+	sessions.CardStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	name     string          // the URL without its password
 	versions sqlstore.Versions
@@ -197,6 +200,7 @@ var (
 	_ sessions.Store           = (*Store)(nil)
 	_ sessions.TournamentStore = (*Store)(nil)
 	_ sessions.PuzzleStore     = (*Store)(nil)
+	_ sessions.CardStore       = (*Store)(nil)
 )
 
 // IsURL reports whether s names a PostgreSQL database: a postgres:// or
@@ -286,7 +290,7 @@ func open(ctx context.Context, dsn string, opts ...sessions.Option) (*Store, err
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, core: core, name: Redact(dsn), versions: v}, nil
+	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, CardStore: core, core: core, name: Redact(dsn), versions: v}, nil
 }
 
 // OpenDB connects to the database at dsn with the store's pool settings

@@ -23,7 +23,8 @@
 // session recorded on its pairing once and its result with the session's
 // end, a round advanced once under racing results from two stores, a
 // restart in the middle of a round, forget-me, export and import); and
-// sessions.PuzzleStore (puzzles.go). Bench
+// sessions.PuzzleStore (puzzles.go), and sessions.CardStore (cards.go: a
+// match's result card shared once, across processes and restarts). Bench
 // gives the benchmarks of the move path.
 package sessionstest
 
@@ -147,4 +148,5 @@ func Run(t *testing.T, b Backend) {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, b) })
 	}
 	t.Run("Puzzles", func(t *testing.T) { runPuzzles(t, b) })
+	t.Run("Cards", func(t *testing.T) { runCards(t, b) })
 }

@@ -90,6 +90,9 @@ type Store struct {
 	// PuzzleStore is the engine as the puzzles' contract alone, promoted
 	// the same way.
 	sessions.PuzzleStore
+	// CardStore is the engine's shared result cards, promoted the same
+	// way.
+	sessions.CardStore
 	core     *sqlstore.Store // the shared engine itself: Export and Import
 	path     string
 	versions sqlstore.Versions
@@ -123,6 +126,7 @@ var (
 	_ sessions.Store           = (*Store)(nil)
 	_ sessions.TournamentStore = (*Store)(nil)
 	_ sessions.PuzzleStore     = (*Store)(nil)
+	_ sessions.CardStore       = (*Store)(nil)
 )
 
 // Open opens (creating it if needed) the SQLite database at path, creating
@@ -196,7 +200,7 @@ func open(ctx context.Context, path string, opts ...sessions.Option) (st *Store,
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, core: core, path: path, versions: v, created: made}, nil
+	return &Store{Store: core, TournamentStore: core, PuzzleStore: core, CardStore: core, core: core, path: path, versions: v, created: made}, nil
 }
 
 // checkDSNPath refuses what cannot be a path in the DSN.

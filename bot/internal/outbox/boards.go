@@ -238,10 +238,11 @@ func deadToken(err error) bool {
 }
 
 // EditOriginal replaces the (deferred) response to interaction in with msg, through
-// the interaction's webhook, tried as deliver does.
-func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message) {
+// the interaction's webhook, tried as deliver does. It logs a failure and
+// returns it (nil without a messenger).
+func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message) error {
 	if b.Messenger == nil {
-		return
+		return nil
 	}
 	files := msg.Files
 	err := b.deliver(ctx, func(ctx context.Context) error {
@@ -254,6 +255,7 @@ func (b *Boards) EditOriginal(ctx context.Context, in Interaction, msg *message)
 	if err != nil {
 		b.Log.Warn("sending a deferred answer", "interaction", in.ID, "channel", in.ChannelID, "kind", in.Kind, "err", RESTErrorText(err))
 	}
+	return err
 }
 
 // Privately replaces the (deferred, public) response to in with a private

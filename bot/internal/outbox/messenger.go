@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -223,7 +224,11 @@ func (d *DiscordMessenger) webhookRequest(ctx context.Context, method, uri, toke
 	raw, isRaw := data.(json.RawMessage)
 	switch {
 	case len(files) > 0:
-		contentType, multipart, encErr := discordgo.MultipartBodyWithJSON(data, files)
+		described, encErr := withAltTexts(data, files)
+		if encErr != nil {
+			return encErr
+		}
+		contentType, multipart, encErr := discordgo.MultipartBodyWithJSON(described, files)
 		if encErr != nil {
 			return encErr
 		}
@@ -285,10 +290,29 @@ func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID str
 	if !d.HasBotToken() {
 		return "", errNoBotToken
 	}
-	m, err := d.Session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+	send := &discordgo.MessageSend{
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components), AllowedMentions: msg.AllowedMentions,
 		Files: msg.Files,
-	}, d.opts(ctx)...)
+	}
+	if len(msg.Files) > 0 {
+		// Encoded here rather than by discordgo, to send the files'
+		// descriptions (withAltTexts).
+		data, err := withAltTexts(send, msg.Files)
+		if err != nil {
+			return "", err
+		}
+		contentType, body, err := discordgo.MultipartBodyWithJSON(data, msg.Files)
+		if err != nil {
+			return "", err
+		}
+		uri := discordgo.EndpointChannelMessages(channelID)
+		resp, err := d.Session.RequestRaw(http.MethodPost, uri, contentType, body, uri, 0, d.opts(ctx)...)
+		if err != nil {
+			return "", err
+		}
+		return wire.MessageID(resp)
+	}
+	m, err := d.Session.ChannelMessageSendComplex(channelID, send, d.opts(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -418,3 +442,44 @@ var tokenInPath = regexp.MustCompile(`/(webhooks/[^/\s"]+|interactions/[^/\s"]+)
 
 // redactURL hides interaction tokens in text that may quote a request URL.
 func redactURL(s string) string { return tokenInPath.ReplaceAllString(s, "/$1/[token]") }
+
+// altTexter is a file's reader that carries the file's description, its
+// alt text (render.AltFile).
+type altTexter interface{ AltText() string }
+
+// withAltTexts returns data, the JSON body of a message sent with files,
+// with the description of every file whose reader carries one: an
+// "attachments" list naming each file by its index in files (as Discord
+// reads the metadata of the files of a multipart body, files[n] being
+// the file of id n), its name and its description. discordgo's attachment
+// has no description, hence the body rebuilt as JSON. data goes as it is
+// when no file carries a description.
+func withAltTexts(data any, files []*discordgo.File) (any, error) {
+	if !slices.ContainsFunc(files, func(f *discordgo.File) bool { _, ok := f.Reader.(altTexter); return ok }) {
+		return data, nil
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("encode a message with files: %w", err)
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("encode a message with files: %w", err)
+	}
+	type attachment struct {
+		ID          int    `json:"id"`
+		Filename    string `json:"filename"`
+		Description string `json:"description,omitempty"`
+	}
+	list := make([]attachment, len(files))
+	for i, f := range files {
+		list[i] = attachment{ID: i, Filename: f.Name}
+		if a, ok := f.Reader.(altTexter); ok {
+			list[i].Description = a.AltText()
+		}
+	}
+	if body["attachments"], err = json.Marshal(list); err != nil {
+		return nil, fmt.Errorf("encode a message with files: %w", err)
+	}
+	return body, nil
+}

@@ -1,11 +1,15 @@
 package outbox
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/discordtest"
 )
@@ -58,5 +62,35 @@ func TestStalledWebhookCallHoldsNoOther(t *testing.T) {
 	cancel()
 	if err := <-first; !errors.Is(err, context.Canceled) {
 		t.Errorf("the stalled read: %v, want it cancelled", err)
+	}
+}
+
+// altFile is a file's reader with an alt text, as render.AltFile.
+type altFile struct {
+	*bytes.Reader
+	alt string
+}
+
+func (f altFile) AltText() string { return f.alt }
+
+// TestWithAltTexts checks the "attachments" list that carries the files'
+// descriptions: one entry per file, by its index, the description of a
+// file that has one; a body without such files goes as it is.
+func TestWithAltTexts(t *testing.T) {
+	plain := []*discordgo.File{{Name: "a.png", Reader: bytes.NewReader(nil)}}
+	data := &discordgo.WebhookEdit{}
+	if got, err := withAltTexts(data, plain); err != nil || got != any(data) {
+		t.Errorf("withAltTexts(no alt text) = %v, %v, want the body as it is", got, err)
+	}
+	content := "hi"
+	files := append(plain, &discordgo.File{Name: "card.png", Reader: altFile{bytes.NewReader(nil), "Result card: Alice 1, Bob 0."}})
+	got, err := withAltTexts(&discordgo.WebhookEdit{Content: &content}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(got)
+	want := `"attachments":[{"id":0,"filename":"a.png"},{"id":1,"filename":"card.png","description":"Result card: Alice 1, Bob 0."}]`
+	if !strings.Contains(string(b), want) || !strings.Contains(string(b), `"content":"hi"`) {
+		t.Errorf("withAltTexts() = %s, want the content and %s", b, want)
 	}
 }

@@ -106,8 +106,8 @@ func Value(l *locale.Localizer, v ai.Verdict) string {
 // not settled in time as gaps, and each move that gave the result away
 // ringed and labelled with its number, as the analysis lists it. Its
 // description (the embed's text, read out by screen readers) says what it
-// shows (ChartAlt). A round with no move, or one the chart cannot draw,
-// adds nothing.
+// shows (ChartAlt), which is also the attachment's description (Attach).
+// A round with no move, or one the chart cannot draw, adds nothing.
 func Chart(l *locale.Localizer, msg *Message, s *sessions.Session, r *game.Round, a *ai.Analysis) {
 	c, ok := EvalChart(l, s, r, a)
 	if !ok {
@@ -121,23 +121,10 @@ func Chart(l *locale.Localizer, msg *Message, s *sessions.Session, r *game.Round
 	alt := ChartAlt(l, s, r, c)
 	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
 		Description: alt,
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + file},
+		Image:       &discordgo.MessageEmbedImage{URL: Attach(msg, file, png.Bytes(), alt)},
 		Color:       ThemeNamed(s.Theme).ColorOf(r.Opener()),
 	})
-	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png",
-		Reader: describedPNG{Reader: bytes.NewReader(png.Bytes()), alt: alt}})
 }
-
-// describedPNG is an attached picture's bytes with its description (alt
-// text), which a messenger that knows AltText sends as the attachment's
-// description; it rewinds like the bytes.Reader it is.
-type describedPNG struct {
-	*bytes.Reader
-	alt string
-}
-
-// AltText returns the picture's description.
-func (d describedPNG) AltText() string { return d.alt }
 
 // EvalChart returns the evaluation chart of analysis a of round r of s, in
 // l's words, and false when the round has no move or more than the chart
@@ -228,29 +215,5 @@ func ChartAlt(l *locale.Localizer, s *sessions.Session, r *game.Round, c picture
 	if unsettled := f.Plies - f.Settled; unsettled > 0 {
 		parts = append(parts, l.N("chart_alt_unsettled", unsettled))
 	}
-	return strings.Join(parts, " ")
-}
-
-// pictureScale is how large the board picture is drawn: 50 pixels a cell.
-const pictureScale = 2
-
-// Picture draws the private message of the Picture button under the
-// finished match s: the deciding round's final board as an image in the
-// match's theme (the classroom canvas of seed 002), with its caption in
-// l's language. It returns picture.Encode's error.
-func Picture(l *locale.Localizer, s *sessions.Session) (*Message, error) {
-	var png bytes.Buffer
-	r := s.Match.Round()
-	if err := picture.Encode(&png, r, ThemeNamed(s.Theme).Picture, pictureScale); err != nil {
-		return nil, err
-	}
-	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + ".png"
-	return &Message{
-		Content: l.T("picture_caption", "Round", r.Number(),
-			"Player1", EscapeName(l, s.Players[0].Name), "Player2", EscapeName(l, s.Players[1].Name)),
-		AllowedMentions: NoMentions(),
-		Embeds:          []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + file}, Color: ThemeNamed(s.Theme).ColorOf(s.Match.Winner())}},
-		Components:      []discordgo.MessageComponent{},
-		Files:           []*discordgo.File{{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())}},
-	}, nil
+	return Sentences(l, parts...)
 }

@@ -26,6 +26,10 @@ type Theme struct {
 	Color [3]int
 	// Picture is the style of the board drawn as an image.
 	Picture picture.Style
+	// Colours names each player's colour in the pictures, as the catalog
+	// message that says it ("colour_red"), indexed by game.Player (index
+	// 0 unused): alt texts name the players' discs by them.
+	Colours [3]string
 }
 
 // LastMark stands over the column of the last disc played, in place of its
@@ -39,11 +43,20 @@ const LastMark = "⬇️"
 // match: a neutral grey, in every theme.
 const ClosedColor = 0x80848E
 
-// Themes are the themes, the first being the default. The colour-blind pair, blue and
-// orange, stays apart under protanopia, deuteranopia and tritanopia; its
-// empty cell is a grey framed square, neither blue nor orange, and its
+// Themes are the themes, the first being the default. In every theme the
+// two players' discs can be told apart without telling their hues apart
+// (a colour vision deficiency, a grey-scale screen): they differ in
+// lightness (a WCAG contrast of at least picture.MinDiscContrast between
+// their Twemoji colours) or in shape. Classic's red and yellow circles
+// differ in lightness (3.0 to 1); the colour-blind theme's blue circle and
+// orange star, and the forest's purple circle and green clover, are as
+// light as each other and differ in shape. The colour-blind pair, blue and
+// orange, also stays apart under protanopia, deuteranopia and tritanopia;
+// its empty cell is a grey framed square, neither blue nor orange, and its
 // winning line diamonds, a shape apart from the discs that needs no colour
 // to be told from them (a blue square would be the classic empty cell).
+// The forest's clover and circle stand out from its wooden cells, whose
+// brown is darker than either.
 var Themes = []Theme{
 	{
 		Name:    "classic",
@@ -52,22 +65,25 @@ var Themes = []Theme{
 		Win:     [3]string{"", "🟥", "🟨"},
 		Color:   [3]int{0x5865F2, 0xDD2E44, 0xFDCB58},
 		Picture: picture.Classic,
+		Colours: [3]string{"", "colour_red", "colour_yellow"},
 	},
 	{
 		Name:    "colorblind",
 		Empty:   "🔳",
-		Disc:    [3]string{"", "🔵", "🟠"},
+		Disc:    [3]string{"", "🔵", "⭐"},
 		Win:     [3]string{"", "🔷", "🔶"},
-		Color:   [3]int{0x5865F2, 0x55ACEE, 0xF4900C},
+		Color:   [3]int{0x5865F2, 0x55ACEE, 0xFFAC33},
 		Picture: picture.ColorBlind,
+		Colours: [3]string{"", "colour_blue", "colour_orange"},
 	},
 	{
 		Name:    "forest",
 		Empty:   "🟫",
-		Disc:    [3]string{"", "🟣", "🟢"},
+		Disc:    [3]string{"", "🟣", "🍀"},
 		Win:     [3]string{"", "🟪", "🟩"},
-		Color:   [3]int{0x5865F2, 0xAA8ED6, 0x78B159},
+		Color:   [3]int{0x5865F2, 0xAA8ED6, 0x77B255},
 		Picture: picture.Forest,
+		Colours: [3]string{"", "colour_purple", "colour_green"},
 	},
 }
 

@@ -22,11 +22,13 @@ import (
 // trailer's four counts of them (left out when 0); version 5 the puzzles'
 // lines (found_puzzle, puzzle_scan, puzzle_rating, puzzle_player,
 // puzzle_attempt, puzzle_daily, puzzle_day, puzzle_daily_post; see
-// puzzles_export.go) and the trailer's counts of them (left out when 0).
-// Files of earlier versions import as they are, the columns they lack
-// taking their defaults (no match rated, no rating, no tournament, no
-// puzzle).
-const ExportVersion = 5
+// puzzles_export.go) and the trailer's counts of them (left out when 0);
+// version 6 the shared result cards (shared_card lines, cards.go) and the
+// trailer's shared_cards count (left out when 0). Files of earlier
+// versions import as they are, the columns they lack taking their
+// defaults (no match rated, no rating, no tournament, no puzzle, no card
+// shared).
+const ExportVersion = 6
 
 // The export format is JSON lines: a header, then one line per stored row
 // (every match, member record, pair record, server's settings and member's
@@ -217,7 +219,10 @@ type exportLine struct {
 	DailyPuzzle   puzzleRow `json:"puzzle_daily,omitempty"`
 	PuzzleDay     puzzleRow `json:"puzzle_day,omitempty"`
 	DailyPost     puzzleRow `json:"puzzle_daily_post,omitempty"`
-	End           *Counts   `json:"end,omitempty"`
+	// The shared result cards (cards.go), described with the puzzles'
+	// tables.
+	SharedCard puzzleRow `json:"shared_card,omitempty"`
+	End        *Counts   `json:"end,omitempty"`
 	// Header is never written: exports made before it had its tag carry
 	// "Header":null in their trailer, which import reads.
 	Header *exportHeader `json:"header,omitempty"`

@@ -90,6 +90,9 @@ func (s *Store) Forget(ctx context.Context, userID string) (sessions.ForgetCount
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		n = sessions.ForgetCounts{}
+		if n.SharedCards, err = execCount(ctx, tx, s.d.Rebind(forgetSharedCardsSQL), userID, userID, userID); err != nil {
+			return fmt.Errorf("shared cards: %w", err)
+		}
 		deleted, err = queryIDs(ctx, tx, s.d.Rebind(forgetMatchesSQL), userID, userID)
 		if err != nil {
 			return fmt.Errorf("matches: %w", err)

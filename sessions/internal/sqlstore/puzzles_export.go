@@ -83,6 +83,11 @@ var puzzleTables = []puzzleTable{
 		solvers shown edit_due error revision created_at updated_at`),
 		kinds: map[string]columnKind{"solvers": intColumn, "shown": intColumn, "revision": intColumn}, guild: "guild_id = ?", order: "guild_id, day",
 		field: func(l *exportLine) *puzzleRow { return &l.DailyPost }, count: func(c *Counts) *int { return &c.DailyPosts }},
+	// Not a puzzles' table, but one of text and integers alike: the
+	// shared result cards (cards.go).
+	{name: "shared_cards", columns: strings.Fields("match_id guild_id channel_id user_id message_id shared_at"),
+		kinds: map[string]columnKind{"match_id": intColumn}, guild: "guild_id = ?", order: "match_id",
+		field: func(l *exportLine) *puzzleRow { return &l.SharedCard }, count: func(c *Counts) *int { return &c.SharedCards }},
 }
 
 // exportPuzzles writes the rows of the puzzles' tables in tx to enc, those
@@ -226,4 +231,4 @@ func puzzleRowsPresent(ctx context.Context, tx *sql.Tx) (int, error) {
 
 // errPuzzleRowsPresent refuses an import into a database that holds
 // puzzles' rows.
-var errPuzzleRowsPresent = errors.New("the database already holds puzzles, attempts or daily puzzles: import into an empty database")
+var errPuzzleRowsPresent = errors.New("the database already holds puzzles, attempts, daily puzzles or shared cards: import into an empty database")

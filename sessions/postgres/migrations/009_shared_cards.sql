@@ -1,0 +1,19 @@
+-- Version 9: the result cards shared from a match's last board
+-- (sessions.CardStore). One row per match whose card a player shared, or
+-- is sharing: claimed (inserted) before the card is posted, so that the
+-- primary key makes a match's card be posted once, across processes and
+-- restarts. user_id is the member who shared it (one of the match's
+-- players), message_id the posted card's message ('' until it is known),
+-- shared_at when the share was claimed. shared_cards_by_user serves
+-- Forget, which also removes the shares of the matches it removes.
+-- The same columns of the same meaning as SQLite's
+-- (sessions/sqlite/migrations/009_shared_cards.sql).
+CREATE TABLE shared_cards (
+	match_id   BIGINT  PRIMARY KEY,
+	guild_id   TEXT    NOT NULL,
+	channel_id TEXT    NOT NULL,
+	user_id    TEXT    NOT NULL CHECK (user_id <> ''),
+	message_id TEXT    NOT NULL DEFAULT '',
+	shared_at  TEXT    NOT NULL
+);
+CREATE INDEX shared_cards_by_user ON shared_cards (user_id);
