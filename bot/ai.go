@@ -28,6 +28,15 @@ type AI interface {
 	// from the empty board, Player1 first) reach on a board of cfg, for the
 	// player to move, until ctx ends; see ai.Engine.Evaluate.
 	Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error)
+	// ColumnVerdicts is what is known of every column of the position
+	// moves reach, for the player to move: at once from what the engine
+	// knows (a line made, the table of weak results and the opening book
+	// on 7x6), then from the solver until ctx ends; see
+	// ai.Engine.ColumnVerdicts.
+	ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error)
+	// PositionVerdict is what is known of the position moves reach, for
+	// the player to move, the same way; see ai.Engine.PositionVerdict.
+	PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error)
 }
 
 // WithAI lets members play against the bot, which chooses its moves with a,
@@ -107,8 +116,9 @@ func (h *solver) analysis(ctx context.Context, c *call) (*discordgo.InteractionR
 	}), nil
 }
 
-// offersAnalysis reports whether finished matches of s's settings get an
-// Analysis button: the bot has an AI and the solver settles such boards.
+// offersAnalysis reports whether finished match s gets an Analysis
+// button: the bot has an AI, the solver settles such boards, and its last
+// round has a disc to analyse (not a forfeit before the first disc).
 func (h engine) offersAnalysis(s *sessions.Session) bool {
-	return h.ai != nil && ai.Solvable(s.Config)
+	return h.ai != nil && ai.Solvable(s.Config) && s.Match.Round().Plies() > 0
 }

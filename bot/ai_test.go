@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot"
+	"github.com/connectn/connectn/bot/internal/customid"
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
 	"github.com/connectn/connectn/sessions"
@@ -51,12 +53,46 @@ func (s *scriptedAI) Move(ctx context.Context, m *game.Match, level ai.Level) (i
 	return 0, game.ErrColumnFull
 }
 
+// Analyze is the engine's, its search bounded in real time (see
+// realBudget).
 func (s *scriptedAI) Analyze(ctx context.Context, cfg game.Config, r *game.Round) (*ai.Analysis, error) {
+	ctx, cancel := realBudget(ctx, 5*time.Second)
+	defer cancel()
 	return s.engine.Analyze(ctx, cfg, r)
 }
 
 func (s *scriptedAI) Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error) {
 	return s.engine.Evaluate(ctx, cfg, moves)
+}
+
+// ColumnVerdicts is the engine's, its search bounded in real time (see
+// realBudget).
+func (s *scriptedAI) ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error) {
+	ctx, cancel := realBudget(ctx, 2500*time.Millisecond)
+	defer cancel()
+	return s.engine.ColumnVerdicts(ctx, cfg, moves)
+}
+
+// PositionVerdict is the engine's, its search bounded in real time (see
+// realBudget).
+func (s *scriptedAI) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error) {
+	ctx, cancel := realBudget(ctx, 1200*time.Millisecond)
+	defer cancel()
+	return s.engine.PositionVerdict(ctx, cfg, moves)
+}
+
+// realBudget bounds a search of the tests in real time: the bot's budgets
+// are deadlines on the tests' clock, which stands still, so a search of
+// a 7x6 opening the solver cannot settle would never end. What is known at
+// once is found whatever the bound. A second at most, or, when the renders
+// are written (CONNECTN_RENDERS, see TestVerdictRenders), about the bot's
+// own budget, render.
+func realBudget(ctx context.Context, render time.Duration) (context.Context, context.CancelFunc) {
+	d := min(render, time.Second)
+	if os.Getenv("CONNECTN_RENDERS") != "" {
+		d = render
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
 func newAIEnv(t *testing.T, a *scriptedAI, opts ...bot.Option) *env {
@@ -243,6 +279,47 @@ func TestBotWithTheRealEngine(t *testing.T) {
 			}
 			if level >= ai.Medium && s.Match.Winner() != game.Player2 {
 				t.Errorf("at %v the bot lost to the leftmost-column player", level)
+			}
+		})
+	}
+}
+
+// TestForfeitBeforeTheFirstDisc: a match forfeited before its last round's
+// first disc offers neither Picture nor Analysis (there is nothing to
+// show), and an Analysis asked for anyway is refused and changes nothing;
+// a disc dropped, both are offered.
+func TestForfeitBeforeTheFirstDisc(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		discs   []string
+		buttons string
+	}{
+		{"before the first disc", nil, "Rematch"},
+		{"after a disc", []string{"4"}, "Rematch Picture Analysis"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newAIEnv(t, &scriptedAI{})
+			e.startMatch(map[string]int{"wins": 1})
+			if len(tc.discs) > 0 {
+				e.play(alice, bob, tc.discs...)
+			}
+			e.click(alice, e.board(), "Forfeit match")
+			e.click(alice, e.lastPrivate(), "Forfeit match")
+			board := e.board()
+			if got := labels(board.Components); got != tc.buttons {
+				t.Fatalf("buttons %q, want %q", got, tc.buttons)
+			}
+			if len(tc.discs) == 0 {
+				before := len(e.fake.Messages())
+				resp := e.clickID(bob, board, customid.New("analysis", e.session().ID).String())
+				mustPrivate(t, resp, "has moved on")
+				for _, m := range e.fake.Messages()[before:] {
+					for _, em := range m.Message.Embeds {
+						if strings.Contains(em.Title, "Analysis") {
+							t.Errorf("an Analysis of an empty board was sent: %+v", em)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -443,6 +443,14 @@ func (s *slowSolver) Analyze(ctx context.Context, cfg game.Config, r *game.Round
 	return puzzleEngine.Analyze(ctx, cfg, r)
 }
 
+func (s *slowSolver) ColumnVerdicts(ctx context.Context, cfg game.Config, moves []int) ([]ai.Verdict, error) {
+	return puzzleEngine.ColumnVerdicts(ctx, cfg, moves)
+}
+
+func (s *slowSolver) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (ai.Verdict, error) {
+	return puzzleEngine.PositionVerdict(ctx, cfg, moves)
+}
+
 func (s *slowSolver) Evaluate(ctx context.Context, cfg game.Config, moves []int) ([]ai.ColumnValue, error) {
 	s.mu.Lock()
 	slow := s.slow > 0

@@ -1,8 +1,10 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	stdpng "image/png"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/connectn/connectn/bot/discordtest"
+	"github.com/connectn/connectn/picture"
 	"github.com/connectn/connectn/rating"
 )
 
@@ -102,9 +105,32 @@ func TestAnalysisChart(t *testing.T) {
 	if got == nil || len(got.Embeds) != 2 || !strings.HasSuffix(got.Attachments[0].Filename, "-chart.png") {
 		t.Fatalf("no analysis with its chart: %+v", got)
 	}
-	mustContain(t, "chart caption", got.Embeds[1].Description, "above the line 🔴 **Alice** wins, below 🟡 **Bob**")
+	// The chart's description says what it shows, in plain names (it is
+	// read out, not rendered as markdown), and which moves gave the result
+	// away, as the analysis numbers them.
+	mustContain(t, "chart description", got.Embeds[1].Description, "Chart of round 1, 5 discs",
+		"Alice winning at the top, Bob at the bottom", "Moves that gave the result away: ")
+	if strings.Contains(got.Embeds[1].Description, "**") {
+		t.Errorf("the chart's description has markdown: %q", got.Embeds[1].Description)
+	}
+	for _, line := range strings.Split(got.Embeds[0].Description, "\n") {
+		if strings.HasPrefix(line, "`") && strings.Contains(line, "❌") {
+			n := strings.Trim(strings.Fields(line)[0], "`.")
+			mustContain(t, "chart description", got.Embeds[1].Description, n)
+		}
+	}
+	// The same description is sent as the attachment's alt text.
+	if alt := altTextOf(t, e, got.ID, got.Attachments[0].Filename); alt != got.Embeds[1].Description {
+		t.Errorf("the chart's alt text %q, want its description %q", alt, got.Embeds[1].Description)
+	}
 	png := e.attachment(got.Attachments[0])
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
-		t.Errorf("the chart is not a PNG: % x", png[:min(8, len(png))])
+		t.Fatalf("the chart is not a PNG: % x", png[:min(8, len(png))])
+	}
+	// It is the evaluation chart drawn with gonum/plot (picture.EvalChart),
+	// at its width, with axes and a legend below the plot.
+	cfg, err := stdpng.DecodeConfig(bytes.NewReader(png))
+	if err != nil || cfg.Width != picture.ChartWidth || cfg.Height <= 440 {
+		t.Errorf("the chart is %dx%d (%v), want the evaluation chart, %d wide with its legend", cfg.Width, cfg.Height, err, picture.ChartWidth)
 	}
 }

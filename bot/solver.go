@@ -114,9 +114,11 @@ func (o *analyzeOptions) declare(s *optionSet) {
 
 // analyze handles /connectn analyze: it reads the moves (refusing,
 // privately, the first that cannot be played), answers "thinking…" in
-// public, and after the response values every column with the exact
-// solver for analyzeBudget, then shows the position and each column's
-// value: win or loss in n discs, draw, or not settled in time.
+// public, and after the response shows the position and each column's
+// verdict (ai.Engine.ColumnVerdicts): what is known at once (on 7x6 the
+// table of weak results and the opening book: win, draw or loss), with
+// the distances the solver settles within analyzeBudget: win or loss in n
+// discs, a win in at most n, draw, or not settled in time.
 func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*discordgo.InteractionResponse, error) {
 	if h.engine.ai == nil {
 		return nil, sessions.Refuse(reasonNoAI)
@@ -134,7 +136,7 @@ func (h *solver) analyze(ctx context.Context, c *call, o *analyzeOptions) (*disc
 	c.afterResponse(func(ctx context.Context) {
 		actx, cancel := context.WithTimeout(ctx, analyzeBudget)
 		defer cancel()
-		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
+		vals, err := h.engine.ai.ColumnVerdicts(actx, cfg, moves)
 		if err != nil && !errors.Is(err, ai.ErrBoardTooLarge) {
 			h.log.Error("analysing a position", "err", err)
 			h.boards.EditOriginal(ctx, c.out(), &message{Content: l.T("analysis_failed"), AllowedMentions: render.NoMentions()})
@@ -219,10 +221,10 @@ func steps(m *game.Match) []step {
 }
 
 // replayStep draws step k of s's match (clamped to its steps) with the
-// solver's value of the position for the player to move, where it settles
-// within replayBudget, and the buttons to the first, previous, next and
-// last steps: a new private message, or (update) in place of the one
-// clicked.
+// verdict on the position for the player to move (ai.Engine.PositionVerdict:
+// what is known at once, and what the solver settles within replayBudget),
+// and the buttons to the first, previous, next and last steps: a new
+// private message, or (update) in place of the one clicked.
 func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k int, update bool) *discordgo.InteractionResponse {
 	l := c.reader
 	all := steps(s.Match)
@@ -240,13 +242,11 @@ func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k
 			"Column", render.ColumnLabel(last.Column, cfg.Columns))
 	}
 	if !r.Over() && h.engine.ai != nil {
-		// The position's value is the best column's.
 		actx, cancel := context.WithTimeout(ctx, replayBudget)
-		vals, err := h.engine.ai.Evaluate(actx, cfg, moves)
+		v, err := h.engine.ai.PositionVerdict(actx, cfg, moves)
 		cancel()
-		v := ai.ColumnValue{Legal: true}
-		if err == nil {
-			v = best(vals)
+		if err != nil {
+			v = ai.Verdict{Column: -1, Legal: true}
 		}
 		lines = append(lines, l.T("replay_value", "Player", render.Name(l, s, r.ToMove()), "Value", render.Value(l, v)))
 	} else if r.Over() {
@@ -274,24 +274,4 @@ func (h *solver) replayStep(ctx context.Context, c *call, s *sessions.Session, k
 		return updateMessage(msg)
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: msg}
-}
-
-// best returns the best settled value among vals (a win soonest, then a
-// draw, then the slowest loss), or an unsettled one when any column that
-// could be better is not settled.
-func best(vals []ai.ColumnValue) ai.ColumnValue {
-	out := ai.ColumnValue{Legal: true}
-	found := false
-	for _, v := range vals {
-		if !v.Legal {
-			continue
-		}
-		if !v.Settled {
-			return ai.ColumnValue{Legal: true}
-		}
-		if !found || v.Score > out.Score {
-			out, found = v, true
-		}
-	}
-	return out
 }

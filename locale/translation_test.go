@@ -12,7 +12,7 @@ import (
 var sparse = map[string]bool{"en-GB": true}
 
 // parts are the catalog's files, by their part of the product.
-var parts = []string{"bot", "console", "tournament", "puzzle", "card"}
+var parts = []string{"bot", "console", "tournament", "puzzle", "card", "verdict"}
 
 // translated returns the languages of the default catalog other than the
 // base language.

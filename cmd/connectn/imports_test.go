@@ -30,6 +30,7 @@ var layers = map[string]layer{
 	"game":                     {nil, "the rules: standard library only"},
 	"game/ai":                  {[]string{"game"}, "the search plays the rules"},
 	"game/ai/internal/bookgen": {[]string{"game/ai"}, "generates the opening book from the solver"},
+	"game/ai/internal/weakgen": {[]string{"game/ai"}, "generates the table of weak results from the solver"},
 	"picture":                  {[]string{"game"}, "draws boards: no Discord, no SQL"},
 	"rating":                   {nil, "Glicko-2 alone: no Discord, no SQL, no game"},
 	"locale":                   {nil, "the catalog: text only"},

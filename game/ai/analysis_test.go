@@ -83,19 +83,41 @@ func TestAnalyzeLimits(t *testing.T) {
 	if _, err := e.Analyze(context.Background(), big, m.Round()); !errors.Is(err, ErrBoardTooLarge) {
 		t.Errorf("Analyze on 8x8: %v, want ErrBoardTooLarge", err)
 	}
-	// The opening of 7x6 cannot be settled in 50 ms: marked, not failed.
-	std := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
-	m, _ = game.NewMatch(std)
+	// The opening of 7x7 cannot be settled in 50 ms: marked, not failed.
+	wide := game.Config{Rows: 7, Columns: 7, Connect: 4, Wins: 1}
+	m, _ = game.NewMatch(wide)
 	for _, c := range []int{3, 3, 2, 4} {
 		m.Play(m.ToMove(), c)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	a, err := e.Analyze(ctx, std, m.Round())
+	a, err := e.Analyze(ctx, wide, m.Round())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Complete || a.Moves[0].Settled {
-		t.Errorf("the 7x6 opening was settled in 50 ms: %+v", a)
+		t.Errorf("the 7x7 opening was settled in 50 ms: %+v", a)
+	}
+	// On 7x6 the table of weak results knows the opening's results at
+	// once, though the solver cannot settle their distances in time: every
+	// move is judged, none exactly.
+	std := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	m, _ = game.NewMatch(std)
+	for _, c := range []int{3, 3, 2, 4} {
+		m.Play(m.ToMove(), c)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	a, err = e.Analyze(ctx, std, m.Round())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Complete {
+		t.Errorf("the 7x6 opening was not judged from the table: %+v", a)
+	}
+	for _, mv := range a.Moves {
+		if !mv.Settled || mv.Exact || mv.Kept != (sign(mv.After) >= sign(mv.Before)) {
+			t.Errorf("7x6 opening move %d: %+v, want settled from the table, not exact", mv.Ply+1, mv)
+		}
 	}
 }

@@ -252,3 +252,14 @@ func movesString(moves []int) string {
 	}
 	return sb.String()
 }
+
+// entry returns the book's move (zero-based column, in p's orientation)
+// and the weak result (1, 0, -1) of p for the player to move, if the book
+// holds p.
+func (b *book) entry(p *position) (column, score int, ok bool) {
+	column, ok = b.lookup(p)
+	if !ok {
+		return 0, 0, false
+	}
+	return column, int(b.entries[p.canonicalKey()].score), true
+}

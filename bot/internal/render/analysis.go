@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 	"strings"
 
@@ -33,7 +32,7 @@ func PositionRound(cfg game.Config, opener game.Player, moves []int) *game.Round
 
 // Position draws the position moves make on a board of cfg, and the
 // Value of each column for the player to move.
-func Position(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.ColumnValue) *Message {
+func Position(l *locale.Localizer, cfg game.Config, moves []int, vals []ai.Verdict) *Message {
 	t := Themes[0]
 	r := PositionRound(cfg, game.Player1, moves)
 	title := l.T("analyze_title_empty")
@@ -76,84 +75,145 @@ func HeaderLabel(c, columns int) string {
 	return keycaps[c]
 }
 
-// Value says what a column is worth: win or loss in n discs, a draw, not
-// settled, or full.
-func Value(l *locale.Localizer, v ai.ColumnValue) string {
+// Value says what is proved of a column or a position: a win or a loss in
+// n discs, a win in at most n, a win or a loss (the distance not settled),
+// a draw, not settled, or full.
+func Value(l *locale.Localizer, v ai.Verdict) string {
 	switch {
 	case !v.Legal:
 		return l.T("value_full")
-	case !v.Settled:
-		return l.T("value_unsettled")
-	case v.Score > 0:
+	case v.Outcome == ai.Win && v.Exact:
 		return l.N("value_win", v.In)
-	case v.Score < 0:
+	case v.Outcome == ai.Win && v.In > 0:
+		return l.N("value_win_at_most", v.In)
+	case v.Outcome == ai.Win:
+		return l.T("value_wins")
+	case v.Outcome == ai.Loss && v.Exact:
 		return l.N("value_loss", v.In)
+	case v.Outcome == ai.Loss:
+		return l.T("value_loses")
+	case v.Outcome == ai.Draw:
+		return l.T("value_draw")
 	}
-	return l.T("value_draw")
+	return l.T("value_unsettled")
 }
 
-// Chart adds to msg the picture of analysis a of round r: the value of
-// the position after each disc, as chess sites chart a game, above the
-// middle line a win for the round's opener, below for the other player,
-// each disc that gave the result away crossed.
+// Chart adds to msg the evaluation chart of analysis a of round r
+// (picture.EvalChart, drawn with gonum/plot): the move numbers across, the
+// verdict on the position each disc left up the side (Player 1's wins at
+// the top, the quicker the higher, a draw in the middle, Player 2's wins
+// at the bottom), in the players' colours of the match's theme, the moves
+// not settled in time as gaps, and each move that gave the result away
+// ringed and labelled with its number, as the analysis lists it. Its
+// description (the embed's text, read out by screen readers) says what it
+// shows (ChartAlt), which is also the attachment's description (Attach).
+// A round with no move, or one the chart cannot draw, adds nothing.
 func Chart(l *locale.Localizer, msg *Message, s *sessions.Session, r *game.Round, a *ai.Analysis) {
-	if len(a.Moves) == 0 {
+	c, ok := EvalChart(l, s, r, a)
+	if !ok {
 		return
 	}
-	opener := r.Opener()
-	best := float64((s.Config.Rows*s.Config.Columns + 1) / 2)
-	c := picture.Chart{Values: make([]float64, len(a.Moves)), Settled: make([]bool, len(a.Moves))}
+	var png bytes.Buffer
+	if err := picture.EncodeEvalChart(&png, c); err != nil {
+		return
+	}
+	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + "-chart.png"
+	alt := ChartAlt(l, s, r, c)
+	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
+		Description: alt,
+		Image:       &discordgo.MessageEmbedImage{URL: Attach(msg, file, png.Bytes(), alt)},
+		Color:       ThemeNamed(s.Theme).ColorOf(r.Opener()),
+	})
+}
+
+// EvalChart returns the evaluation chart of analysis a of round r of s, in
+// l's words, and false when the round has no move or more than the chart
+// draws. A move whose result is known but not its distance
+// (ai.MoveReview.AfterExact false) is drawn as the slowest win its side
+// can have, the bound it is known to keep.
+func EvalChart(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Analysis) (picture.EvalChart, bool) {
+	n := len(a.Moves)
+	if n == 0 || n > picture.MaxChartPlies {
+		return picture.EvalChart{}, false
+	}
+	cells := s.Config.Rows * s.Config.Columns
 	st := ThemeNamed(s.Theme).Picture
-	c.Players[1], c.Players[2] = st.Discs[opener], st.Discs[opener.Other()]
+	c := picture.EvalChart{Plies: make([]picture.Verdict, n), Opener: r.Opener(), Cells: cells}
+	for _, p := range []game.Player{game.Player1, game.Player2} {
+		c.Sides[p] = st.Side(p, memberName(s, p))
+		c.Text.Outcomes[p] = l.T("chart_wins", "Player", memberName(s, p))
+	}
+	c.Text.Outcomes[game.NoPlayer] = l.T("chart_draw")
+	c.Text.Move, c.Text.Mistake, c.Text.Unsettled = l.T("chart_move"), l.T("chart_mistake"), l.T("chart_unsettled")
 	for i, mv := range a.Moves {
 		if !mv.Settled {
 			continue
 		}
-		v := float64(mv.After) // the mover's side
-		if v != 0 {
-			v = (0.5 + 0.5*math.Abs(v)/best) * math.Copysign(1, v)
+		v := picture.Verdict{Settled: true}
+		if mv.After != 0 {
+			v.Winner, v.Distance = chartWin(cells, r.Opener(), mv)
 		}
-		if mv.Player != opener {
-			v = -v
-		}
-		c.Values[i], c.Settled[i] = v, true
+		c.Plies[i] = v
 		if !mv.Kept {
-			c.Mistakes = append(c.Mistakes, i)
+			c.Mistakes = append(c.Mistakes, picture.Mistake{Ply: i, Label: strconv.Itoa(mv.Ply + 1)})
 		}
 	}
-	var png bytes.Buffer
-	if err := picture.EncodeChart(&png, c, pictureScale); err != nil {
-		return
-	}
-	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + "-chart.png"
-	msg.Embeds = append(msg.Embeds, &discordgo.MessageEmbed{
-		Description: l.T("chart_caption", "Round", r.Number(), "Player1", Name(l, s, opener), "Player2", Name(l, s, opener.Other())),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + file},
-		Color:       ThemeNamed(s.Theme).ColorOf(opener),
-	})
-	msg.Files = append(msg.Files, &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
+	return c, true
 }
 
-// pictureScale is how large the board picture is drawn: 50 pixels a cell.
-const pictureScale = 2
-
-// Picture draws the private message of the Picture button under the
-// finished match s: the deciding round's final board as an image in the
-// match's theme (the classroom canvas of seed 002), with its caption in
-// l's language. It returns picture.Encode's error.
-func Picture(l *locale.Localizer, s *sessions.Session) (*Message, error) {
-	var png bytes.Buffer
-	r := s.Match.Round()
-	if err := picture.Encode(&png, r, ThemeNamed(s.Theme).Picture, pictureScale); err != nil {
-		return nil, err
+// chartWin returns who wins after move mv (whose After is not 0) of a
+// round on a board of cells cells opened by opener, and how many plies
+// after mv their winning disc falls: from the exact score, or, when After
+// is not exact, the latest that player's disc can fall.
+func chartWin(cells int, opener game.Player, mv ai.MoveReview) (game.Player, int) {
+	winner, score := mv.Player, mv.After
+	if score < 0 {
+		winner, score = mv.Player.Other(), -score
 	}
-	file := "connectn-match-" + strconv.FormatInt(s.ID, 10) + "-round-" + strconv.Itoa(r.Number()) + ".png"
-	return &Message{
-		Content: l.T("picture_caption", "Round", r.Number(),
-			"Player1", EscapeName(l, s.Players[0].Name), "Player2", EscapeName(l, s.Players[1].Name)),
-		AllowedMentions: NoMentions(),
-		Embeds:          []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + file}, Color: ThemeNamed(s.Theme).ColorOf(s.Match.Winner())}},
-		Components:      []discordgo.MessageComponent{},
-		Files:           []*discordgo.File{{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())}},
-	}, nil
+	parity := 0 // the winner's discs fall on even plies (0, 2, ...) when they opened
+	if winner != opener {
+		parity = 1
+	}
+	// Pons' score (cells + 1 - n)/2 for the winning disc at ply n (from 0).
+	at := cells + 1 - 2*score
+	if !mv.AfterExact {
+		at = cells - 1
+	}
+	for at%2 != parity {
+		at--
+	}
+	if at < mv.Ply {
+		at = mv.Ply
+	}
+	return winner, at - mv.Ply
+}
+
+// memberName is player p's name as a picture or an alt text says it: on one
+// line, no markdown.
+func memberName(s *sessions.Session, p game.Player) string {
+	name := strings.Join(strings.Fields(s.Member(p).Name), " ")
+	if r := []rune(name); len(r) > maxNameLength {
+		name = string(r[:maxNameLength]) + "…"
+	}
+	return name
+}
+
+// ChartAlt returns the description of evaluation chart c of round r of s
+// in l's language: what the chart shows and for whom, the moves that gave
+// the result away, and how many moves were not settled in time.
+func ChartAlt(l *locale.Localizer, s *sessions.Session, r *game.Round, c picture.EvalChart) string {
+	f := c.Facts()
+	parts := []string{l.N("chart_alt", f.Plies, "Round", r.Number(),
+		"Player1", memberName(s, game.Player1), "Player2", memberName(s, game.Player2))}
+	if len(f.Mistakes) > 0 {
+		moves := make([]string, len(f.Mistakes))
+		for i, m := range f.Mistakes {
+			moves[i] = m.Label
+		}
+		parts = append(parts, l.T("chart_alt_mistakes", "Moves", strings.Join(moves, ", ")))
+	}
+	if unsettled := f.Plies - f.Settled; unsettled > 0 {
+		parts = append(parts, l.N("chart_alt_unsettled", unsettled))
+	}
+	return Sentences(l, parts...)
 }

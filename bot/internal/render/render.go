@@ -547,9 +547,10 @@ func RoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *Messa
 // pinged the player to move, is cleared), the final score, the two
 // players' record against each other in this server (pair, from
 // Players[0]'s side; nil to leave it out), and the Rematch and Picture
-// buttons (and Analysis when analysis is set). When rematch, a last
-// status line, says a rematch was asked for, Rematch is disabled and the
-// other buttons stay.
+// buttons (and Analysis when analysis is set; neither Picture nor Analysis
+// when the last round ended before its first disc, by a forfeit). When
+// rematch, a last status line, says a rematch was asked for, Rematch is
+// disabled and the other buttons stay.
 func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *Message {
 	m := s.Match
 	winner := m.Winner()
@@ -565,16 +566,18 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 	} else if s.RatedCapped {
 		status = append(status, l.T("rating_capped"))
 	}
-	row := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
-			CustomID: customid.New("rematch", s.ID).String()},
-		discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
-			CustomID: customid.New("picture", s.ID).String()},
+	var row []discordgo.MessageComponent
+	if !s.Tournament.Set() { // a tournament's game is paired by the tournament: no rematch
+		row = append(row, discordgo.Button{Label: l.T("button_rematch"), Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔁"},
+			CustomID: customid.New("rematch", s.ID).String()})
 	}
-	if s.Tournament.Set() {
-		row = row[1:] // a tournament's game is paired by the tournament: no rematch
+	// A forfeit before the first disc leaves nothing to draw or analyse.
+	shown := m.Round().Plies() > 0
+	if shown {
+		row = append(row, discordgo.Button{Label: l.T("button_picture"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🖼️"},
+			CustomID: customid.New("picture", s.ID).String()})
 	}
-	if analysis {
+	if analysis && shown {
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
 			CustomID: customid.New("analysis", s.ID).String()})
 	}
@@ -584,7 +587,10 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		b.Disabled = true
 		row[0] = b
 	}
-	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	components := []discordgo.MessageComponent{}
+	if len(row) > 0 {
+		components = append(components, discordgo.ActionsRow{Components: row})
+	}
 	// Each round's moves, copyable into /connectn analyze or connectn
 	// solve, in small print that says what they are.
 	var moves []string
@@ -718,11 +724,28 @@ func Analysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Ana
 		d.WriteString(l.T("analysis_start", "Opener", Name(l, s, a.Moves[0].Player), "Outlook", l.T(outlook(a.Moves[0].Before))))
 		d.WriteString("\n")
 	}
-	if a.FirstChange >= 0 {
-		mv := a.Moves[a.FirstChange]
-		d.WriteString(l.T("analysis_first_change", "Move", mv.Ply+1, "Player", Name(l, s, mv.Player),
+	// The headline says only what was proved: a change is the first only
+	// when every move before it was settled, and no change is claimed only
+	// for the moves that were.
+	unsettled := 0
+	for _, mv := range a.Moves {
+		if !mv.Settled {
+			unsettled++
+		}
+	}
+	switch {
+	case a.FirstChange >= 0:
+		mv, key := a.Moves[a.FirstChange], "analysis_first_change"
+		for _, before := range a.Moves[:a.FirstChange] {
+			if !before.Settled {
+				key = "analysis_change"
+			}
+		}
+		d.WriteString(l.T(key, "Move", mv.Ply+1, "Player", Name(l, s, mv.Player),
 			"Column", ColumnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
-	} else {
+	case unsettled > 0:
+		d.WriteString(l.N("analysis_no_settled_change", unsettled))
+	default:
 		d.WriteString(l.T("analysis_no_change"))
 	}
 	d.WriteString("\n\n")
@@ -735,7 +758,7 @@ func Analysis(l *locale.Localizer, s *sessions.Session, r *game.Round, a *ai.Ana
 			"Column", ColumnLabel(mv.Column, columns), "Verdict", l.T(verdict(mv))))
 		d.WriteString("\n")
 	}
-	if !a.Complete {
+	if !a.Complete && (a.FirstChange >= 0 || unsettled == 0) {
 		d.WriteString("\n" + l.T("analysis_incomplete"))
 	}
 	return &discordgo.MessageEmbed{
