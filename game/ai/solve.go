@@ -28,7 +28,7 @@ import (
 // before the winning one), so 1 is the latest win on 7x6 and 18 the fastest;
 // a loss scores the negative of the opponent's win.
 //
-// A Solver may search with two workers sharing its table (see
+// A Solver may search with several workers sharing its table (see
 // SolverOptions.Workers). A Solver is safe for concurrent use; concurrent
 // Solve calls share the table.
 type Solver struct {
@@ -47,11 +47,15 @@ type SolverOptions struct {
 	// down to a power of two entries of 8 bytes, at least 4 MiB; 0 means
 	// DefaultTableMB.
 	TableMB int
-	// Workers is how many goroutines search one position: 1, or 2 (the
-	// default when 0) for a helper that joins long searches and shares the
-	// table.
+	// Workers is how many goroutines search one position, 1 to MaxWorkers
+	// (more are cut to MaxWorkers; 0 means 2, or 1 on one processor): the
+	// helpers join long searches, each exploring the first moves near the
+	// root in another order, and share the table (lazy SMP).
 	Workers int
 }
+
+// MaxWorkers is the most workers one Solve uses.
+const MaxWorkers = 64
 
 // Solvable reports whether the exact solver (NewSolver, Engine.Analyze,
 // and the perfect level's exact play) handles boards of cfg: whether its
@@ -88,7 +92,7 @@ func newSolver(g *geometry, t *table, workers int) *Solver {
 	if workers <= 0 {
 		workers = min(2, runtime.GOMAXPROCS(0))
 	}
-	return &Solver{g: g, t: t, near: newNearTable(), workers: min(workers, 2), helperAfter: 1 << 16}
+	return &Solver{g: g, t: t, near: newNearTable(), workers: min(workers, MaxWorkers), helperAfter: 1 << 16}
 }
 
 // Result is the outcome of one Solve.
@@ -177,8 +181,8 @@ func (g *geometry) replay(moves []int) (position, error) {
 	return p, nil
 }
 
-// solve runs the iterative null-window search of Pons' solve on p, with a
-// helper worker joining once the search is long.
+// solve runs the iterative null-window search of Pons' solve on p, with
+// s.workers-1 helpers joining once the search is long.
 func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(Progress)) (Result, error) {
 	g := s.g
 	if p.moves >= g.cells {
@@ -199,8 +203,15 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
 	main := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
-	var h helper
-	defer h.finish()
+	helpers := make([]helper, s.workers-1)
+	for i := range helpers {
+		helpers[i].variant = i + 1
+	}
+	defer func() {
+		for i := range helpers {
+			helpers[i].finish()
+		}
+	}()
 	lo, hi := -(g.cells-p.moves)/2, (g.cells+1-p.moves)/2
 	if weak {
 		lo, hi = -1, 1
@@ -208,8 +219,10 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	start, next := time.Now(), progressEvery
 	if s.workers > 1 || report != nil {
 		main.extra = func() {
-			if s.workers > 1 && !h.started && main.nodes >= s.helperAfter {
-				h.start(s, p, &stop)
+			if len(helpers) > 0 && !helpers[0].started && main.nodes >= s.helperAfter {
+				for i := range helpers {
+					helpers[i].start(s, p, &stop)
+				}
 			}
 			if report != nil {
 				if e := time.Since(start); e >= next {
@@ -221,6 +234,8 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	}
 	column := -1
 	err := catchStop(func() {
+		last := 0
+		first := true
 		for lo < hi {
 			med := lo + (hi-lo)/2
 			if med <= 0 && lo/2 < med {
@@ -228,8 +243,16 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			} else if med >= 0 && hi/2 > med {
 				med = hi / 2
 			}
-			h.probe(med)
+			if probeBy == 1 && !first {
+				// c4: probe next at the bound the last probe returned.
+				med = max(min(last, hi-1), lo)
+			}
+			first = false
+			for i := range helpers {
+				helpers[i].probe(med)
+			}
 			r, c := main.rootProbe(p, med, med+1)
+			last = r
 			if r <= med {
 				hi = r
 			} else {
@@ -237,7 +260,10 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			}
 		}
 	})
-	nodes := main.nodes + h.finish()
+	nodes := main.nodes
+	for i := range helpers {
+		nodes += helpers[i].finish()
+	}
 	if err != nil {
 		return Result{Nodes: nodes}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
 	}
@@ -293,12 +319,14 @@ func catchStop(f func()) (err error) {
 	return nil
 }
 
-// helper is the second worker of a long search: it runs the same null-window
-// probes as the main worker with its first moves swapped, in its own
-// goroutine, and shares the transposition table, so each worker finds
-// entries the other has settled (lazy SMP). Its results are never used
-// directly, so it cannot change a score, only how fast it is found.
+// helper is a further worker of a long search: it runs the same null-window
+// probes as the main worker with its first moves near the root in another
+// order (its variant), in its own goroutine, and shares the transposition
+// table, so each worker finds entries the others have settled (lazy SMP).
+// Its results are never used directly, so it cannot change a score, only
+// how fast it is found.
 type helper struct {
+	variant int
 	started bool
 	s       *Solver
 	p       position
@@ -337,7 +365,7 @@ func (h *helper) probe(med int) {
 
 func (h *helper) run() {
 	defer close(h.done)
-	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: true, rootMoves: h.p.moves}
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
 	for med := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
