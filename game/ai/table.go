@@ -31,10 +31,11 @@ type table struct {
 	// with two tiers) for the main table, right after the bounds for the
 	// near table, which keeps no move.
 	checkShift uint
-	// twoTier: a key's slot and the next one form a bucket; the first
-	// keeps the entry that cost the most work, the second the newest
-	// (Breuker, Uiterwijk and van den Herik's two-tier replacement). Only
-	// tables of at least 64 MiB have room for the work in their entries.
+	// twoTier: a key's bucket is two slots; the first keeps the entry
+	// that cost the most work, the second the newest (Breuker, Uiterwijk
+	// and van den Herik's two-tier replacement). Only tables of at least
+	// 64 MiB have room for the work in their entries; off by default
+	// (twoTierOff).
 	twoTier bool
 }
 
@@ -72,8 +73,10 @@ func newTable(sizeMB int) *table {
 }
 
 // twoTierOff turns the two-tier buckets off (one entry per slot, the newest
-// replacing the old), for the benchmarks that weigh them.
-var twoTierOff = false
+// replacing the old, Pons' policy): they are off because they did not pay
+// (docs/ai.md, "What each idea pays"); the benchmarks that weigh them turn
+// them on.
+var twoTierOff = true
 
 // prevPrime returns the largest prime below n (n > 2).
 func prevPrime(n uint64) uint64 {
