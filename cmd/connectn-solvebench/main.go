@@ -18,7 +18,9 @@
 // -1). docs/ai.md shows the two small drivers that make c4's and Pons'
 // solvers speak it; they are built outside this repository (c4 is under the
 // AGPL), and this command builds nothing: it only runs the paths it is
-// given. Every score is checked against the set's; a wrong one is printed
+// given. This solver's nodes are given twice: counted as Pons counts his
+// (every position visited) and as c4 counts its (positions whose moves are
+// searched). Every score is checked against the set's; a wrong one is printed
 // and makes the exit status 1.
 //
 // The settled shares play -games games per board between two players that
@@ -119,6 +121,7 @@ type measure struct {
 	ok          bool // the solver ran
 	positions   int
 	nodes       uint64
+	interior    uint64 // this solver's interior nodes (c4's count)
 	micros      int64
 	wrong       int
 	firstWrong  string
@@ -155,8 +158,8 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 		}
 		rows = append(rows, row{name, o.weak, lines, o.tableMB, false})
 	}
-	fmt.Fprintf(stdout, "| positions | n | ours s | ours nodes | c4 s | c4 nodes | Pons s | Pons nodes | ours/c4 time | ours/Pons time |\n")
-	fmt.Fprintf(stdout, "|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(stdout, "| positions | n | ours s | ours nodes (Pons' count) | ours interior (c4's count) | c4 s | c4 nodes | Pons s | Pons nodes | ours/c4 time | ours/Pons time |\n")
+	fmt.Fprintf(stdout, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	status := 0
 	for _, r := range rows {
 		ours := solveOurs(r.lines, r.weak, o.workers, r.tableM)
@@ -179,8 +182,12 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 				status = 1
 			}
 		}
-		fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, len(r.lines),
-			secs(ours), nodes(ours), secs(c4), nodes(c4), secs(pons), nodes(pons), ratio(ours, c4), ratio(ours, pons))
+		interior := "-"
+		if ours.ok {
+			interior = strconv.FormatUint(ours.interior, 10)
+		}
+		fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, len(r.lines),
+			secs(ours), nodes(ours), interior, secs(c4), nodes(c4), secs(pons), nodes(pons), ratio(ours, c4), ratio(ours, pons))
 	}
 	return status
 }
@@ -274,6 +281,7 @@ func solveOurs(lines []line, weak bool, workers, tableMB int) measure {
 			return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
 		}
 		m.nodes += r.Nodes
+		m.interior += r.Interior
 		m.positions++
 		m.check(l, weak, r.Score)
 	}

@@ -107,6 +107,10 @@ type Result struct {
 	// Nodes is the number of positions explored (negamax calls, counted as
 	// Pons counts them), over all workers.
 	Nodes uint64
+	// Interior is the number of positions whose moves were searched, over
+	// all workers, as c4 counts its nodes: Nodes less the positions settled
+	// by a bound, the table or a single non-losing move.
+	Interior uint64
 }
 
 // Reset empties the transposition table, so that the next Solve starts
@@ -219,7 +223,7 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	start, next := time.Now(), progressEvery
 	if s.workers > 1 || report != nil {
 		main.extra = func() {
-			if len(helpers) > 0 && !helpers[0].started && main.nodes >= s.helperAfter {
+			if len(helpers) > 0 && !helpers[0].started && main.calls >= s.helperAfter {
 				for i := range helpers {
 					helpers[i].start(s, p, &stop)
 				}
@@ -227,7 +231,7 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			if report != nil {
 				if e := time.Since(start); e >= next {
 					next = e + progressEvery
-					report(Progress{Lo: lo, Hi: hi, Nodes: main.nodes, Elapsed: e})
+					report(Progress{Lo: lo, Hi: hi, Nodes: main.calls, Elapsed: e})
 				}
 			}
 		}
@@ -260,12 +264,14 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			}
 		}
 	})
-	nodes := main.nodes
+	nodes, interior := main.calls, main.nodes
 	for i := range helpers {
-		nodes += helpers[i].finish()
+		c, n := helpers[i].finish()
+		nodes += c
+		interior += n
 	}
 	if err != nil {
-		return Result{Nodes: nodes}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
+		return Result{Nodes: nodes, Interior: interior}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
 	}
 	if column < 0 {
 		// Every move loses as fast as possible, or (weak) every move
@@ -276,7 +282,7 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	if weak {
 		score = sign(score)
 	}
-	return Result{Score: score, Column: column, Nodes: nodes}, nil
+	return Result{Score: score, Column: column, Nodes: nodes, Interior: interior}, nil
 }
 
 // firstPlayable returns the first column, centre first, that is not full
@@ -326,19 +332,21 @@ func catchStop(f func()) (err error) {
 // Its results are never used directly, so it cannot change a score, only
 // how fast it is found.
 type helper struct {
-	variant int
-	started bool
-	s       *Solver
-	p       position
-	parent  *atomic.Bool
-	probes  chan int
-	stop    atomic.Bool // ends the current probe
-	quit    atomic.Bool // ends the helper
-	done    chan struct{}
-	nodes   atomic.Uint64
-	once    sync.Once
-	total   uint64
-	med     int
+	variant    int
+	started    bool
+	s          *Solver
+	p          position
+	parent     *atomic.Bool
+	probes     chan int
+	stop       atomic.Bool // ends the current probe
+	quit       atomic.Bool // ends the helper
+	done       chan struct{}
+	nodes      atomic.Uint64 // interior nodes
+	calls      atomic.Uint64 // negamax calls
+	once       sync.Once
+	total      uint64 // interior nodes, once finished
+	totalCalls uint64
+	med        int
 }
 
 func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
@@ -373,22 +381,25 @@ func (h *helper) run() {
 		h.stop.Store(false)
 		_ = catchStop(func() { w.rootProbe(h.p, med, med+1) })
 		h.nodes.Store(w.nodes)
+		h.calls.Store(w.calls)
 		// A finished probe waits for the next one.
 	}
 	h.nodes.Store(w.nodes)
+	h.calls.Store(w.calls)
 }
 
-// finish stops the helper, waits for it and returns the nodes it explored.
-func (h *helper) finish() uint64 {
+// finish stops the helper, waits for it and returns the positions it
+// explored: negamax calls and interior nodes.
+func (h *helper) finish() (calls, interior uint64) {
 	if !h.started {
-		return 0
+		return 0, 0
 	}
 	h.once.Do(func() {
 		h.quit.Store(true)
 		h.stop.Store(true)
 		close(h.probes)
 		<-h.done
-		h.total = h.nodes.Load()
+		h.total, h.totalCalls = h.nodes.Load(), h.calls.Load()
 	})
-	return h.total
+	return h.totalCalls, h.total
 }

@@ -36,7 +36,8 @@ type searcher struct {
 	g     *geometry
 	t     *table
 	near  *table       // for positions with at most nearEmpty empty cells
-	nodes uint64       // negamax calls, counted as Pons counts them
+	nodes uint64       // interior nodes: positions whose moves are searched (c4's count)
+	calls uint64       // negamax calls, counted as Pons counts them
 	stop  *atomic.Bool // set when the search must end
 	quit  *atomic.Bool // for a helper: set, never cleared, when it must end for good
 	// variant, for a helper, reorders the first moves of every node near
@@ -78,8 +79,10 @@ var faults uint32
 // be able to complete a line at once; children are only created through
 // nonLosing moves, which keeps that true. A position with a single move
 // that does not lose at once passes straight to its child: only positions
-// whose moves are searched count as nodes, as c4 counts them.
+// whose moves are searched count as interior nodes, as c4 counts its
+// nodes; every call counts in calls, as Pons counts his.
 func (s *searcher) negamax(p position, alpha, beta int) int {
+	s.calls++
 	g := s.g
 	possible := g.nonLosing(&p)
 	if faults&faultBlock != 0 {
@@ -331,6 +334,7 @@ func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, colu
 // no move beat alpha).
 func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 	s.nodes++
+	s.calls++
 	g := s.g
 	possible := g.nonLosing(&p)
 	if possible == 0 {
