@@ -136,3 +136,37 @@ func TestPruningGuards(t *testing.T) {
 		})
 	}
 }
+
+// TestManyWorkers solves positions with four workers that all join at
+// once: the helpers share the table and must not change a score.
+func TestManyWorkers(t *testing.T) {
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 16, Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.workers != 4 {
+		t.Fatalf("workers %d, want 4", s.workers)
+	}
+	s.helperAfter = 1
+	n := 10
+	if raceEnabled {
+		n = 3
+	}
+	for _, c := range readPons(t, "Test_L2_R2", n) {
+		pos, err := s.Play(c.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Reset()
+		got, err := s.Solve(context.Background(), pos, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Score != c.score {
+			t.Errorf("line %d %s: score %d with 4 workers, want %d", c.line, c.text, got.Score, c.score)
+		}
+		if got.Interior == 0 || got.Nodes < got.Interior {
+			t.Errorf("line %d: %d nodes, %d interior: want 0 < interior <= nodes", c.line, got.Nodes, got.Interior)
+		}
+	}
+}
