@@ -16,11 +16,12 @@ import (
 // with alpha-beta pruning, centre-first move ordering refined by counting
 // the threats a move creates, a transposition table that keeps both bounds
 // of a score and the best move, mirror-image positions sharing one entry,
-// iterative null-window search, and pruning of the moves that hand the
-// opponent an immediate win. This is the line of Pascal Pons, "Solving
-// Connect 4: how to build a perfect AI" (blog.gamesolver.org), and of John
-// Tromp's Fhourstones solver (tromp.github.io/c4/fhour.html), which pioneered
-// the bitboard and the table.
+// iterative null-window search, pruning of the moves that hand the
+// opponent an immediate win, and Allis' claimeven bound. This is the line
+// of Pascal Pons, "Solving Connect 4: how to build a perfect AI"
+// (blog.gamesolver.org), and of John Tromp's Fhourstones solver
+// (tromp.github.io/c4/fhour.html), which pioneered the bitboard and the
+// table.
 //
 // Scores follow Pons' convention, seen from the player to move: 0 for a
 // draw; a win with the winner's k-th disc scores (rows*columns)/2 + 1 - k
