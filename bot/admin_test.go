@@ -193,7 +193,12 @@ func TestEndByAModerator(t *testing.T) {
 	mustPrivate(t, e.adminSlash(carol, memberPerms, channelID, "end", ""), "needs the **Manage Messages** permission")
 	mustPrivate(t, e.adminSlash(carol, moderatorPerms, channelID, "end", ""), "Ended: no result counts")
 	ended := messageText(e.message(board.ID))
-	mustContain(t, "ended board", ended, "🛑 Ended by <@"+carolID+">: no result counts.", "Connect 4 · Round 1")
+	mustContain(t, "ended board", ended, "🛑 Ended by <@"+carolID+">: no result counts.")
+	// Its title says the match is over, as every other ending's does,
+	// not the live board's "Connect 4 · Round 1".
+	if got := e.message(board.ID).Embeds[0].Title; got != "Connect 4 · Match stopped in round 1" {
+		t.Errorf("the ended board's title is %q, want %q", got, "Connect 4 · Match stopped in round 1")
+	}
 	if len(e.message(board.ID).Components) != 0 {
 		t.Error("the ended board keeps its buttons")
 	}
@@ -217,8 +222,8 @@ func TestOpenChallengeRace(t *testing.T) {
 	if strings.Contains(open.Content, "<@") {
 		t.Errorf("an open challenge mentions someone: %q", open.Content)
 	}
-	mustPrivate(t, e.click(alice, open, "Accept"), "can't accept your own challenge")
-	mustPrivate(t, e.click(bob, open, "Withdraw"), "Only **Alice** can withdraw this challenge")
+	mustPrivate(t, e.click(alice, open, "Accept"), "This is your own open challenge: anyone else here may accept it. To take it back, click **Withdraw**.")
+	mustPrivate(t, e.click(bob, open, "Withdraw"), "Only **Alice** can withdraw this challenge. To play them, click **Accept**.")
 
 	takers := []user{bob, carol, {ID: "1400000000000000004", GlobalName: "Dave"}, {ID: "1400000000000000005", GlobalName: "Erin"},
 		{ID: "1400000000000000006", GlobalName: "Frank"}}

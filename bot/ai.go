@@ -83,11 +83,11 @@ func (h engine) turns(budget time.Duration) sessions.Bot {
 // privately, move by move, whether each move of the deciding round kept the
 // position's value or gave it away, after a deferred response.
 func (h *solver) analysis(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := current(ctx, h.store, c)
+	s, err := finishedMatch(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.messenger == nil || !h.engine.offersAnalysis(s) {
+	if h.messenger == nil || !h.engine.offersAnalysis(s) {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(ctx context.Context) *message {

@@ -77,7 +77,7 @@ func TestPlayTheBot(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags != 0 {
 		t.Fatalf("a match against the bot answered type %d flags %d: %q", resp.Type, resp.Data.Flags, text(resp))
 	}
-	mustContain(t, "board against the bot", text(resp), "🔴 **Alice** 0 – 0 **ConnectN** 🟡", "Alice** to play",
+	mustContain(t, "board against the bot", text(resp), "🔴 **Alice** 0 – 0 **Connect N** 🟡", "Alice** to play",
 		"first to win 2 rounds · against the bot (medium)")
 	if got := labels(resp.Data.Components); got != "1 2 3 4 Forfeit match" {
 		t.Errorf("buttons %q", got)
@@ -110,7 +110,7 @@ func TestPlayTheBot(t *testing.T) {
 	mustContain(t, "round 2 board", messageText(msgs[1]), "Round 2", "Alice** to play", "⬇️ Last disc: 🟡 column 4")
 	// Alice wins round 2 as well: the match counts against the bot, apart.
 	e.play(alice, alice, "1", "1", "1")
-	mustContain(t, "final message", messageText(e.board()), "🔴 **Alice** 2 – 0 **ConnectN** 🟡", "🏆 🔴 **Alice** wins round 2 and the match!")
+	mustContain(t, "final message", messageText(e.board()), "🔴 **Alice** 2 – 0 **Connect N** 🟡", "🏆 🔴 **Alice** wins round 2 and the match!")
 	if strings.Contains(messageText(e.board()), "Matches between them") {
 		t.Errorf("a record between a member and the bot is shown")
 	}
@@ -119,7 +119,7 @@ func TestPlayTheBot(t *testing.T) {
 	if vsBot.Wins != 1 || vsMembers.Matches != 0 {
 		t.Errorf("stats against the bot %+v, against members %+v", vsBot, vsMembers)
 	}
-	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "Alice vs ConnectN: **1–0**")
+	mustContain(t, "stats", text(e.send(slash(carol, "stats", "user", alice))), "Alice vs Connect N: **1–0**")
 	mustContain(t, "leaderboard", text(e.send(slash(carol, "leaderboard"))), "No match has finished")
 	for _, l := range a.levels {
 		if l != ai.Medium {

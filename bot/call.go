@@ -177,6 +177,40 @@ func current(ctx context.Context, st getter, c *call) (*sessions.Session, error)
 	return s, err
 }
 
+// finishedMatch returns the finished match that a button under its last
+// board names (c.match()), whether or not the channel has moved on since
+// (the last board keeps its Picture and Analysis after a rematch is asked
+// for): the channel's newest session when it is that match, else one of
+// its last recentMatches sessions. It refuses ReasonStale when the match
+// is none of them, or is not finished.
+func finishedMatch(ctx context.Context, st historyStore, c *call) (*sessions.Session, error) {
+	s, err := st.Get(ctx, c.i.ChannelID)
+	if err == nil && s.ID != c.match() {
+		var list []*sessions.Session
+		list, err = st.History(ctx, c.i.ChannelID, recentMatches)
+		s = nil
+		for _, old := range list {
+			if old.ID == c.match() {
+				s = old
+			}
+		}
+	}
+	switch {
+	case errors.Is(err, sessions.ErrNotFound):
+		return nil, sessions.Refuse(sessions.ReasonStale)
+	case err != nil:
+		return nil, err
+	case s == nil || s.Phase != sessions.PhaseFinished:
+		return nil, sessions.Refuse(sessions.ReasonStale)
+	}
+	return s, nil
+}
+
+// recentMatches is how many of a channel's newest sessions finishedMatch
+// looks through: a rematch's invitation, declined or expired, and the
+// rematch itself come after the match whose last board is clicked.
+const recentMatches = 10
+
 // match returns the session a clicked button names: the first part of its
 // custom_id, as every button of a match has it (0 for another button).
 func (c *call) match() int64 { return c.id.Part(0) }

@@ -69,7 +69,9 @@ func TestCatalogCoversTheBot(t *testing.T) {
 		render.MatchOver(l, &direct, &sessions.PairRecord{Wins: 1}, "", false)
 	}
 	for _, turn := range []time.Duration{30 * time.Second, 5 * time.Minute, time.Hour} {
-		renderHelp(l, turn)
+		for p := range helpPages {
+			helpMessage(l, turn, p)
+		}
 	}
 	render.Leaderboard(l, false, nil)
 	render.Leaderboard(l, true, nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/locale"
 	"github.com/connectn/connectn/sessions"
 )
 
@@ -236,7 +238,7 @@ func (h *challenges) accept(ctx context.Context, c *call) (*discordgo.Interactio
 	}
 	s, expired, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
 		if err := s.Accept(sessions.Member{ID: c.user, Name: c.name}, c.messageID(), c.webhook("@original"), c.now, h.policy); err != nil {
-			return err
+			return namingButton(c.public(s), s, err)
 		}
 		if capped {
 			s.PlayUnrated()
@@ -256,11 +258,39 @@ func (h *challenges) accept(ctx context.Context, c *call) (*discordgo.Interactio
 // decline ends a challenge without a match: declined by the challenged
 // member, or withdrawn by the challenger.
 func (h *challenges) decline(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, _, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error { return s.Decline(c.user) })
+	s, _, err := updateMatch(ctx, h.store, c, h.policy, func(s *sessions.Session) error {
+		return namingButton(c.public(s), s, s.Decline(c.user))
+	})
 	if err != nil {
 		return nil, err
 	}
 	return updateMessage(render.Session(c.public(s), s)), nil
+}
+
+// reasonOwnOpenChallenge refuses the challenger's Accept on their own
+// open challenge (/connectn open), which has no opponent yet: its Withdraw
+// button takes it back. Its text reads the button's label as Button.
+var reasonOwnOpenChallenge = sessions.NewReason("own_open_challenge")
+
+// namingButton returns err (nil stays nil), a refusal of a click on the
+// message of challenge s, with the label of the button its text tells the
+// clicker to use as the argument Button, read in l, the language the
+// message is drawn in (which may not be the clicker's): Decline for the
+// challenger's own Accept (reasonOwnOpenChallenge and Withdraw on an open
+// challenge), Accept for another member's Withdraw on an open challenge.
+// Any other error comes back as it is.
+func namingButton(l *locale.Localizer, s *sessions.Session, err error) error {
+	r, ok := sessions.AsRefusal(err)
+	switch {
+	case !ok:
+	case r.Reason == sessions.ReasonOwnChallenge && s.Place.Open:
+		return sessions.Refuse(reasonOwnOpenChallenge, "Button", l.T("button_withdraw"))
+	case r.Reason == sessions.ReasonOwnChallenge:
+		return sessions.Refuse(r.Reason, append(slices.Clip(r.Args), "Button", l.T("button_decline"))...)
+	case r.Reason == sessions.ReasonOpenWithdraw:
+		return sessions.Refuse(r.Reason, append(slices.Clip(r.Args), "Button", l.T("button_accept"))...)
+	}
+	return err
 }
 
 // settleForNew makes room for a new session in the channel of c: it ends

@@ -40,7 +40,7 @@ func TestRoutesDocumented(t *testing.T) {
 			t.Errorf("%s: no help line (helpLine)", r.path())
 		case !l.Has(r.help):
 			t.Errorf("%s: its help line %s is not in the catalog", r.path(), r.help)
-		case !slices.Contains(helpOrder, r.help):
+		case !slices.Contains(helpKeys(), r.help):
 			t.Errorf("%s: its help line %s is not in helpOrder", r.path(), r.help)
 		}
 		if r.parent == commandName {
@@ -59,9 +59,14 @@ func TestRoutesDocumented(t *testing.T) {
 			t.Errorf("%s: docs/playing.md does not name it", r.path())
 		}
 	}
-	for _, key := range helpOrder {
+	seen := map[string]bool{}
+	for _, key := range helpKeys() {
 		if !named[key] {
 			t.Errorf("helpOrder's %s is no route's help line", key)
 		}
+		if seen[key] {
+			t.Errorf("helpOrder has %s on two pages", key)
+		}
+		seen[key] = true
 	}
 }

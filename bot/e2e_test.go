@@ -237,7 +237,7 @@ func TestGatewayBadToken(t *testing.T) {
 func TestPlayTheBotOverHTTP(t *testing.T) {
 	w := newEnv(t, bot.WithAI(ai.NewEngine(ai.Options{TableMB: 8, Workers: 2, Seed: 3})))
 	resp := w.send(slash(alice, "challenge", "rows", 5, "columns", 6, "connect", 4, "wins", 1, "level", "perfect"))
-	mustContain(t, "board", text(resp), "**ConnectN**", "against the bot (perfect)")
+	mustContain(t, "board", text(resp), "**Connect N**", "against the bot (perfect)")
 	for k := 0; k < 15; k++ {
 		s, err := w.store.Get(context.Background(), channelID)
 		if err != nil {
@@ -266,5 +266,5 @@ func TestPlayTheBotOverHTTP(t *testing.T) {
 	if got := labels(final.Components); got != "Rematch Picture Analysis" {
 		t.Fatalf("the match did not end with the bot's win on the board: buttons %q\n%s", got, messageText(final))
 	}
-	mustContain(t, "final", messageText(final), "ConnectN** wins")
+	mustContain(t, "final", messageText(final), "Connect N** wins")
 }

@@ -164,7 +164,7 @@ func table(f features) []route {
 		ch.routes(),
 		(&play{store: f.store, boards: f.boards, sched: f.sched, log: f.log, policy: f.policy, engine: f.engine}).routes(),
 		(&stats{store: f.store, puzzles: f.puzzleStats()}).routes(),
-		(&help{turn: f.policy.TurnTimeout}).routes(),
+		(&help{turn: f.policy.TurnTimeout, store: f.store}).routes(),
 		(&openChallenges{challenges: ch}).routes(),
 		(&forgetting{store: f.store, boards: f.boards, log: f.log}).routes(),
 		(&solver{store: f.store, boards: f.boards, log: f.log, engine: f.engine, messenger: f.messenger}).routes(),

@@ -306,8 +306,8 @@ func TestRematch(t *testing.T) {
 	resp := e.click(bob, finished, "Rematch")
 	mustUpdate(t, resp)
 	mustContain(t, "finished match", text(resp), "🔁 🟢 **Bob** asked for a rematch: the invitation is in a new message below.")
-	if len(resp.Data.Components) != 0 {
-		t.Errorf("the finished match keeps buttons %q", labels(resp.Data.Components))
+	if b := findButton(t, resp.Data.Components, "Rematch"); !b.Disabled {
+		t.Errorf("the finished match's Rematch is still enabled")
 	}
 	// An invitation, not a match: Alice's clock does not run yet.
 	s := e.session()
@@ -321,7 +321,7 @@ func TestRematch(t *testing.T) {
 	}
 	// A second click, by either player, makes no second invitation.
 	mustPrivate(t, e.click(bob, finished, "Rematch"), "You asked **Alice** for a rematch already")
-	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: accept it in the message below.")
+	mustPrivate(t, e.click(alice, finished, "Rematch"), "**Bob** asked for a rematch already: click **Accept** on the invitation below.")
 	mustPrivate(t, e.click(bob, invite, "Accept"), "can't accept your own challenge")
 	if n := len(e.public()); n != 2 {
 		t.Fatalf("%d public messages, want the finished match and one invitation", n)
@@ -478,13 +478,13 @@ func TestStatsAndLeaderboard(t *testing.T) {
 	}
 	mustContain(t, "Alice's stats", text(resp), "record of Alice", "**Matches:** 3", "**Wins:** 2", "**Losses:** 1",
 		"**Win rate:** 67%", "**Rounds won:** 2", "**Rounds lost:** 1", "**Rounds drawn:** 0",
-		"**Streak:** – · **Best:** 2 wins in a row", "Alice vs Bob: **2–0**")
+		"**Streak:** – · **Longest:** 2 wins in a row", "Alice vs Bob: **2–0**")
 	if strings.Contains(text(resp), "you") || strings.Contains(text(resp), "<@") {
 		t.Errorf("public stats speak to the asker, or mention:\n%s", text(resp))
 	}
 	mentionsOnly(t, "stats", resp.Data.AllowedMentions)
 	resp = e.send(slash(carol, "stats"))
-	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Best:** 1")
+	mustContain(t, "Carol's own stats", text(resp), "record of Carol", "**Matches:** 1", "**Wins:** 1", "**Streak:** 1 win in a row · **Longest:** 1")
 	if strings.Contains(text(resp), " vs ") {
 		t.Errorf("own stats show a record against oneself")
 	}
@@ -503,16 +503,26 @@ func TestHelp(t *testing.T) {
 	if resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatal("help is not private")
 	}
-	for _, sub := range bot.Commands()[0].Options {
-		mustContain(t, "help", text(resp), "`/connectn "+sub.Name)
+	first := text(resp)
+	mustContain(t, "help's first page", first, "A turn lasts **5 minutes** here", "leave `opponent` out")
+	// Every page, one click away: together they name every command.
+	all := first
+	msg := e.lastPrivate()
+	for _, label := range []string{"Commands", "Playing the bot", "Ratings", "Admins"} {
+		all += "\n" + text(e.click(carol, msg, label))
 	}
-	mustContain(t, "help", text(resp), "A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`",
-		"⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**")
+	for _, sub := range bot.Commands()[0].Options {
+		mustContain(t, "help", all, "`/connectn "+sub.Name)
+	}
+	mustContain(t, "help", all, "`level`", "⬇️ over the column of the last disc", "**Rematch**", "**Picture**", "**Analysis**",
+		"`/connectn-admin`")
 	mentionsOnly(t, "help", resp.Data.AllowedMentions)
 
-	// The turn time is this server's.
+	// The turn time is this server's: its setting, else the bot's.
+	e.adminSlash(carol, adminPerms, channelID, "settings", "set", strArg("turn-timeout", "2m"))
+	mustContain(t, "help in a server whose turn lasts 2 min", text(e.send(slash(carol, "help"))), "A turn lasts **2 minutes** here")
 	e = newEnv(t, bot.WithTimeouts(0, 90*time.Second))
-	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** on this server")
+	mustContain(t, "help with a turn of 90 s", text(e.send(slash(carol, "help"))), "A turn lasts **90 seconds** here")
 }
 
 func TestCraftedCustomIDs(t *testing.T) {
@@ -672,6 +682,9 @@ func TestBoardPicture(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 5*50 || b.Dy() != 4*50 {
 		t.Errorf("picture of %v, want 250x200 for 5 columns and 4 rows", b)
 	}
+	// Asking for a rematch leaves the last board's Picture working.
 	e.click(bob, finished, "Rematch")
-	mustPrivate(t, e.click(carol, finished, "Picture"), "moved on")
+	if resp := e.click(carol, finished, "Picture"); resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("Picture after a rematch was asked for answered type %d %q, want the deferred picture", resp.Type, text(resp))
+	}
 }

@@ -65,7 +65,9 @@ func TestMessagesFitDiscordLimitsInEveryLanguage(t *testing.T) {
 			check("leaderboard", render.Leaderboard(l, direct, top))
 			check("stats", render.Stats(l, direct, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}))
 		}
-		check("help", renderHelp(l, 59*time.Minute+59*time.Second).Data)
+		for p := range helpPages {
+			check(fmt.Sprint("help page ", p), helpMessage(l, 59*time.Minute+59*time.Second, p))
+		}
 		for _, r := range sessions.Reasons() {
 			if strings.HasPrefix(r.String(), "test_") {
 				continue
@@ -199,7 +201,7 @@ func TestRenderGoldenInLanguages(t *testing.T) {
 			{name: tt.lang + "-refusal", msg: render.Ephemeral(l.T("refusal_connect_too_long", "Connect", 9, "Rows", 6, "Columns", 7, "Max", 7)).Data,
 				facts: []string{"9", "7"}, absent: english},
 			{name: tt.lang + "-help", msg: renderHelp(l, 5*time.Minute).Data,
-				facts: append([]string{l.T("help_title"), l.N("duration_minutes", 5)}, tt.native...), absent: []string{"How to play", "Commands", "/connectn challenge", "opponent:"}},
+				facts: append([]string{l.T("help_title"), l.N("duration_minutes", 5)}, tt.native...), absent: []string{"How to play", "Commands", "/connectn challenge", "opponent:"}, buttons: []int{3, 2}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc) })

@@ -12,7 +12,7 @@ import (
 
 // pictures is the feature of the Picture button under a finished match.
 type pictures struct {
-	store     getter
+	store     historyStore
 	log       *slog.Logger
 	messenger Messenger // nil: no picture (it is sent through the messenger)
 }
@@ -26,13 +26,13 @@ func (h *pictures) routes() []route {
 // privately, the deciding round's final board drawn as an image in the
 // match's theme (the classroom canvas of seed 002). Drawing and uploading
 // happen after a deferred response, through the interaction's webhook.
-// Once the channel has moved on to another session, the button is stale.
+// It stays for a while after the channel moved on (finishedMatch).
 func (h *pictures) picture(ctx context.Context, c *call) (*discordgo.InteractionResponse, error) {
-	s, err := current(ctx, h.store, c)
+	s, err := finishedMatch(ctx, h.store, c)
 	if err != nil {
 		return nil, err
 	}
-	if s.Phase != sessions.PhaseFinished || h.messenger == nil {
+	if h.messenger == nil {
 		return nil, sessions.Refuse(sessions.ReasonStale)
 	}
 	return c.deferPrivate(func(context.Context) *message {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/connectn/connectn/bot/internal/outbox"
 	"github.com/connectn/connectn/game/ai"
+	"github.com/connectn/connectn/internal/clock"
 	"github.com/connectn/connectn/puzzle"
 	"github.com/connectn/connectn/sessions"
 )
@@ -28,7 +30,14 @@ import (
 // The search uses the AI's engine, whose pool of workers leaves the
 // interaction handlers a processor (cmd's aiWorkers), and one search runs
 // at a time per process: a finished match costs a few seconds of one
-// worker, never the handlers' processor.
+// worker, never the handlers' processor. It is frugal besides, as a
+// background task on a self-hosted machine must be: each search has a
+// transposition table of its own of findTableMB (the AI's
+// table, CONNECTN_AI_MEMORY, stays unallocated on a bot whose members only
+// play each other), and after a search that took d the finder rests
+// findRest times d, so that on a busy server, where matches end faster
+// than they can be searched, it takes at most a quarter of one processor
+// on average; the queue waits in the store.
 
 // Budgets of the search of a finished match.
 const (
@@ -37,6 +46,12 @@ const (
 	// findLease is how long a process holds a queued match: longer than
 	// findBudget, so that a live search is never taken over.
 	findLease = 2 * time.Minute
+	// findTableMB is the size of a search's own transposition table, in
+	// mebibytes.
+	findTableMB = 4
+	// findRest is how long the finder rests after a search, in multiples
+	// of the search's time: 3 keeps it to a quarter of a processor.
+	findRest = 3
 )
 
 // puzzleFinder is the feature that finds puzzles in the server's matches.
@@ -45,8 +60,17 @@ type puzzleFinder struct {
 	engine engine
 	run    *outbox.Runner // runs the search in the background
 	log    *slog.Logger
-	// busy is set while this process searches a match.
+	clock  clock.Clock
+	// busy is set while this process searches a match (or runDue looks
+	// whether it may).
 	busy atomic.Bool
+	// rest is when the finder may take the next match: findRest times the
+	// last search's time after it ended. Written before busy is cleared,
+	// read after it is set.
+	rest time.Time
+	// own and eval: the searches' evaluator, made on the first search.
+	own  sync.Once
+	eval puzzle.Evaluator
 }
 
 // finderStore is what the search reads and writes.
@@ -82,6 +106,10 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 	if h.store == nil || h.engine.ai == nil || !h.busy.CompareAndSwap(false, true) {
 		return
 	}
+	if h.clock.Now().Before(h.rest) {
+		h.busy.Store(false)
+		return
+	}
 	sc, ok, err := h.store.ClaimPuzzleScan(ctx, findLease)
 	if err != nil || !ok {
 		if err != nil {
@@ -91,9 +119,26 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 		return
 	}
 	h.run.Spawn(func(ctx context.Context) {
-		defer h.busy.Store(false)
+		start := h.clock.Now()
 		h.search(ctx, sc)
+		end := h.clock.Now()
+		h.rest = end.Add(findRest * end.Sub(start))
+		h.busy.Store(false)
 	})
+}
+
+// evaluator is what the searches value positions with: the AI's engine
+// with a table of its own of findTableMB, made once (a table's memory is
+// mapped for the process's life), or the AI itself when it is not the
+// engine (the tests' stand-ins).
+func (h *puzzleFinder) evaluator() puzzle.Evaluator {
+	h.own.Do(func() {
+		h.eval = h.engine.ai
+		if e, ok := h.engine.ai.(*ai.Engine); ok {
+			h.eval = e.WithTableMB(findTableMB)
+		}
+	})
+	return h.eval
 }
 
 // search looks for puzzles in the match of sc and stores them.
@@ -110,7 +155,7 @@ func (h *puzzleFinder) search(ctx context.Context, sc sessions.PuzzleScan) {
 		}
 		fctx, cancel := context.WithTimeout(ctx, findBudget)
 		info := puzzle.MatchInfo{Guild: s.GuildID, Match: s.ID, Players: [2]string{s.Players[0].Name, s.Players[1].Name}}
-		ps, complete, err := puzzle.FindInMatch(fctx, h.engine.ai, s.Match, info, puzzle.FindOptions{})
+		ps, complete, err := puzzle.FindInMatch(fctx, h.evaluator(), s.Match, info, puzzle.FindOptions{})
 		cancel()
 		if err != nil && !errors.Is(err, puzzle.ErrInvalidPuzzle) && ctx.Err() == nil {
 			h.log.Warn("searching a match for puzzles", "match", s.ID, "err", err)

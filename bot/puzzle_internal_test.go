@@ -147,8 +147,9 @@ func (f *blockingFinder) FinishPuzzleScan(context.Context, int64, []sessions.Fou
 // finished match at a time.
 func TestPuzzleFinderOneAtATime(t *testing.T) {
 	st := &blockingFinder{release: make(chan struct{}), entered: make(chan struct{}, 4)}
-	run := outbox.NewRunner(clocktest.New(), slog.New(slog.DiscardHandler))
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run, log: slog.New(slog.DiscardHandler)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run, log: slog.New(slog.DiscardHandler), clock: clk}
 	f.runDue(context.Background())
 	<-st.entered
 	f.runDue(context.Background())
@@ -169,6 +170,63 @@ func TestPuzzleFinderOneAtATime(t *testing.T) {
 		t.Errorf("%d matches taken after the search ended, want 2", st.claims)
 	}
 	run.Close(context.Background())
+}
+
+// TestPuzzleFinderRests: after a search that took d, the finder takes no
+// match for findRest times d, however often the scheduler asks, and takes
+// the next one after: on a busy server it takes a quarter of a processor
+// at most, and the queue waits in the store.
+func TestPuzzleFinderRests(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release) // frees a search a failure left waiting
+		run.Close(context.Background())
+	})
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run, log: slog.New(slog.DiscardHandler), clock: clk}
+	claims := func() int {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.claims
+	}
+	f.runDue(context.Background())
+	<-st.entered
+	const took = 2 * time.Second // the search's time
+	clk.Advance(took)
+	st.release <- struct{}{}
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []time.Duration{0, time.Second, findRest*took - time.Second - time.Millisecond} {
+		clk.Advance(step)
+		f.runDue(context.Background())
+		if n := claims(); n != 1 {
+			t.Fatalf("%d matches taken %v into the rest of %v after a search of %v, want 1 (no second)", n, step, findRest*took, took)
+		}
+	}
+	clk.Advance(time.Millisecond)
+	st.release <- struct{}{}
+	f.runDue(context.Background())
+	if n := claims(); n != 2 {
+		t.Fatalf("%d matches taken after the rest, want 2", n)
+	}
+	<-st.entered
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPuzzleFinderOwnTable: the search values positions with a table of
+// its own of findTableMB, not the AI's (CONNECTN_AI_MEMORY), which a bot
+// whose members only play each other never allocates.
+func TestPuzzleFinderOwnTable(t *testing.T) {
+	e := ai.NewEngine(ai.Options{TableMB: 64, Workers: 1})
+	f := &puzzleFinder{engine: engine{ai: e}}
+	ev, ok := f.evaluator().(*ai.Engine)
+	if !ok || ev == e {
+		t.Fatalf("the search values positions with %T %p, want an engine of its own beside the AI's %p", f.evaluator(), ev, e)
+	}
 }
 
 // TestParseClock: times of day on the 24-hour clock, and what is refused.

@@ -44,7 +44,7 @@ func TestRatedMatches(t *testing.T) {
 	want := fmt.Sprintf("📈 🔴 **Alice** %d (+%d) · 🟡 **Bob** %d (−%d)", round(a.R), round(a.R)-1500, round(b.R), 1500-round(b.R))
 	mustContain(t, "last board", messageText(e.board()), want)
 	mustContain(t, "stats", text(e.send(slash(alice, "stats"))),
-		fmt.Sprintf("**Rating:** %d, provisional (± %d) · **Best:** %d · 1 rated match", round(a.R), round(a.RD), round(a.R)))
+		fmt.Sprintf("**Rating:** %d, provisional (± %d) · **Peak:** %d · 1 rated match", round(a.R), round(a.RD), round(a.R)))
 
 	// Two more today, then a fourth: unrated.
 	e.playRated(bob, alice, alice)

@@ -239,12 +239,14 @@ func TestMessagesFitDiscordLimits(t *testing.T) {
 		top[k] = sessions.Stats{UserID: "14000000000000000" + fmt.Sprint(10+k), Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30}
 	}
 	big := sessions.Stats{Matches: 1 << 30, Wins: 1 << 30, Losses: 1 << 30, RoundsWon: 1 << 30, RoundsLost: 1 << 30, RoundsDrawn: 1 << 30, Streak: 1 << 30, BestStreak: 1 << 30}
-	help := renderHelp(en, 59*time.Minute+59*time.Second)
-	for name, msg := range map[string]*message{
+	others := map[string]*message{
 		"leaderboard": render.Leaderboard(en, false, top),
 		"stats":       render.Stats(en, false, worstName, big, big, &sessions.PairRecord{Wins: 1 << 30, Losses: 1 << 30}, worstName, sessions.MemberRating{Games: 1 << 30, Best: 99999}),
-		"help":        help.Data,
-	} {
+	}
+	for p := range helpPages {
+		others[fmt.Sprint("help page ", p)] = helpMessage(en, 59*time.Minute+59*time.Second, p)
+	}
+	for name, msg := range others {
 		if bad := checkLimits(msg); len(bad) > 0 {
 			t.Errorf("%s: %v", name, bad)
 		}
@@ -502,18 +504,33 @@ func goldenCases(t *testing.T) []goldenCase {
 		{name: "challenge-declined", msg: render.ClosedChallenge(en, declined),
 			facts: []string{"Connect 4 challenge declined", "🟠 **Bob** declined."}, absent: []string{"<@"}},
 		{name: "stats", msg: render.Stats(en, false, "Alice", sessions.Stats{Matches: 5, Wins: 3, Losses: 2, RoundsWon: 7, RoundsLost: 4, RoundsDrawn: 1, Streak: 2, BestStreak: 3}, sessions.Stats{Matches: 2, Wins: 1, Losses: 1}, &sessions.PairRecord{Wins: 2, Losses: 1}, "Bob", sessions.MemberRating{}),
-			facts:  []string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Best:** 3", "Alice vs Bob: **2–1**", "Alice vs ConnectN: **1–1**"},
+			facts:  []string{"**Wins:** 3", "**Win rate:** 60%", "**Streak:** 2 wins in a row · **Longest:** 3", "Alice vs Bob: **2–1**", "Alice vs Connect N: **1–1**"},
 			absent: []string{"you", "<@"}},
 		{name: "stats-no-streak", msg: render.Stats(en, false, "Bob", sessions.Stats{Matches: 3, Wins: 1, Losses: 2, RoundsWon: 2, RoundsLost: 4, BestStreak: 1}, sessions.Stats{}, &sessions.PairRecord{Losses: 2}, "Alice", sessions.MemberRating{}),
-			facts:  []string{"**Streak:** – · **Best:** 1 win in a row", "Bob vs Alice: **0–2**"},
-			absent: []string{"you", "ConnectN"}},
+			facts:  []string{"**Streak:** – · **Longest:** 1 win in a row", "Bob vs Alice: **0–2**"},
+			absent: []string{"you", "vs Connect N"}},
 		{name: "leaderboard", msg: render.Leaderboard(en, false, []sessions.Stats{{UserID: "1400000000000000001", Matches: 4, Wins: 3, Losses: 1, RoundsWon: 6, RoundsLost: 2}, {UserID: "1400000000000000002", Matches: 4, Wins: 1, Losses: 3, RoundsWon: 2, RoundsLost: 6}, {UserID: "1400000000000000003", Matches: 12, Wins: 0, Losses: 12}, {UserID: "1400000000000000004", Matches: 1, Wins: 0, Losses: 1}}),
 			facts: []string{"🥇 <@1400000000000000001> — **3–1** · 75%\n", "🥈 <@1400000000000000002> — **1–3** · 25%\n", "🥉 <@1400000000000000003> — **0–12** · 0%\n", "**4.** <@1400000000000000004> — **0–1** · 0%\n",
 				"Wins–losses and win rate against members; ranked by wins, then win rate, then rounds won − lost."},
 			absent: []string{"Rounds:", "Win rate:", "played"}},
 		{name: "help", msg: renderHelp(en, 5*time.Minute).Data,
-			facts: []string{"A turn lasts **5 minutes** on this server", "leave `opponent` out", "`level`", "🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line",
-				"**Rematch**", "**Picture**", "**Analysis**"}},
+			facts:   []string{"How to play Connect N", "A turn lasts **5 minutes** here", "leave `opponent` out", "`/connectn challenge opponent:@member`"},
+			absent:  []string{"`/connectn board`", "`level`"},
+			buttons: []int{3, 2}},
+		{name: "help-commands", msg: helpMessage(en, 5*time.Minute, pageCommands),
+			facts: []string{"Connect N help · Commands", "`/connectn board`", "`/connectn forget-me`", "**Where:**",
+				"🔴 🟡 discs · 🟦 empty · ⬇️ over the column of the last disc · 🟥 🟨 the winning line"},
+			buttons: []int{3, 2}},
+		{name: "help-bot", msg: helpMessage(en, 5*time.Minute, pageBot),
+			facts: []string{"Connect N help · Playing the bot", "`level`", "- Perfect: unbeatable where the solver settles the board", "**Rematch**", "**Picture**",
+				"**Analysis**", "`/connectn analyze moves:4453`", "`/connectn puzzle`"},
+			buttons: []int{3, 2}},
+		{name: "help-ratings", msg: helpMessage(en, 5*time.Minute, pageRatings),
+			facts:   []string{"Connect N help · Ratings", "Glicko-2", "After 5 rated matches", "at most 3 rated matches", "`/connectn stats [user]`", "`/connectn leaderboard`"},
+			buttons: []int{3, 2}},
+		{name: "help-admins", msg: helpMessage(en, 5*time.Minute, pageAdmins),
+			facts:   []string{"Connect N help · Admins", "`/connectn-admin`", "`/connectn-admin tournament create`"},
+			buttons: []int{3, 2}},
 	}
 }
 

@@ -60,7 +60,7 @@ func cmd(build func() []byte) func(*env) []byte { return func(*env) []byte { ret
 
 // rematchAgain returns a click by who on Rematch under the channel's last
 // finished match, as a client that still shows the button sends it (the
-// message has lost it since).
+// message has disabled it since).
 func rematchAgain(who user) func(e *env) []byte {
 	return func(e *env) []byte {
 		hist, err := e.store.History(context.Background(), channelID, 0)
@@ -109,7 +109,7 @@ var recordedSession = []replayStep{
 	{"carol-leaderboard", cmd(func() []byte { return slash(carol, "leaderboard") }),
 		discordgo.InteractionResponseChannelMessageWithSource, "🥇 <@" + aliceID + "> — **2–0** · 100%"},
 	{"carol-help", cmd(func() []byte { return slash(carol, "help") }),
-		discordgo.InteractionResponseChannelMessageWithSource, "A turn lasts **5 minutes** on this server"},
+		discordgo.InteractionResponseChannelMessageWithSource, "A turn lasts **5 minutes** here"},
 	{"carol-challenge", cmd(func() []byte { return slashChallenge(carol, alice, nil) }),
 		discordgo.InteractionResponseChannelMessageWithSource, "challenges you"},
 	{"bob-accepts-carols-challenge", on(bob, "Accept", false), discordgo.InteractionResponseChannelMessageWithSource, "between two other players"},
@@ -126,8 +126,11 @@ var recordedSession = []replayStep{
 	{"carol-drop-2", on(carol, "2", false), discordgo.InteractionResponseUpdateMessage, "Carol** to play"},
 	{"carol-forfeit-command", cmd(func() []byte { return slash(carol, "forfeit") }),
 		discordgo.InteractionResponseChannelMessageWithSource, "Forfeit the match?"},
-	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "ConnectN** wins it"},
+	{"carol-confirms-forfeit", on(carol, "Forfeit match", true), discordgo.InteractionResponseUpdateMessage, "Connect N** wins it"},
 	{"alice-analysis", on(alice, "Analysis", false), discordgo.InteractionResponseDeferredChannelMessageWithSource, ""},
+	{"carol-help-again", cmd(func() []byte { return slash(carol, "help") }),
+		discordgo.InteractionResponseChannelMessageWithSource, "How to play Connect N"},
+	{"carol-help-commands", on(carol, "Commands", true), discordgo.InteractionResponseUpdateMessage, "Connect N help · Commands"},
 }
 
 // replayEnv is the bot of the recorded session: with an AI whose moves
@@ -200,7 +203,7 @@ func TestRecordedInteractions(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"/challenge", "/forfeit", "/board", "/stats", "/leaderboard", "/help",
-		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture", "analysis"} {
+		"accept", "decline", "drop", "forfeit", "forfeit!", "keep", "rematch", "picture", "analysis", "help"} {
 		if !seen[want] {
 			t.Errorf("the recording never uses %s", want)
 		}
@@ -216,8 +219,22 @@ func recordSession(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	e := replayEnv(t)
-	// New interactions get IDs and tokens past those of the recorded ones.
-	interactionSeq.Store(1000)
+	// New interactions get IDs and tokens past those of the recorded ones
+	// (made by from: "15" and the sequence number).
+	seq := int64(1000)
+	recorded, _ := filepath.Glob(filepath.Join(dir, "*.interaction.json"))
+	for _, f := range recorded {
+		var i struct {
+			ID string `json:"id"`
+		}
+		b, _ := os.ReadFile(f)
+		if json.Unmarshal(b, &i) == nil && strings.HasPrefix(i.ID, "15") {
+			if n, err := strconv.ParseInt(i.ID[2:], 10, 64); err == nil {
+				seq = max(seq, n)
+			}
+		}
+	}
+	interactionSeq.Store(seq)
 	for n, step := range recordedSession {
 		name := filepath.Join(dir, fmt.Sprintf("%02d-%s.interaction.json", n+1, step.name))
 		body, err := os.ReadFile(name)

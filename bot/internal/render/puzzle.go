@@ -124,7 +124,7 @@ func Puzzle(l *locale.Localizer, v PuzzleView) *Message {
 	case sessions.AttemptSolved:
 		lines = append(lines, l.T("puzzle_solved"))
 		if len(v.Moves) > 0 {
-			lines[0] += " " + l.T("puzzle_solved_by", "Disc", puzzleTheme.Disc[member], "Column", ColumnLabel(v.Moves[len(v.Moves)-1], cols))
+			lines[0] = Sentences(l, lines[0], l.T("puzzle_solved_by", "Disc", puzzleTheme.Disc[member], "Column", ColumnLabel(v.Moves[len(v.Moves)-1], cols)))
 		}
 	case sessions.AttemptFailed:
 		lines = append(lines, wrongLine(l, v, cols))

@@ -178,7 +178,7 @@ func winningLines(l *locale.Localizer, t Theme, r *game.Round, last game.Cell, c
 
 // BotName is the bot's name on the board when it plays: the product's
 // name, in every language.
-const BotName = "ConnectN"
+const BotName = "Connect N"
 
 // maxNameLength is the most characters of a display name a message shows.
 const maxNameLength = 32
@@ -242,7 +242,18 @@ func Name(l *locale.Localizer, s *sessions.Session, p game.Player) string {
 	if m := s.Member(p); m.ID == sessions.OpenSeat {
 		return ThemeNamed(s.Theme).DiscOf(p) + " *" + l.T("open_seat") + "*"
 	}
-	return ThemeNamed(s.Theme).DiscOf(p) + " **" + EscapeName(l, s.Member(p).Name) + "**"
+	return ThemeNamed(s.Theme).DiscOf(p) + " **" + playerName(l, s, p) + "**"
+}
+
+// playerName returns the escaped display name of player p of s: BotName
+// for the bot's side of a match against the bot, whatever name its seat
+// was stored with (the app's name in Discord when a member picked it as
+// opponent, or an older BotName).
+func playerName(l *locale.Localizer, s *sessions.Session, p game.Player) string {
+	if s.AI != "" && p == sessions.BotSide {
+		return BotName
+	}
+	return EscapeName(l, s.Member(p).Name)
 }
 
 // ratingValue writes a rating as players read it: a whole number.
@@ -265,8 +276,8 @@ func ratingDelta(before, after float64) string {
 // with the drawn rounds after it.
 func scoreLine(l *locale.Localizer, s *sessions.Session) string {
 	t, m := ThemeNamed(s.Theme), s.Match
-	line := t.Disc[game.Player1] + " **" + EscapeName(l, s.Players[0].Name) + "** " + strconv.Itoa(m.Score(game.Player1)) +
-		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + EscapeName(l, s.Players[1].Name) + "** " + t.Disc[game.Player2]
+	line := t.Disc[game.Player1] + " **" + playerName(l, s, game.Player1) + "** " + strconv.Itoa(m.Score(game.Player1)) +
+		" – " + strconv.Itoa(m.Score(game.Player2)) + " **" + playerName(l, s, game.Player2) + "** " + t.Disc[game.Player2]
 	if d := m.Draws(); d > 0 {
 		line += " · " + l.N("board_draws", d)
 	}
@@ -319,7 +330,7 @@ func Challenge(l *locale.Localizer, s *sessions.Session) *Message {
 		settingsLine(l, s.Config) + "\n" +
 		l.T(opener, "Opener", Name(l, s, s.Config.OpenerOf(1))) + "\n\n" + answer
 	if !s.Deadline.IsZero() {
-		desc += " " + l.T("challenge_expires", "When", Timestamp(s.Deadline))
+		desc = Sentences(l, desc, l.T("challenge_expires", "When", Timestamp(s.Deadline)))
 	}
 	if s.Rated {
 		desc += "\n" + l.T("challenge_rated")
@@ -381,28 +392,29 @@ func ClosedChallenge(l *locale.Localizer, s *sessions.Session) *Message {
 			ended = l.T("tournament_game_ended", "Moderator", Mention(s.EndedBy)) // it counts as it stood
 		}
 		if r := s.Match.Round(); r.Plies() > 0 || r.Number() > 1 {
-			// A match under way: its board as it stood, and who ended it.
+			// A match under way: its board as it stood, a title that
+			// says it is over, and who ended it.
 			return &Message{
 				AllowedMentions: NoMentions(),
 				Embeds: []*discordgo.MessageEmbed{boardEmbed(l, s, r,
-					l.T("board_title", "Connect", s.Config.Connect, "Round", r.Number()), ClosedColor, ended)},
+					l.T("board_title_ended", "Connect", s.Config.Connect, "Round", r.Number()), ClosedColor, ended)},
 				Components: []discordgo.MessageComponent{},
 			}
 		}
-		title, why = "challenge_title_ended", ended+" "
+		title, why = "challenge_title_ended", ended
 	case sessions.EndDeclined:
-		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", Name(l, s, game.Player2))+" "
+		title, why = "challenge_title_declined", l.T("challenge_declined", "Opponent", Name(l, s, game.Player2))
 	case sessions.EndWithdrawn:
-		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", Name(l, s, game.Player1))+" "
+		title, why = "challenge_title_withdrawn", l.T("challenge_withdrawn", "Challenger", Name(l, s, game.Player1))
 	case sessions.EndExpired:
-		title, why = "challenge_title_expired", l.T("challenge_expired")+" "
+		title, why = "challenge_title_expired", l.T("challenge_expired")
 	}
 	return &Message{
 		AllowedMentions: NoMentions(),
 		Embeds: []*discordgo.MessageEmbed{{
 			Title: l.T(title, "Connect", s.Config.Connect),
 			Description: l.T("challenge_players", "Player1", Name(l, s, game.Player1), "Player2", Name(l, s, game.Player2)) + "\n" +
-				settingsLine(l, s.Config) + "\n\n" + why + l.T("challenge_no_match"),
+				settingsLine(l, s.Config) + "\n\n" + Sentences(l, why, l.T("challenge_no_match")),
 			Color: ClosedColor,
 		}},
 		Components: []discordgo.MessageComponent{},
@@ -482,7 +494,7 @@ func Board(l *locale.Localizer, s *sessions.Session) *Message {
 	}
 	status := l.T(id, "Player", Name(l, s, toMove))
 	if !s.Deadline.IsZero() && !s.BotToMove() {
-		status += " " + l.T("board_turn_runs_out", "When", Timestamp(s.Deadline))
+		status = Sentences(l, status, l.T("board_turn_runs_out", "When", Timestamp(s.Deadline)))
 	}
 	if s.RatedCapped {
 		status += "\n" + l.T("rating_capped")
@@ -524,8 +536,9 @@ func RoundRecord(l *locale.Localizer, s *sessions.Session, r *game.Round) *Messa
 // pinged the player to move, is cleared), the final score, the two
 // players' record against each other in this server (pair, from
 // Players[0]'s side; nil to leave it out), and the Rematch and Picture
-// buttons (and Analysis when analysis is set), unless rematch, a last
-// status line, says a rematch was asked for: then no button is left.
+// buttons (and Analysis when analysis is set). When rematch, a last
+// status line, says a rematch was asked for, Rematch is disabled and the
+// other buttons stay.
 func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairRecord, rematch string, analysis bool) *Message {
 	m := s.Match
 	winner := m.Winner()
@@ -554,8 +567,15 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		row = append(row, discordgo.Button{Label: l.T("button_analysis"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "🔍"},
 			CustomID: customid.New("analysis", s.ID).String()})
 	}
+	if rematch != "" && !s.Tournament.Set() {
+		// Asked for once: Rematch is spent, Picture and Analysis stay.
+		b := row[0].(discordgo.Button)
+		b.Disabled = true
+		row[0] = b
+	}
 	components := []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
-	// Each round's moves, copyable into /connectn analyze or connectn solve.
+	// Each round's moves, copyable into /connectn analyze or connectn
+	// solve, in small print that says what they are.
 	var moves []string
 	for _, r := range m.Rounds() {
 		if len(r.Moves()) > 0 {
@@ -563,11 +583,10 @@ func MatchOver(l *locale.Localizer, s *sessions.Session, pair *sessions.PairReco
 		}
 	}
 	if len(moves) > 0 {
-		status = append(status, strings.Join(moves, " · "))
+		status = append(status, l.T("match_moves_line", "Rounds", strings.Join(moves, " · ")))
 	}
 	if rematch != "" {
 		status = append(status, rematch)
-		components = []discordgo.MessageComponent{}
 	}
 	e := boardEmbed(l, s, m.Round(), l.T("match_title", "Connect", s.Config.Connect), ThemeNamed(s.Theme).ColorOf(winner), status...)
 	e.Footer.Text += " · " + l.T("match_number", "Match", s.ID)
@@ -759,6 +778,25 @@ func Duration(l *locale.Localizer, d time.Duration) string {
 		return l.N("duration_minutes", int(d/time.Minute))
 	}
 	return l.N("duration_seconds", int((d+time.Second-1)/time.Second))
+}
+
+// Sentences returns the sentences in l's language one after the other on
+// one line, joined as the catalog's message "sentences" says this language
+// joins two sentences: with a space ("Alice declined. Start a new
+// match…"), or without one in Japanese and Chinese ("…断りました。新しい
+// 試合は…"). Empty sentences are left out.
+func Sentences(l *locale.Localizer, sentences ...string) string {
+	out := ""
+	for _, s := range sentences {
+		switch {
+		case s == "":
+		case out == "":
+			out = s
+		default:
+			out = l.T("sentences", "First", out, "Next", s)
+		}
+	}
+	return out
 }
 
 // Ephemeral returns a private reply with text, seen only by the user who
