@@ -63,6 +63,7 @@ type options struct {
 	sets          []string
 	n             int
 	empty, weak   bool
+	emptyWeak     bool
 	ponsEmpty     bool
 	workers       int
 	tableMB       int
@@ -86,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&sets, "sets", "Test_L3_R1,Test_L2_R1,Test_L2_R2,Test_L1_R1,Test_L1_R2,Test_L1_R3", "Pons' sets to solve, comma-separated (\"\" for none)")
 	fs.IntVar(&o.n, "n", 20, "positions of each set, from its first")
 	fs.BoolVar(&o.empty, "empty", false, "also solve the empty 7x6 board, strongly and weakly")
+	fs.BoolVar(&o.emptyWeak, "empty-weak", false, "also solve the empty 7x6 board weakly (without the strong solve of -empty)")
 	fs.BoolVar(&o.ponsEmpty, "pons-empty", false, "also run Pons' solver on the empty board (hours)")
 	fs.BoolVar(&o.weak, "weak", false, "solve the sets weakly (win, draw or loss)")
 	fs.IntVar(&o.workers, "workers", 1, "this solver's workers (the outside solvers' threads are their builds')")
@@ -144,7 +146,10 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 	}
 	var rows []row
 	if o.empty {
-		rows = append(rows, row{"empty 7x6, strong", false, []line{{}}, o.emptyTableMB, true}, row{"empty 7x6, weak", true, []line{{}}, o.emptyTableMB, true})
+		rows = append(rows, row{"empty 7x6, strong", false, []line{{}}, o.emptyTableMB, true})
+	}
+	if o.empty || o.emptyWeak {
+		rows = append(rows, row{"empty 7x6, weak", true, []line{{}}, o.emptyTableMB, true})
 	}
 	for _, set := range o.sets {
 		lines, err := readSet(filepath.Join(o.dir, set), o.n)
