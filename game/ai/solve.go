@@ -327,8 +327,8 @@ func catchStop(f func()) (err error) {
 }
 
 // helper is a further worker of a long search: it runs the same null-window
-// probes as the main worker with its first moves near the root in another
-// order (its variant), in its own goroutine, and shares the transposition
+// probes as the main worker with the replies to the root's moves in another
+// order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
 // table, so each worker finds entries the others have settled (lazy SMP).
 // Its results are never used directly, so it cannot change a score, only
 // how fast it is found.

@@ -259,7 +259,7 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		list[i] = k
 		n++
 	}
-	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 {
+	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == 1) {
 		j := s.swapWith(p.moves, n)
 		list[0], list[j] = list[j], list[0]
 	}
@@ -291,8 +291,9 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 }
 
 // swapWith returns which of a helper's n > 1 ordered moves it explores
-// first, at a node with moves discs: the second for the first helper (as
-// with two workers before), others for the next ones, varying with depth.
+// first, at a node with moves discs: the second for the first helper,
+// others for the next ones, varying with depth. With helperOddOnly (the
+// default) a helper reorders only the replies to the root's moves.
 func (s *searcher) swapWith(moves, n int) int {
 	return 1 + (s.variant-1+moves-s.rootMoves)%(n-1)
 }
@@ -374,7 +375,7 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 		cols[i], scores[i] = c, sc
 		n++
 	}
-	if s.variant > 0 && n > 1 {
+	if s.variant > 0 && n > 1 && !helperOddOnly {
 		j := s.swapWith(p.moves, n)
 		cols[0], cols[j] = cols[j], cols[0]
 	}

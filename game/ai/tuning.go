@@ -18,4 +18,11 @@ var (
 	// middle of the interval, towards 0 first), 1 c4's (next to the bound
 	// the last probe returned).
 	probeBy = 0
+	// helperOddOnly makes the helpers reorder moves only at an odd
+	// distance from the root (the replies, where a null window that fails
+	// high must search every move, so that another order shares the work),
+	// not at the root itself (where the first move that succeeds ends the
+	// search, so that another order wastes it). False restores the helpers
+	// of before (the root's first two moves swapped, and the next two plies').
+	helperOddOnly = true
 )
