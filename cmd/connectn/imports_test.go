@@ -62,6 +62,7 @@ var layers = map[string]layer{
 		"internal/clock"}, "main: wiring of everything, imported by nothing"},
 	"cmd/connectn-loadgen": {[]string{"bot/discordtest", "sessions", "sessions/sqlite", "game", "internal/clock"},
 		"the load generator: drives a bot through the fake Discord"},
+	"cmd/connectn-solvebench": {[]string{"game/ai", "game"}, "the solver's benchmark beside other solvers: the solver and the game only"},
 }
 
 // forbidden are outside packages (by path prefix), who alone may import

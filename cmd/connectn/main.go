@@ -13,7 +13,7 @@
 //	connectn export   write every match, stat and server setting (or one server's) as JSON lines
 //	connectn import   read what export wrote into an empty database
 //	connectn play     play Connect N in this terminal, no Discord needed
-//	connectn solve    solve positions exactly (Pascal Pons' test-set format)
+//	connectn solve    solve positions exactly (arguments, or Pascal Pons' test-set format on stdin)
 //	connectn arena    play two AI levels against each other
 //	connectn puzzles  make puzzles proved by the exact solver (puzzles generate)
 //	connectn version  print the version
@@ -334,7 +334,7 @@ line number. Example, from SQLite to PostgreSQL:
 		},
 		{
 			name:    "solve",
-			summary: "solve positions read from stdin exactly, in Pascal Pons' test-set format",
+			summary: "solve positions exactly: arguments (connectn solve 4453), or stdin in Pascal Pons' test-set format",
 			main: func(ctx context.Context, args []string, d deps) int {
 				return solveMain(ctx, args, d.stdin, d.stdout, d.stderr)
 			},

@@ -14,15 +14,18 @@ import (
 	"github.com/connectn/connectn/game/ai"
 )
 
-const solveUsage = `Usage: connectn solve [flags] < positions
+const solveUsage = `Usage: connectn solve [flags] [position ...]
+       connectn solve [flags] < positions
 
 Solves Connect N positions exactly and prints one line per position:
   moves score nodes microseconds
-Each input line is a position written as the columns played, first player
-first, numbered from 1 (columns 10 to 32 are written a to w), optionally
-followed by a space and anything else (such as a known score), which is
-ignored: the format of Pascal Pons' test sets, so that his solver and this
-one run side by side on the same input. An empty line is the empty board.
+A position is written as the columns played, first player first, numbered
+from 1 (columns 10 to 32 are written a to w): "connectn solve 4453" solves
+the position after 4, 4, 5, 3. Without positions as arguments, they are
+read from standard input, one a line, each optionally followed by a space
+and anything else (such as a known score), which is ignored: the format of
+Pascal Pons' test sets, so that his solver and this one run side by side on
+the same input. An empty line (or argument "") is the empty board.
 
 The score follows Pons' convention, for the player to move: 0 for a draw, a
 positive score for a win (the sooner, the larger: 22 minus the winner's
@@ -31,9 +34,10 @@ or -1. The transposition table is emptied before every position, as Pons'
 benchmark does; the time counts the search only (not reading the moves
 nor emptying the table), as his does.
 
-An invalid line (a column off the board, a full column, a move after the
-game is won, a position already won) is reported on stderr with its line
-number, and the command stops with exit status 1. Bad flags give status 2.
+An invalid position (a column off the board, a full column, a move after
+the game is won, a position already won) is reported on stderr with its
+line number (or argument number), and the command stops with exit status 1.
+Bad flags give status 2.
 
 Flags:
   -rows N      rows of the board (default 6)
@@ -41,7 +45,7 @@ Flags:
   -connect N   discs in a line that win (default 4)
   -weak        only win, draw or loss: score 1, 0 or -1
   -table MB    transposition table size in MiB (default 64)
-  -workers N   goroutines per position: 1, or 2 for a helper (default 2)
+  -workers N   goroutines per position, 1 to 64, sharing the table (default 2)
   -keep        keep the table from one position to the next
 `
 
@@ -57,24 +61,29 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	tableMB := fs.Int("table", ai.DefaultTableMB, "table size in MiB")
 	workers := fs.Int("workers", 2, "workers per position")
 	keep := fs.Bool("keep", false, "keep the table between positions")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, solveUsage)
-			return 0
+	// Flags may come before, between or after the positions.
+	var positions []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, solveUsage)
+				return 0
+			}
+			fmt.Fprint(stderr, solveUsage) // after the flag package's line on the error
+			return 2
 		}
-		fmt.Fprint(stderr, solveUsage) // after the flag package's line on the error
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "connectn solve: unexpected argument %q: positions come on standard input\n", fs.Arg(0))
-		return 2
+		if fs.NArg() == 0 {
+			break
+		}
+		positions = append(positions, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
 	if *columns > 32 {
 		fmt.Fprintf(stderr, "connectn solve: -columns %d: at most 32 columns can be written in this format\n", *columns)
 		return 2
 	}
-	if *workers < 1 || *workers > 2 {
-		fmt.Fprintf(stderr, "connectn solve: -workers %d: must be 1 or 2\n", *workers)
+	if *workers < 1 || *workers > ai.MaxWorkers {
+		fmt.Fprintf(stderr, "connectn solve: -workers %d: must be 1 to %d\n", *workers, ai.MaxWorkers)
 		return 2
 	}
 	if *tableMB < 4 {
@@ -88,11 +97,32 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 0, 4096), 1<<20)
+	where := "line"
+	next := func() (string, bool) {
+		if !in.Scan() {
+			return "", false
+		}
+		field, _, _ := strings.Cut(strings.TrimRight(in.Text(), "\r"), " ")
+		return field, true
+	}
+	if positions != nil {
+		where = "argument"
+		next = func() (string, bool) {
+			if len(positions) == 0 {
+				return "", false
+			}
+			field := positions[0]
+			positions = positions[1:]
+			return field, true
+		}
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	for line := 1; in.Scan(); line++ {
-		text := strings.TrimRight(in.Text(), "\r")
-		field, _, _ := strings.Cut(text, " ")
+	for line := 1; ; line++ {
+		field, ok := next()
+		if !ok {
+			break
+		}
 		moves, err := parseMoves(field, *columns)
 		if err == nil && !*keep {
 			solver.Reset()
@@ -107,15 +137,15 @@ func solveMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			start := time.Now()
 			r, err = solver.SolveReporting(ctx, pos, *weak, func(p ai.Progress) {
 				if p.Elapsed >= progressAfter {
-					fmt.Fprintf(stderr, "connectn solve: line %d: score between %d and %d, %d nodes, %.0f s\n",
-						line, p.Lo, p.Hi, p.Nodes, p.Elapsed.Seconds())
+					fmt.Fprintf(stderr, "connectn solve: %s %d: score between %d and %d, %d nodes, %.0f s\n",
+						where, line, p.Lo, p.Hi, p.Nodes, p.Elapsed.Seconds())
 				}
 			})
 			took = time.Since(start)
 		}
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(stderr, "connectn solve: line %d %q: %v\n", line, shorten(field), err)
+			fmt.Fprintf(stderr, "connectn solve: %s %d %q: %v\n", where, line, shorten(field), err)
 			return 1
 		}
 		fmt.Fprintf(out, "%s %d %d %d\n", field, r.Score, r.Nodes, took.Microseconds())

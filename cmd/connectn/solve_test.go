@@ -85,8 +85,32 @@ func TestSolveInvalid(t *testing.T) {
 	}
 }
 
+// TestSolveArguments checks that positions given as arguments are solved,
+// in their order, flags before, between or after them, and that standard
+// input is then not read.
+func TestSolveArguments(t *testing.T) {
+	code, out, errOut := solveRun(t, "121212\n", "1212123", "-weak", "121212")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "1212123 ") || !strings.HasPrefix(lines[1], "121212 1 ") {
+		t.Fatalf("output %q: want 1212123 then 121212 with weak score 1, and standard input unread", out)
+	}
+	// The empty board as an empty argument, on a small board.
+	code, out, _ = solveRun(t, "", "-rows", "4", "-columns", "4", "")
+	if code != 0 || !strings.HasPrefix(out, " 0 ") {
+		t.Errorf("empty argument on 4x4: exit %d, output %q, want the empty board's draw", code, out)
+	}
+	// A bad argument is named by its number; the ones before are solved.
+	code, out, errOut = solveRun(t, "", "-rows", "4", "-columns", "4", "12", "45")
+	if code != 1 || !strings.Contains(errOut, `argument 2 "45": move 2: column 5 is not on a board of 4 columns`) || !strings.HasPrefix(out, "12 ") {
+		t.Errorf("bad argument: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 func TestSolveFlags(t *testing.T) {
-	for _, args := range [][]string{{"-rows", "9", "-columns", "7"}, {"-workers", "3"}, {"extra"}, {"-columns", "40"}} {
+	for _, args := range [][]string{{"-rows", "9", "-columns", "7"}, {"-workers", "65"}, {"-workers", "0"}, {"-columns", "40"}} {
 		if code, _, errOut := solveRun(t, "", args...); code != 2 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errOut)
 		}

@@ -51,8 +51,12 @@
 // looked up before they are searched (enhanced transposition cutoff), a
 // player with no window left free of the other's discs is bounded by a draw,
 // positions near the end of the game live in a small table that stays in
-// the processor's cache, and a second worker (lazy SMP) joins long searches
-// and shares the table. "connectn solve" runs it on Pons' test-set format.
+// the processor's cache, further workers (lazy SMP) join long searches and
+// share the table, and, after the ideas of Christophe Steininger's c4,
+// Allis' claimeven bounds the first player on boards of even rows, a
+// position with a single non-losing move passes straight to its child, and
+// moves are ordered by the threats they leave that the opponent cannot
+// defuse. "connectn solve" runs it on Pons' test-set format.
 //
 // # The opening book
 //

@@ -25,8 +25,10 @@ type geometry struct {
 	// oddRows marks the cells of the odd rows counted from 1 (rows 0, 2,
 	// 4 ... counted from 0): threats there favour the first player.
 	oddRows uint64
-	salt    uint64 // mixes the geometry into transposition table keys
-	fast4   bool   // connect 4 with every shift of winning4 below 64
+	// evenRows reports an even number of rows, where claimeven applies.
+	evenRows bool
+	salt     uint64 // mixes the geometry into transposition table keys
+	fast4    bool   // connect 4 with every shift of winning4 below 64
 }
 
 // fits reports whether a rows x columns bitboard fits in 64 bits.
@@ -54,6 +56,7 @@ func newGeometry(rows, columns, connect int) (*geometry, error) {
 		g.oddRows |= g.bottom << uint(r)
 	}
 	copy(g.order[:], centreOrder(columns))
+	g.evenRows = rows%2 == 0
 	g.fast4 = connect == 4 && 3*(g.stride+1) < 64
 	g.salt = mix64(uint64(rows)<<16 | uint64(columns)<<8 | uint64(connect))
 	return g, nil
@@ -225,4 +228,33 @@ func (g *geometry) canStillWin(opp uint64) bool {
 		}
 	}
 	return false
+}
+
+// hasLine reports whether the cells of set hold a whole line of g.connect
+// cells in some direction.
+func (g *geometry) hasLine(set uint64) bool { return g.canStillWin(g.board &^ set) }
+
+// claimeven returns an upper bound of the score of p for the player to
+// move, who must be the first player (an even number of discs on the
+// board), on a board of even rows: Allis' claimeven. The opponent can
+// answer every move on a cell of an odd row (counted from 1) by taking the
+// cell right above, and a move on a column of odd height by playing at the
+// bottom of another column of odd height (there is always one: their
+// number is even before the move). The opponent thus ends with at least
+// their discs and every empty cell of the even rows that is not playable
+// now, and the player with at most the other cells. If those hold no line
+// for the player, the player can never win: the bound is 0, and -1 when the
+// opponent's cells hold a line, which they then complete. Otherwise the
+// bound says nothing: (cells+1)/2.
+func (g *geometry) claimeven(p *position) int {
+	opp := p.cur ^ p.mask
+	empty := g.board &^ p.mask
+	theirs := opp | (empty &^ g.oddRows &^ g.possible(p))
+	if faults&faultClaimeven == 0 && g.hasLine(g.board&^theirs) {
+		return (g.cells + 1) / 2
+	}
+	if g.hasLine(theirs) {
+		return -1
+	}
+	return 0
 }

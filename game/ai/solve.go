@@ -16,11 +16,12 @@ import (
 // with alpha-beta pruning, centre-first move ordering refined by counting
 // the threats a move creates, a transposition table that keeps both bounds
 // of a score and the best move, mirror-image positions sharing one entry,
-// iterative null-window search, and pruning of the moves that hand the
-// opponent an immediate win. This is the line of Pascal Pons, "Solving
-// Connect 4: how to build a perfect AI" (blog.gamesolver.org), and of John
-// Tromp's Fhourstones solver (tromp.github.io/c4/fhour.html), which pioneered
-// the bitboard and the table.
+// iterative null-window search, pruning of the moves that hand the
+// opponent an immediate win, and Allis' claimeven bound. This is the line
+// of Pascal Pons, "Solving Connect 4: how to build a perfect AI"
+// (blog.gamesolver.org), and of John Tromp's Fhourstones solver
+// (tromp.github.io/c4/fhour.html), which pioneered the bitboard and the
+// table.
 //
 // Scores follow Pons' convention, seen from the player to move: 0 for a
 // draw; a win with the winner's k-th disc scores (rows*columns)/2 + 1 - k
@@ -28,7 +29,7 @@ import (
 // before the winning one), so 1 is the latest win on 7x6 and 18 the fastest;
 // a loss scores the negative of the opponent's win.
 //
-// A Solver may search with two workers sharing its table (see
+// A Solver may search with several workers sharing its table (see
 // SolverOptions.Workers). A Solver is safe for concurrent use; concurrent
 // Solve calls share the table.
 type Solver struct {
@@ -47,11 +48,15 @@ type SolverOptions struct {
 	// down to a power of two entries of 8 bytes, at least 4 MiB; 0 means
 	// DefaultTableMB.
 	TableMB int
-	// Workers is how many goroutines search one position: 1, or 2 (the
-	// default when 0) for a helper that joins long searches and shares the
-	// table.
+	// Workers is how many goroutines search one position, 1 to MaxWorkers
+	// (more are cut to MaxWorkers; 0 means 2, or 1 on one processor): the
+	// helpers join long searches, each exploring the first moves near the
+	// root in another order, and share the table (lazy SMP).
 	Workers int
 }
+
+// MaxWorkers is the most workers one Solve uses.
+const MaxWorkers = 64
 
 // Solvable reports whether the exact solver (NewSolver, Engine.Analyze,
 // and the perfect level's exact play) handles boards of cfg: whether its
@@ -88,7 +93,7 @@ func newSolver(g *geometry, t *table, workers int) *Solver {
 	if workers <= 0 {
 		workers = min(2, runtime.GOMAXPROCS(0))
 	}
-	return &Solver{g: g, t: t, near: newNearTable(), workers: min(workers, 2), helperAfter: 1 << 16}
+	return &Solver{g: g, t: t, near: newNearTable(), workers: min(workers, MaxWorkers), helperAfter: 1 << 16}
 }
 
 // Result is the outcome of one Solve.
@@ -103,6 +108,10 @@ type Result struct {
 	// Nodes is the number of positions explored (negamax calls, counted as
 	// Pons counts them), over all workers.
 	Nodes uint64
+	// Interior is the number of positions whose moves were searched, over
+	// all workers, as c4 counts its nodes: Nodes less the positions settled
+	// by a bound, the table or a single non-losing move.
+	Interior uint64
 }
 
 // Reset empties the transposition table, so that the next Solve starts
@@ -177,8 +186,8 @@ func (g *geometry) replay(moves []int) (position, error) {
 	return p, nil
 }
 
-// solve runs the iterative null-window search of Pons' solve on p, with a
-// helper worker joining once the search is long.
+// solve runs the iterative null-window search of Pons' solve on p, with
+// s.workers-1 helpers joining once the search is long.
 func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(Progress)) (Result, error) {
 	g := s.g
 	if p.moves >= g.cells {
@@ -199,8 +208,15 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
 	main := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
-	var h helper
-	defer h.finish()
+	helpers := make([]helper, s.workers-1)
+	for i := range helpers {
+		helpers[i].variant = i + 1
+	}
+	defer func() {
+		for i := range helpers {
+			helpers[i].finish()
+		}
+	}()
 	lo, hi := -(g.cells-p.moves)/2, (g.cells+1-p.moves)/2
 	if weak {
 		lo, hi = -1, 1
@@ -208,19 +224,23 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	start, next := time.Now(), progressEvery
 	if s.workers > 1 || report != nil {
 		main.extra = func() {
-			if s.workers > 1 && !h.started && main.nodes >= s.helperAfter {
-				h.start(s, p, &stop)
+			if len(helpers) > 0 && !helpers[0].started && main.calls >= s.helperAfter {
+				for i := range helpers {
+					helpers[i].start(s, p, &stop)
+				}
 			}
 			if report != nil {
 				if e := time.Since(start); e >= next {
 					next = e + progressEvery
-					report(Progress{Lo: lo, Hi: hi, Nodes: main.nodes, Elapsed: e})
+					report(Progress{Lo: lo, Hi: hi, Nodes: main.calls, Elapsed: e})
 				}
 			}
 		}
 	}
 	column := -1
 	err := catchStop(func() {
+		last := 0
+		first := true
 		for lo < hi {
 			med := lo + (hi-lo)/2
 			if med <= 0 && lo/2 < med {
@@ -228,8 +248,16 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			} else if med >= 0 && hi/2 > med {
 				med = hi / 2
 			}
-			h.probe(med)
+			if probeBy == 1 && !first {
+				// c4: probe next at the bound the last probe returned.
+				med = max(min(last, hi-1), lo)
+			}
+			first = false
+			for i := range helpers {
+				helpers[i].probe(med)
+			}
 			r, c := main.rootProbe(p, med, med+1)
+			last = r
 			if r <= med {
 				hi = r
 			} else {
@@ -237,9 +265,14 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 			}
 		}
 	})
-	nodes := main.nodes + h.finish()
+	nodes, interior := main.calls, main.nodes
+	for i := range helpers {
+		c, n := helpers[i].finish()
+		nodes += c
+		interior += n
+	}
 	if err != nil {
-		return Result{Nodes: nodes}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
+		return Result{Nodes: nodes, Interior: interior}, fmt.Errorf("%w: %w", ErrNotSettled, context.Cause(ctx))
 	}
 	if column < 0 {
 		// Every move loses as fast as possible, or (weak) every move
@@ -250,7 +283,7 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	if weak {
 		score = sign(score)
 	}
-	return Result{Score: score, Column: column, Nodes: nodes}, nil
+	return Result{Score: score, Column: column, Nodes: nodes, Interior: interior}, nil
 }
 
 // firstPlayable returns the first column, centre first, that is not full
@@ -293,24 +326,28 @@ func catchStop(f func()) (err error) {
 	return nil
 }
 
-// helper is the second worker of a long search: it runs the same null-window
-// probes as the main worker with its first moves swapped, in its own
-// goroutine, and shares the transposition table, so each worker finds
-// entries the other has settled (lazy SMP). Its results are never used
-// directly, so it cannot change a score, only how fast it is found.
+// helper is a further worker of a long search: it runs the same null-window
+// probes as the main worker with the replies to the root's moves in another
+// order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
+// table, so each worker finds entries the others have settled (lazy SMP).
+// Its results are never used directly, so it cannot change a score, only
+// how fast it is found.
 type helper struct {
-	started bool
-	s       *Solver
-	p       position
-	parent  *atomic.Bool
-	probes  chan int
-	stop    atomic.Bool // ends the current probe
-	quit    atomic.Bool // ends the helper
-	done    chan struct{}
-	nodes   atomic.Uint64
-	once    sync.Once
-	total   uint64
-	med     int
+	variant    int
+	started    bool
+	s          *Solver
+	p          position
+	parent     *atomic.Bool
+	probes     chan int
+	stop       atomic.Bool // ends the current probe
+	quit       atomic.Bool // ends the helper
+	done       chan struct{}
+	nodes      atomic.Uint64 // interior nodes
+	calls      atomic.Uint64 // negamax calls
+	once       sync.Once
+	total      uint64 // interior nodes, once finished
+	totalCalls uint64
+	med        int
 }
 
 func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
@@ -337,7 +374,7 @@ func (h *helper) probe(med int) {
 
 func (h *helper) run() {
 	defer close(h.done)
-	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: true, rootMoves: h.p.moves}
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
 	for med := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
@@ -345,22 +382,25 @@ func (h *helper) run() {
 		h.stop.Store(false)
 		_ = catchStop(func() { w.rootProbe(h.p, med, med+1) })
 		h.nodes.Store(w.nodes)
+		h.calls.Store(w.calls)
 		// A finished probe waits for the next one.
 	}
 	h.nodes.Store(w.nodes)
+	h.calls.Store(w.calls)
 }
 
-// finish stops the helper, waits for it and returns the nodes it explored.
-func (h *helper) finish() uint64 {
+// finish stops the helper, waits for it and returns the positions it
+// explored: negamax calls and interior nodes.
+func (h *helper) finish() (calls, interior uint64) {
 	if !h.started {
-		return 0
+		return 0, 0
 	}
 	h.once.Do(func() {
 		h.quit.Store(true)
 		h.stop.Store(true)
 		close(h.probes)
 		<-h.done
-		h.total = h.nodes.Load()
+		h.total, h.totalCalls = h.nodes.Load(), h.calls.Load()
 	})
-	return h.total
+	return h.totalCalls, h.total
 }

@@ -36,13 +36,14 @@ type searcher struct {
 	g     *geometry
 	t     *table
 	near  *table       // for positions with at most nearEmpty empty cells
-	nodes uint64       // negamax calls, counted as Pons counts them
+	nodes uint64       // interior nodes: positions whose moves are searched (c4's count)
+	calls uint64       // negamax calls, counted as Pons counts them
 	stop  *atomic.Bool // set when the search must end
 	quit  *atomic.Bool // for a helper: set, never cleared, when it must end for good
-	// variant reorders the first moves of every node near the root, so that
-	// a helper worker explores other subtrees first and fills the shared
-	// table for the main one (lazy SMP).
-	variant   bool
+	// variant, for a helper, reorders the first moves of every node near
+	// the root, so that the helper explores other subtrees first and fills
+	// the shared table for the others (lazy SMP); 0 for the main worker.
+	variant   int
 	rootMoves int
 	// extra, when set, is called every checkEvery nodes by the main worker
 	// (to start a helper once a search proves long).
@@ -55,28 +56,41 @@ type searcher struct {
 // before the winning one; a loss is the negative of the opponent's win; a
 // draw is 0.
 
+// Faults are test-only knobs: each one removes the guard of one pruning
+// rule, making it unsound, so that a test can watch a wrong score appear
+// (guard_test.go). They are all off outside tests.
+const (
+	faultLower     = 1 << iota // the opponent is assumed unable to win with their next two discs
+	faultUpper                 // the player is assumed unable to win with their next two discs
+	faultDraw                  // a player is bounded by a draw whether or not a line is still open to them
+	faultClaimeven             // the claimeven bound applies whether or not the player can still make a line
+	faultParity                // the claimeven bound applies with either player to move
+	faultTable                 // a table entry's lower bound is taken for an exact score
+	faultETC                   // a child's lower bound in the table cuts off its parent
+	faultBlock                 // a single immediate threat of the opponent is not blocked at once
+)
+
+// faults holds the knobs set by a test; 0 outside tests.
+var faults uint32
+
 // negamax returns the score of p within [alpha, beta] (alpha < beta):
 // the exact score when it lies strictly inside, otherwise a bound on the
 // side of the window it fell (fail-soft). The player to move in p must not
 // be able to complete a line at once; children are only created through
-// nonLosing moves, which keeps that true.
+// nonLosing moves, which keeps that true. A position with a single move
+// that does not lose at once passes straight to its child: only positions
+// whose moves are searched count as interior nodes, as c4 counts its
+// nodes; every call counts in calls, as Pons counts his.
 func (s *searcher) negamax(p position, alpha, beta int) int {
-	s.nodes++
-	if s.nodes&(checkEvery-1) == 0 {
-		if s.stop.Load() || (s.quit != nil && s.quit.Load()) {
-			panic(errStopped)
-		}
-		if s.extra != nil {
-			s.extra()
-		}
-		// Let the goroutines waiting for this processor run first (the
-		// bot's interaction handlers): a search yields every checkEvery
-		// nodes (tens of microseconds) instead of holding it for the
-		// scheduler's 10 ms time slice.
-		yield()
-	}
+	s.calls++
 	g := s.g
 	possible := g.nonLosing(&p)
+	if faults&faultBlock != 0 {
+		possible = g.possible(&p) &^ (g.winning(p.cur^p.mask, p.mask) >> 1)
+		if possible == 0 {
+			possible = g.nonLosing(&p)
+		}
+	}
 	if possible == 0 { // the opponent wins with the next disc
 		return -(g.cells - p.moves) / 2
 	}
@@ -84,22 +98,36 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		return 0
 	}
 	lower := -(g.cells - 2 - p.moves) / 2 // the opponent cannot win next disc
+	upper := (g.cells - 1 - p.moves) / 2  // we cannot win with this disc
+	if faults&(faultLower|faultUpper) != 0 {
+		if faults&faultLower != 0 {
+			lower = -(g.cells - 4 - p.moves) / 2
+		}
+		if faults&faultUpper != 0 {
+			upper = (g.cells - 3 - p.moves) / 2
+		}
+	}
 	if alpha < lower {
 		alpha = lower
 		if alpha >= beta {
 			return alpha
 		}
 	}
-	upper := (g.cells - 1 - p.moves) / 2 // we cannot win with this disc
 	if beta > upper {
 		beta = upper
 		if alpha >= beta {
 			return beta
 		}
 	}
+	if possible&(possible-1) == 0 && !noForced {
+		// A single move does not lose at once: play it, no node.
+		q := p
+		g.play(&q, possible, g.columnOf(possible))
+		return -s.negamax(q, -beta, -alpha)
+	}
 	// A player with no window left free of the other's discs cannot win:
 	// a draw is the best they can hope for.
-	if upper > 0 && !g.canStillWin(p.cur^p.mask) {
+	if upper > 0 && (!g.canStillWin(p.cur^p.mask) || faults&faultDraw != 0) {
 		upper = 0
 		if beta > upper {
 			beta = upper
@@ -117,6 +145,20 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 			}
 		}
 	}
+	// Claimeven (Allis): on a board of even rows, with the first player to
+	// move, the opponent can answer every move in the same column, taking
+	// the even rows' cells, and pair the columns of odd height: a bound.
+	if g.evenRows && !noClaimeven && upper > -1 && (p.moves&1 == 0 || faults&faultParity != 0) {
+		if u := g.claimeven(&p); u < upper {
+			upper = u
+			if beta > upper {
+				beta = upper
+				if alpha >= beta {
+					return beta
+				}
+			}
+		}
+	}
 	key, mirrored := p.cur+p.mask, false
 	if mk := p.mcur + p.mmask; mk < key {
 		key, mirrored = mk, true
@@ -127,6 +169,9 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		t = s.near
 	}
 	if lo, hi, c, ok := t.get(key, g.salt); ok {
+		if faults&faultTable != 0 {
+			hi = lo
+		}
 		if lo > alpha {
 			alpha = lo
 			if alpha >= beta {
@@ -147,7 +192,21 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 			}
 		}
 	}
-	alpha0 := alpha
+
+	s.nodes++
+	if s.nodes&(checkEvery-1) == 0 {
+		if s.stop.Load() || (s.quit != nil && s.quit.Load()) {
+			panic(errStopped)
+		}
+		if s.extra != nil {
+			s.extra()
+		}
+		// Let the goroutines waiting for this processor run first (the
+		// bot's interaction handlers): a search yields every checkEvery
+		// nodes instead of holding it for the scheduler's 10 ms time slice.
+		yield()
+	}
+	alpha0, nodes0 := alpha, s.nodes
 
 	// Enhanced transposition cutoff: a child the table already proves good
 	// enough ends the search here without exploring any move. Looking the
@@ -163,18 +222,23 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 			c := g.columnOf(move)
 			q := p
 			g.play(&q, move, c)
-			if _, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok && -hi >= beta {
-				s.store(t, key, mirrored, max(lower, -hi), upper, c)
-				return -hi
+			if lo, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok {
+				if faults&faultETC != 0 {
+					hi = lo
+				}
+				if -hi >= beta {
+					s.store(t, key, mirrored, max(lower, -hi), upper, c, 1)
+					return -hi
+				}
 			}
 		}
 	}
 
-	// Order the moves: the table's best move first, then by the number of
-	// cells where the move leaves us a winning threat (Pons' move score),
-	// centre first among equals.
+	// Order the moves: the table's best move first, then by the threats
+	// the move leaves us (ordering, below), centre first among equals.
 	var list [maxColumns64]uint16
 	n := 0
+	opp := g.winning(p.cur^p.mask, p.mask)
 	for rank := 0; rank < g.columns; rank++ {
 		c := g.order[rank]
 		m := possible & g.column[c]
@@ -183,9 +247,9 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		}
 		var score int
 		if c == ttColumn {
-			score = 127
+			score = 1023
 		} else {
-			score = bits.OnesCount64(g.winning(p.cur|m, p.mask))
+			score = s.moveScore(&p, m, opp)
 		}
 		k := uint16(score<<5 | (31 - rank))
 		i := n
@@ -195,8 +259,9 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		list[i] = k
 		n++
 	}
-	if s.variant && p.moves < s.rootMoves+3 && n > 1 {
-		list[0], list[1] = list[1], list[0]
+	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == 1) {
+		j := s.swapWith(p.moves, n)
+		list[0], list[j] = list[j], list[0]
 	}
 
 	best := -1
@@ -206,7 +271,7 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		g.play(&q, possible&g.column[c], c)
 		score := -s.negamax(q, -beta, -alpha)
 		if score >= beta {
-			s.store(t, key, mirrored, max(lower, score), upper, c)
+			s.store(t, key, mirrored, max(lower, score), upper, c, s.nodes-nodes0)
 			return score
 		}
 		if score > alpha {
@@ -215,23 +280,53 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 	}
 	if alpha > alpha0 {
 		// Strictly inside the window: the exact score.
-		s.store(t, key, mirrored, alpha, alpha, best)
+		s.store(t, key, mirrored, alpha, alpha, best, s.nodes-nodes0)
 	} else {
 		if best < 0 {
 			best = ttColumn
 		}
-		s.store(t, key, mirrored, lower, min(upper, alpha), best)
+		s.store(t, key, mirrored, lower, min(upper, alpha), best, s.nodes-nodes0)
 	}
 	return alpha
 }
 
+// swapWith returns which of a helper's n > 1 ordered moves it explores
+// first, at a node with moves discs: the second for the first helper,
+// others for the next ones, varying with depth. With helperOddOnly (the
+// default) a helper reorders only the replies to the root's moves.
+func (s *searcher) swapWith(moves, n int) int {
+	return 1 + (s.variant-1+moves-s.rootMoves)%(n-1)
+}
+
+// moveScore rates the move m (one bit) of the player to move in p for the
+// move ordering, from 0 to 1000: the cells where the move leaves the
+// player a line to complete (Pons' count), the ones right above a
+// playable cell, which the opponent cannot play under, counting more
+// (after c4's ordering), and none directly above an opponent's threat
+// (opp), which could never be played.
+func (s *searcher) moveScore(p *position, m, opp uint64) int {
+	g := s.g
+	mask := p.mask | m
+	w := g.winning(p.cur|m, mask) &^ (opp << 1)
+	next := (mask + g.bottom) & g.board
+	switch orderBy {
+	case 1:
+		return bits.OnesCount64(g.winning(p.cur|m, mask))
+	case 2:
+		return bits.OnesCount64(w)
+	case 3:
+		return 3*bits.OnesCount64(w) + 12*bits.OnesCount64(w&(next<<1)) + 5*bits.OnesCount64(w&(next<<2))
+	}
+	return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1)), 1000)
+}
+
 // store records bounds and a best column (in the position's own
 // orientation, -1 for none) under the canonical key.
-func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, column int) {
+func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, column int, nodes uint64) {
 	if mirrored && column >= 0 {
 		column = s.g.columns - 1 - column
 	}
-	t.put(key, s.g.salt, lower, upper, column)
+	t.put(key, s.g.salt, lower, upper, column, nodes)
 }
 
 // rootProbe is negamax at the root: it searches every move (no table
@@ -240,6 +335,7 @@ func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, colu
 // no move beat alpha).
 func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 	s.nodes++
+	s.calls++
 	g := s.g
 	possible := g.nonLosing(&p)
 	if possible == 0 {
@@ -279,8 +375,9 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 		cols[i], scores[i] = c, sc
 		n++
 	}
-	if s.variant && n > 1 {
-		cols[0], cols[1] = cols[1], cols[0]
+	if s.variant > 0 && n > 1 && !helperOddOnly {
+		j := s.swapWith(p.moves, n)
+		cols[0], cols[j] = cols[j], cols[0]
 	}
 	best, bestColumn := -1<<30, -1
 	for i := 0; i < n; i++ {

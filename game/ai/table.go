@@ -25,11 +25,18 @@ import (
 // keeps only the last one.
 type table struct {
 	slots []uint64
-	size  uint64 // len(slots), a prime
+	size  uint64 // a prime: slots has size entries, size+1 with two tiers
 	bits  uint   // bits of the check
-	// checkShift is where the check starts: after the move for the main
-	// table, right after the bounds for the near table, which keeps no move.
+	// checkShift is where the check starts: after the move (and the work,
+	// with two tiers) for the main table, right after the bounds for the
+	// near table, which keeps no move.
 	checkShift uint
+	// twoTier: a key's bucket is two slots; the first keeps the entry
+	// that cost the most work, the second the newest (Breuker, Uiterwijk
+	// and van den Herik's two-tier replacement). Only tables of at least
+	// 64 MiB have room for the work in their entries; off by default
+	// (twoTierOff).
+	twoTier bool
 }
 
 const (
@@ -39,6 +46,12 @@ const (
 	moveShift  = 2 * boundBits
 	moveBits   = 5
 	checkShift = moveShift + moveBits
+	// workShift and workBits: with two tiers, the work below an entry,
+	// the bit length of its number of nodes over 5 (0 to 3), right after
+	// the move; the check then starts at workCheckShift.
+	workShift      = checkShift
+	workBits       = 2
+	workCheckShift = workShift + workBits
 	// minTableLog is the smallest table, 2^19 entries (4 MiB): the check
 	// must fit in 64 - checkShift bits.
 	minTableLog = checkShift
@@ -49,9 +62,21 @@ const (
 func newTable(sizeMB int) *table {
 	entries := uint64(max(sizeMB, 1)) << 20 / 8
 	log := max(bits.Len64(entries)-1, minTableLog)
+	if buckets := prevPrime(1 << (log - 1)); !twoTierOff && uint(64-(log-1)+1)+workCheckShift <= 64 {
+		// Buckets of two slots: the bucket is h mod buckets, so the
+		// check needs one bit more than with single slots.
+		return &table{slots: allocSlots(2 * buckets), size: buckets, bits: uint(64 - (log - 1) + 1), checkShift: workCheckShift, twoTier: true}
+	}
 	size := prevPrime(1 << log)
-	return &table{slots: allocSlots(size), size: size, bits: uint(64 - log + 1), checkShift: checkShift}
+	checkBits := uint(64 - log + 1)
+	return &table{slots: allocSlots(size), size: size, bits: checkBits, checkShift: checkShift}
 }
+
+// twoTierOff turns the two-tier buckets off (one entry per slot, the newest
+// replacing the old, Pons' policy): they are off because they did not pay
+// (docs/ai.md, "What each idea pays"); the benchmarks that weigh them turn
+// them on.
+var twoTierOff = true
 
 // prevPrime returns the largest prime below n (n > 2).
 func prevPrime(n uint64) uint64 {
@@ -83,25 +108,54 @@ func (t *table) hash(key, salt uint64) (slot uint64, check uint64) {
 // ok false when the table holds nothing for it.
 func (t *table) get(key, salt uint64) (lower, upper, column int, ok bool) {
 	slot, check := t.hash(key, salt)
+	if t.twoTier {
+		slot *= 2
+	}
 	e := atomic.LoadUint64(&t.slots[slot])
 	if e == 0 || e>>t.checkShift != check {
-		return 0, 0, -1, false
+		if !t.twoTier {
+			return 0, 0, -1, false
+		}
+		e = atomic.LoadUint64(&t.slots[slot+1])
+		if e == 0 || e>>t.checkShift != check {
+			return 0, 0, -1, false
+		}
 	}
 	column = -1
-	if t.checkShift == checkShift {
+	if t.checkShift != moveShift {
 		column = int(e>>moveShift&(1<<moveBits-1)) - 1
 	}
 	return int(e&boundMask) - boundBias, int(e>>boundBits&boundMask) - boundBias, column, true
 }
 
-// put stores bounds and best column (-1 for none) for key.
-func (t *table) put(key, salt uint64, lower, upper, column int) {
+// put stores bounds and best column (-1 for none) for key, which cost
+// nodes nodes of search (with two tiers: the first slot of the bucket keeps
+// the entry of most work, the second the newest).
+// A bucket's two slots are 2b and 2b+1 for bucket b = h mod size, so that
+// the check of an entry is always read against keys of its own bucket.
+func (t *table) put(key, salt uint64, lower, upper, column int, nodes uint64) {
 	slot, check := t.hash(key, salt)
 	e := check<<t.checkShift | uint64(upper+boundBias)<<boundBits | uint64(lower+boundBias)
-	if t.checkShift == checkShift {
+	if t.checkShift != moveShift {
 		e |= uint64(column+1) << moveShift
 	}
-	atomic.StoreUint64(&t.slots[slot], e)
+	if !t.twoTier {
+		atomic.StoreUint64(&t.slots[slot], e)
+		return
+	}
+	work := uint64(min(bits.Len64(nodes)/5, 1<<workBits-1))
+	e |= work << workShift
+	slot *= 2
+	first := atomic.LoadUint64(&t.slots[slot])
+	switch {
+	case first == 0 || first>>t.checkShift == check:
+		atomic.StoreUint64(&t.slots[slot], e)
+	case work >= first>>workShift&(1<<workBits-1):
+		atomic.StoreUint64(&t.slots[slot+1], first)
+		atomic.StoreUint64(&t.slots[slot], e)
+	default:
+		atomic.StoreUint64(&t.slots[slot+1], e)
+	}
 }
 
 // clear empties the table.

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/connectn/connectn/game/ai"
+)
+
+// writeSet writes a small test set in Pons' format and returns its folder.
+func writeSet(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	// Scores from the rules alone: the player to move wins at once with a
+	// fourth disc in column 1 (score 18), or, after 1212123, must block.
+	if err := os.WriteFile(filepath.Join(dir, "Tiny"), []byte("121212 18\n2252576253462244111563365343671351441 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestSideBySide checks the table's shape with this solver alone, and
+// that an outside solver's wrong score is reported with exit status 1.
+func TestSideBySide(t *testing.T) {
+	dir := writeSet(t)
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-dir", dir, "-sets", "Tiny", "-n", "2"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[2], "| Tiny | 2 | ") {
+		t.Fatalf("output %q: want a header, a rule and the set's row", out.String())
+	}
+	// An outside solver that answers 0 for everything.
+	fake := filepath.Join(t.TempDir(), "fake")
+	script := "#!/bin/sh\nwhile read -r m; do echo \"$m 0 1 1\"; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errOut.Reset()
+	code := run([]string{"-dir", dir, "-sets", "Tiny", "-n", "2", "-c4", fake}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "Tiny, c4: 2 wrong scores") {
+		t.Errorf("wrong outside solver: exit %d, stderr %q; want 1 and the wrong scores named", code, errOut.String())
+	}
+}
+
+// TestGamePositions checks that the games' positions are legal, begin with
+// the empty board, grow a disc at a time and never hold a finished game.
+func TestGamePositions(t *testing.T) {
+	s, err := ai.NewSolver(6, 7, 4, ai.SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for g := 0; g < 50; g++ {
+		ps := gamePositions(rng, 6, 7, 20)
+		for i, moves := range ps {
+			if len(moves) != i {
+				t.Fatalf("game %d: position %d has %d discs", g, i, len(moves))
+			}
+			if _, err := s.Play(moves); err != nil {
+				t.Fatalf("game %d: %v: %v", g, moves, err)
+			}
+		}
+	}
+}

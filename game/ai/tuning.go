@@ -1,0 +1,28 @@
+package ai
+
+// Switches of the solver's ideas, for the benchmarks that weigh them one by
+// one (docs/ai.md, "What each idea pays"); production code never changes
+// them.
+var (
+	// noClaimeven turns the claimeven bound off.
+	noClaimeven = false
+	// noForced searches a position with a single non-losing move as a node
+	// of its own instead of passing straight to its child.
+	noForced = false
+	// orderBy picks the move ordering: 0 the default (threats not above an
+	// opponent's threat, those right above a playable cell counting four
+	// times), 1 Pons' count of winning cells, 2 threats not above an
+	// opponent's threat, 3 c4's weights.
+	orderBy = 0
+	// probeBy picks the root's sequence of null windows: 0 Pons' (the
+	// middle of the interval, towards 0 first), 1 c4's (next to the bound
+	// the last probe returned).
+	probeBy = 0
+	// helperOddOnly makes the helpers reorder moves only at an odd
+	// distance from the root (the replies, where a null window that fails
+	// high must search every move, so that another order shares the work),
+	// not at the root itself (where the first move that succeeds ends the
+	// search, so that another order wastes it). False restores the helpers
+	// of before (the root's first two moves swapped, and the next two plies').
+	helperOddOnly = true
+)
