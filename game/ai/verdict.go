@@ -333,7 +333,6 @@ func (e *Engine) distances(ctx context.Context, s *Solver, p position, children 
 // A position where the game is over is not Legal. Errors are those of
 // ColumnVerdicts.
 func (e *Engine) PositionVerdict(ctx context.Context, cfg game.Config, moves []int) (Verdict, error) {
-	v := Verdict{Column: -1, Legal: true}
 	b, won, err := checkMoves(cfg, moves)
 	if err != nil {
 		return Verdict{}, err
@@ -349,7 +348,7 @@ func (e *Engine) PositionVerdict(ctx context.Context, cfg game.Config, moves []i
 	if err != nil && !errors.Is(err, ErrBoardTooLarge) {
 		return Verdict{}, err
 	}
-	v = combine(cols)
+	v := combine(cols)
 	if errors.Is(err, ErrBoardTooLarge) {
 		return v, err
 	}
