@@ -56,6 +56,30 @@ func embeddedBook() *book {
 func parseBook(r io.Reader) (*book, error) {
 	g, _ := newGeometry(6, 7, 4)
 	b := &book{g: g, entries: map[uint64]bookEntry{}}
+	err := readPositions(r, g, "book", 3, func(line int, p position, f []string) error {
+		col, err1 := strconv.Atoi(f[1])
+		score, err2 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil || col < 1 || col > g.columns || !g.canPlay(&p, col-1) {
+			return fmt.Errorf("book line %d: bad column or score in %q", line, strings.Join(f, " "))
+		}
+		b.put(&p, col-1, score)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readPositions reads the lines of a file of 7x6 positions, the opening
+// book's and the table of weak results' format: a move string (columns
+// from 1, "-" for the empty board) and at least fields-1 more fields,
+// separated by spaces; empty lines and lines starting with # are skipped.
+// It calls fn with each line's number, the position its moves reach on g
+// and its fields, and returns fn's first error, or one naming what (book,
+// weak table) and the line of a move string that is not a game or a line
+// with fewer fields.
+func readPositions(r io.Reader, g *geometry, what string, fields int, fn func(line int, p position, f []string) error) error {
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
@@ -63,8 +87,8 @@ func parseBook(r io.Reader) (*book, error) {
 			continue
 		}
 		f := strings.Fields(text)
-		if len(f) < 3 {
-			return nil, fmt.Errorf("book line %d: %q", line, text)
+		if len(f) < fields {
+			return fmt.Errorf("%s line %d: %q", what, line, text)
 		}
 		moves := f[0]
 		if moves == "-" {
@@ -72,16 +96,13 @@ func parseBook(r io.Reader) (*book, error) {
 		}
 		p, err := g.replay(digits(moves))
 		if err != nil {
-			return nil, fmt.Errorf("book line %d: %w", line, err)
+			return fmt.Errorf("%s line %d: %w", what, line, err)
 		}
-		col, err1 := strconv.Atoi(f[1])
-		score, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || col < 1 || col > g.columns || !g.canPlay(&p, col-1) {
-			return nil, fmt.Errorf("book line %d: bad column or score in %q", line, text)
+		if err := fn(line, p, f); err != nil {
+			return err
 		}
-		b.put(&p, col-1, score)
 	}
-	return b, sc.Err()
+	return sc.Err()
 }
 
 func digits(s string) []int {

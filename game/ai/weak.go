@@ -63,32 +63,22 @@ func embeddedWeak() *weakTable {
 func parseWeak(r io.Reader) (*weakTable, error) {
 	g, _ := newGeometry(6, 7, 4)
 	w := &weakTable{g: g, values: map[uint64]int8{}}
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		f := strings.Fields(text)
+	err := readPositions(r, g, "weak table", 2, func(line int, p position, f []string) error {
 		if len(f) != 2 {
-			return nil, fmt.Errorf("weak table line %d: %q", line, text)
-		}
-		moves := f[0]
-		if moves == "-" {
-			moves = ""
-		}
-		p, err := g.replay(digits(moves))
-		if err != nil {
-			return nil, fmt.Errorf("weak table line %d: %w", line, err)
+			return fmt.Errorf("weak table line %d: %q", line, strings.Join(f, " "))
 		}
 		v, err := strconv.Atoi(f[1])
 		if err != nil || v < -1 || v > 1 {
-			return nil, fmt.Errorf("weak table line %d: result %q is not 1, 0 or -1", line, f[1])
+			return fmt.Errorf("weak table line %d: result %q is not 1, 0 or -1", line, f[1])
 		}
 		w.values[p.canonicalKey()] = int8(v)
 		w.plies = max(w.plies, p.moves)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return w, sc.Err()
+	return w, nil
 }
 
 // lookup returns the weak result (1, 0, -1) of p for the player to move, if
