@@ -508,7 +508,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
 	now := s.clock()
-	cols := changedColumns(entry, sess, actions)
+	cols := kindOf(changedColumns(entry, sess, actions))
 	u := s.update(ctx, cols)
 	if u == s.fullUpdate {
 		cols = allColumns

@@ -45,7 +45,24 @@ const (
 
 	// allColumns is every column Update may change.
 	allColumns = colRatings<<1 - 1
+	// moveColumns are the columns a move may change (sessions.Session.Drop
+	// and BotTurn: the actions, the board's message and webhook, the
+	// deadline, the next board's post): a change within them writes them
+	// all (see kindOf).
+	moveColumns = colActions | colMessage | colDeadline | colPostSeq | colPostDue | colWebhook
 )
+
+// kindOf returns the columns Update writes for a change of the columns c:
+// moveColumns for any change within them, so that every move is written
+// by one statement (on PostgreSQL, the moves of a batch are one UPDATE per
+// statement, Dialect.UpdateMany), and c itself for any other change. A
+// column written unchanged is written with the value the row holds.
+func kindOf(c colSet) colSet {
+	if c&^moveColumns == 0 {
+		return moveColumns
+	}
+	return c
+}
 
 // columnNames are the names of the col constants, bit by bit.
 var columnNames = [...]string{"phase", "player1_id", "player2_id", "player1_name", "player2_name",
