@@ -114,3 +114,31 @@ func TestNewestManyPlan(t *testing.T) {
 		t.Errorf("the plan reads matches otherwise than by a seek in matches_by_channel per channel:\n%s", text)
 	}
 }
+
+// TestGenericPlans checks that the store's connections plan a prepared
+// statement once for any arguments (genericPlans), and that a URL that
+// sets plan_cache_mode keeps its own.
+func TestGenericPlans(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	for _, tt := range []struct {
+		name, url, want string
+	}{
+		{"default", u, "force_generic_plan"},
+		{"set by the URL", u + "&plan_cache_mode=force_custom_plan", "force_custom_plan"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := postgres.OpenDB(t.Context(), tt.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var got string
+			if err := db.QueryRowContext(t.Context(), "SHOW plan_cache_mode").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("plan_cache_mode = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
