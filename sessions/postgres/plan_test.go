@@ -1,9 +1,12 @@
 package postgres_test
 
 import (
+	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/connectn/connectn/sessions/internal/sqlstore"
 	"github.com/connectn/connectn/sessions/postgres"
 	"github.com/connectn/connectn/sessions/sessionstest"
 )
@@ -13,6 +16,8 @@ import (
 // out as the planner does for a large table, since the test's tables are
 // empty): each reads through its indexes (LastChallenge: one seek in
 // matches_by_challenger, read in its order), and none scans its table.
+// Each is planned twice: for its arguments written in, and prepared, as
+// the store's connections plan it (once, for any arguments: genericPlans).
 func TestQueryPlans(t *testing.T) {
 	u := sessionstest.PostgresSchema(t, serverURL(t))
 	st, err := postgres.Open(t.Context(), u)
@@ -26,46 +31,97 @@ func TestQueryPlans(t *testing.T) {
 	}
 	defer db.Close()
 	for _, q := range postgres.PlannedQueries() {
-		t.Run(q.Name, func(t *testing.T) {
-			tx, err := db.BeginTx(t.Context(), nil)
-			if err != nil {
-				t.Fatal(err)
+		for _, generic := range []bool{false, true} {
+			name := q.Name
+			if generic {
+				name += ", prepared"
 			}
-			defer tx.Rollback()
-			if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
-				t.Fatal(err)
-			}
-			rows, err := tx.QueryContext(t.Context(), "EXPLAIN "+q.Literal())
-			if err != nil {
-				t.Fatalf("EXPLAIN %s: %v", q.SQL, err)
-			}
-			defer rows.Close()
-			var plan []string
-			for rows.Next() {
-				var line string
-				if err := rows.Scan(&line); err != nil {
-					t.Fatal(err)
-				}
-				plan = append(plan, line)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.Join(plan, "\n")
-			t.Logf("%s:\n%s", q.Name, text)
-			if strings.Contains(text, "Seq Scan on "+q.Table+" ") || strings.HasSuffix(text, "Seq Scan on "+q.Table) {
-				t.Errorf("the plan of %s reads the whole table %s:\n%s", q.Name, q.Table, text)
-			}
-			if q.Ordered && (strings.Contains(text, "Sort") || !strings.HasPrefix(text, "Limit")) {
-				t.Errorf("the plan of %s sorts, want the rows read in the index's order:\n%s", q.Name, text)
-			}
-			for _, index := range q.Indexes {
-				if !strings.Contains(text, " on "+index+" ") && !strings.Contains(text, " using "+index+" ") {
-					t.Errorf("the plan of %s does not use %s:\n%s", q.Name, index, text)
-				}
-			}
-		})
+			t.Run(name, func(t *testing.T) { checkPlan(t, db, q, generic) })
+		}
 	}
+}
+
+// prepared numbers the statements checkPlan prepares.
+var prepared int
+
+// checkPlan checks the plan of q (see TestQueryPlans): with generic, the
+// plan PostgreSQL makes for q prepared, for any arguments.
+func checkPlan(t *testing.T, db *sql.DB, q sqlstore.PlannedQuery, generic bool) {
+	tx, err := db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
+		t.Fatal(err)
+	}
+	explain := "EXPLAIN " + q.Literal()
+	if generic {
+		if _, err := tx.ExecContext(t.Context(), "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+			t.Fatal(err)
+		}
+		// A prepared statement outlives the transaction, on its
+		// connection: each gets a name of its own.
+		prepared++
+		stmt := fmt.Sprintf("planned_%d", prepared)
+		if _, err := tx.ExecContext(t.Context(), "PREPARE "+stmt+" AS "+rebind(q.SQL)); err != nil {
+			t.Fatalf("PREPARE %s: %v", q.SQL, err)
+		}
+		lits := make([]string, len(q.Args))
+		for i, a := range q.Args {
+			lits[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+		}
+		explain = "EXPLAIN EXECUTE " + stmt + "(" + strings.Join(lits, ", ") + ")"
+	}
+	rows, err := tx.QueryContext(t.Context(), explain)
+	if err != nil {
+		t.Fatalf("%s: %v", explain, err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	t.Logf("%s:\n%s", q.Name, text)
+	if strings.Contains(text, "Seq Scan on "+q.Table+" ") || strings.HasSuffix(text, "Seq Scan on "+q.Table) {
+		t.Errorf("the plan of %s reads the whole table %s:\n%s", q.Name, q.Table, text)
+	}
+	if q.Ordered && (strings.Contains(text, "Sort") || !strings.HasPrefix(text, "Limit")) {
+		t.Errorf("the plan of %s sorts, want the rows read in the index's order:\n%s", q.Name, text)
+	}
+	for _, index := range q.Indexes {
+		if !strings.Contains(text, " on "+index+" ") && !strings.Contains(text, " using "+index+" ") {
+			t.Errorf("the plan of %s does not use %s:\n%s", q.Name, index, text)
+		}
+	}
+	for _, a := range q.Args {
+		if generic && strings.Contains(text, "'"+a+"'") {
+			t.Errorf("the plan of %s prepared holds its argument %s, want a plan for any arguments:\n%s", q.Name, a, text)
+		}
+	}
+}
+
+// rebind writes the ? placeholders of query as $1, $2, ...
+func rebind(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // TestNewestManyPlan checks the plan of the read of many channels' newest
@@ -112,5 +168,33 @@ func TestNewestManyPlan(t *testing.T) {
 	t.Logf("plan:\n%s", text)
 	if strings.Contains(text, "Seq Scan on matches") || strings.Contains(text, "Sort") || !strings.Contains(text, "matches_by_channel") {
 		t.Errorf("the plan reads matches otherwise than by a seek in matches_by_channel per channel:\n%s", text)
+	}
+}
+
+// TestGenericPlans checks that the store's connections plan a prepared
+// statement once for any arguments (genericPlans), and that a URL that
+// sets plan_cache_mode keeps its own.
+func TestGenericPlans(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	for _, tt := range []struct {
+		name, url, want string
+	}{
+		{"default", u, "force_generic_plan"},
+		{"set by the URL", u + "&plan_cache_mode=force_custom_plan", "force_custom_plan"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := postgres.OpenDB(t.Context(), tt.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var got string
+			if err := db.QueryRowContext(t.Context(), "SHOW plan_cache_mode").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("plan_cache_mode = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -3,8 +3,11 @@ package sessionstest
 import (
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/connectn/connectn/game"
 	"github.com/connectn/connectn/sessions"
@@ -39,14 +42,29 @@ func quietLine(tb testing.TB, n int) []int {
 	return cols
 }
 
+// click changes s as a member's click on a column of the board changes it
+// (sessions.Session.Drop): a disc in column c, the click's interaction as
+// the board's webhook (a new token, the n-th), and the next turn's
+// deadline.
+func click(s *sessions.Session, c, n int) error {
+	if _, err := s.Match.Play(s.Match.ToMove(), c); err != nil {
+		return err
+	}
+	at := t0.Add(time.Duration(n) * time.Second)
+	s.Webhook = sessions.Webhook{AppID: "100000000000000009", Token: "aW50ZXJhY3Rpb246" + strconv.Itoa(n) + strings.Repeat("x", 160),
+		Message: "@original", At: at}
+	s.Deadline = at.Add(10 * time.Minute)
+	return nil
+}
+
 // Bench runs the benchmarks of the move path on b, each with the cache of
 // decoded sessions on (the default) and off:
 //   - Match: one whole match through the store as the bot plays it:
 //     Create (the challenge), an Update that accepts it, 30 Updates that
 //     each drop a disc, and the Update that ends it (a forfeit, so that
 //     the stats are written); ns/op is per match.
-//   - Move: one Update that drops one disc in a match 20 to 30 plies in;
-//     ns/op is per move.
+//   - Move: one Update that makes a click's change (see click) in a match
+//     20 to 30 plies in; ns/op is per move.
 //   - Move50: the same from 50 goroutines at once, each on matches of
 //     its own (b.SetParallelism), as 50 channels playing at once; ns/op
 //     is wall time per move over all of them, so 1e9/ns_op is moves per
@@ -92,10 +110,7 @@ func Bench(b *testing.B, backend Backend) {
 				}
 				c := line[20+k]
 				k++
-				mustUpdate(b, st, ch, func(s *sessions.Session) error {
-					_, err := s.Match.Play(s.Match.ToMove(), c)
-					return err
-				})
+				mustUpdate(b, st, ch, func(s *sessions.Session) error { return click(s, c, i) })
 			}
 		})
 		b.Run("Move50/"+cache.name, func(b *testing.B) {
@@ -108,12 +123,13 @@ func Bench(b *testing.B, backend Backend) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
-				ch, k := "", 0
+				ch, k, id := "", 0, int64(0)
 				for pb.Next() {
 					if ch == "" || k == 10 {
 						// A fresh match every 10 moves, inside the timing: one
 						// Create per 10 moves, as the bot creates them.
-						ch, k = fmt.Sprintf("par-%d", seq.Add(1)), 0
+						id = seq.Add(1)
+						ch, k = fmt.Sprintf("par-%d", id), 0
 						s := template.Clone()
 						s.ChannelID = ch
 						if _, err := st.Create(b.Context(), s); err != nil {
@@ -123,10 +139,8 @@ func Bench(b *testing.B, backend Backend) {
 					}
 					c := line[20+k]
 					k++
-					if _, err := st.Update(b.Context(), ch, func(s *sessions.Session) error {
-						_, err := s.Match.Play(s.Match.ToMove(), c)
-						return err
-					}); err != nil {
+					n := int(id)*10 + k
+					if _, err := st.Update(b.Context(), ch, func(s *sessions.Session) error { return click(s, c, n) }); err != nil {
 						b.Error(err)
 						return
 					}

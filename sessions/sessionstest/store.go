@@ -808,6 +808,28 @@ func testConflictAfterMaxAttempts(t *testing.T, b Backend) {
 // process, with nothing cached): an Update writes only the columns that
 // changed, so a field whose change it failed to notice would read back as
 // it was.
+// testUpdateWritesSettledEnd reads a row that ended before sessions knew
+// how they ended (an end_reason of ""): the store settles it in memory, and
+// its next Update, whatever it changes, writes the end it settled, so that
+// another process reads the same session.
+func testUpdateWritesSettledEnd(t *testing.T, b Backend) {
+	db := b.NewDB(t)
+	clock := newClock()
+	st := db.Open(t, clock)
+	created := mustCreate(t, st, newSession(t, "chan-1"))
+	db.Exec(t, "UPDATE matches SET phase = 'cancelled', end_reason = '', revision = revision + 1 WHERE id = ?", created.ID)
+	if got := mustGet(t, st, "chan-1"); got.End != sessions.EndAbandoned {
+		t.Fatalf("End of a cancelled row without an end = %q, want it settled as %q", got.End, sessions.EndAbandoned)
+	}
+	clock.Advance(time.Second)
+	updated := mustUpdate(t, st, "chan-1", func(s *sessions.Session) error {
+		s.MessageID = "msg-1"
+		return nil
+	})
+	db.Exec(t, "UPDATE matches SET phase = 'finished' WHERE id = ? AND end_reason = ''", created.ID) // a row left unsettled becomes invalid
+	assertSameSession(t, mustGet(t, db.Open(t, clock), "chan-1"), updated)
+}
+
 func testUpdateWritesEachChange(t *testing.T, b Backend) {
 	db := b.NewDB(t)
 	clock := newClock()
@@ -822,6 +844,7 @@ func testUpdateWritesEachChange(t *testing.T, b Backend) {
 		{"the players' names", func(s *sessions.Session) { s.Players[0].Name, s.Players[1].Name = "Alicia", "Bobby" }},
 		{"one player's name", func(s *sessions.Session) { s.Players[1].Name = "Robert" }},
 		{"one player", func(s *sessions.Session) { s.Players[1] = sessions.Member{ID: "100000000000000003", Name: "Carol"} }},
+		{"the other player's ID", func(s *sessions.Session) { s.Players[0].ID = "100000000000000004" }},
 		{"the message", func(s *sessions.Session) { s.MessageID = "msg-7" }},
 		{"the theme", func(s *sessions.Session) { s.Theme = "hearts" }},
 		{"the AI's level", func(s *sessions.Session) { s.AI = "hard" }},
@@ -839,11 +862,18 @@ func testUpdateWritesEachChange(t *testing.T, b Backend) {
 		{"the webhook's application", func(s *sessions.Session) { s.Webhook.AppID = "app-2" }},
 		{"rated", func(s *sessions.Session) { s.Rated = true }},
 		{"rated, capped", func(s *sessions.Session) { s.RatedCapped = true }},
+		{"the ratings", func(s *sessions.Session) {
+			s.Ratings = &sessions.RatingChange{Before: [2]rating.Rating{rating.New(), rating.New()}}
+		}},
+		{"one rating", func(s *sessions.Session) { s.Ratings.After[1].R = 1512.5 }},
+		{"no ratings", func(s *sessions.Session) { s.Ratings = nil }},
+		{"who ended it", func(s *sessions.Session) { s.EndedBy = "100000000000000008" }},
 		{"the message again", func(s *sessions.Session) { s.MessageID = "" }},
 		{"no deadline", func(s *sessions.Session) { s.Deadline = time.Time{} }},
 		{"the end", func(s *sessions.Session) {
 			s.Phase, s.End, s.EndedBy = sessions.PhaseCancelled, sessions.EndEnded, "100000000000000009"
 		}},
+		{"how it ended", func(s *sessions.Session) { s.End = sessions.EndAbandoned }},
 	}
 	for _, step := range steps {
 		clock.Advance(time.Second)

@@ -90,6 +90,7 @@ func Run(t *testing.T, b Backend) {
 		{"UpdateRoundtrip", testUpdateRoundtrip},
 		{"KeepsNoCallerMemory", testKeepsNoCallerMemory},
 		{"UpdateWritesEachChange", testUpdateWritesEachChange},
+		{"UpdateWritesSettledEnd", testUpdateWritesSettledEnd},
 		{"ReopenMidMatch", testReopenMidMatch},
 		{"CreateActiveSession", testCreateActiveSession},
 		{"IDsNeverReused", testIDsNeverReused},

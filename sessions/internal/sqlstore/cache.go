@@ -14,6 +14,9 @@ type cached struct {
 	revision int64
 	sess     *sessions.Session
 	actions  string // the actions column as stored at this revision
+	// full is set when sess differs from the row it was read from (decode
+	// settled it): Update then writes every column (see changedColumns).
+	full bool
 	// over numbers the entry in the cache's queue of sessions that are
 	// over (see cache.over); 0 for an active session.
 	over uint64

@@ -135,11 +135,12 @@ type Store struct {
 	batch   batcher // group commits of Update's and Create's writes when d.SerialWrites
 	cache   *cache
 	st      statements
-	// updateText and insertText are the SQL of st.update and st.insert,
-	// rebound, for Dialect.Pipeline; updateSet the columns each update
-	// sets (UpdateColumns), for Dialect.UpdateMany, at [phase][ids].
-	updateText [2][2]string
-	updateSet  [2][2][]string
+	// updates are Update's statements, one per set of columns written
+	// (updateSQL), prepared on first use; fullUpdate the one that writes
+	// them all, prepared by New.
+	updates    updates
+	fullUpdate *updateStmt
+	// insertText is the SQL of st.insert, rebound, for Dialect.Pipeline.
 	insertText string
 	reads      atomic.Int64 // rows read by newest, for RowReads
 	reader     reader       // the reads of newest gathered, with d.NewestMany
@@ -149,10 +150,7 @@ type Store struct {
 type statements struct {
 	newest, insert, abandon *sql.Stmt
 	newestMany              *sql.Stmt // Dialect.NewestMany, when set
-	// update holds updateSQL(phase, ids) at [phase][ids]: with or without
-	// the phase, with or without the players' IDs.
-	update   [2][2]*sql.Stmt
-	addStats *sql.Stmt // addStatsSQL: the one row of a match against the bot
+	addStats                *sql.Stmt // addStatsSQL: the one row of a match against the bot
 	// addStats2, addPair2 and lockRating2 write (lock) two players' rows
 	// in one statement: addStatsSQL, addPairSQL and lockRatingSQL with
 	// two rows of VALUES.
@@ -179,10 +177,6 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 	}{
 		{&s.st.newest, newestSQL},
 		{&s.st.insert, insertSQL},
-		{&s.st.update[0][0], updateSQL(false, false)},
-		{&s.st.update[0][1], updateSQL(false, true)},
-		{&s.st.update[1][0], updateSQL(true, false)},
-		{&s.st.update[1][1], updateSQL(true, true)},
 		{&s.st.abandon, abandonSQL},
 		{&s.st.addStats, addStatsSQL},
 		{&s.st.addStats2, twoRows(addStatsSQL)},
@@ -195,12 +189,6 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.matchRatings, matchRatingsSQL},
 		{&s.st.rating, selectRatingSQL},
 		{&s.st.ratedToday, ratedTodaySQL},
-	}
-	for phase := range 2 {
-		for ids := range 2 {
-			s.updateText[phase][ids] = d.Rebind(updateSQL(phase == 1, ids == 1))
-			s.updateSet[phase][ids] = UpdateColumns(phase == 1, ids == 1)
-		}
 	}
 	s.insertText = d.Rebind(insertSQL)
 	if d.NewestMany != "" {
@@ -216,6 +204,11 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		}
 		*p.dst = stmt
 	}
+	full, err := s.prepareUpdate(ctx, allColumns)
+	if err != nil {
+		return nil, err
+	}
+	s.fullUpdate, s.updates.m = full, map[colSet]*updateStmt{allColumns: full}
 	return s, nil
 }
 
@@ -363,51 +356,6 @@ const insertSQL = `INSERT INTO matches
 	 theme, ai_level, end_reason, deadline_at, post_seq, post_due, webhook, place, ended_by,
 	 rated, rated_capped, ratings, tournament_id, tournament_round, tournament_board)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-
-// updateSQL writes a session back if it is still at the revision loaded
-// and still its channel's newest: a compare-and-swap that fails (no row
-// changed) when another process wrote first. With phase it sets the phase
-// too, with ids the players' IDs; without, it leaves those columns out of
-// the statement, so that the indexes that read them are not rewritten
-// (SQLite rewrites an index whose column a statement sets, even to the
-// same value): the partial index matches_one_active_per_channel, whose
-// condition reads the phase, and matches_by_challenger and
-// matches_by_opponent (and matches_rated_pairs). The other columns it sets
-// (rated, rated_capped and ratings among them) are in no index. In SQLite
-// a move then writes one page (one WAL frame) instead of two, or four.
-// Its arguments: the phase (only with phase), the players' IDs (only with
-// ids), the columns in the order set, then the row's id and revision, the
-// channel and the id again.
-// UpdateColumns returns the columns updateSQL(phase, ids) sets from its
-// arguments, in the order of its arguments.
-func UpdateColumns(phase, ids bool) []string {
-	var cols []string
-	if phase {
-		cols = append(cols, "phase")
-	}
-	if ids {
-		cols = append(cols, "player1_id", "player2_id")
-	}
-	return append(cols, "player1_name", "player2_name", "actions", "message_id", "updated_at",
-		"theme", "ai_level", "end_reason", "deadline_at", "post_seq", "post_due", "webhook", "ended_by",
-		"rated", "rated_capped", "ratings")
-}
-
-func updateSQL(phase, ids bool) string {
-	set := ""
-	if phase {
-		set += "phase = ?, "
-	}
-	if ids {
-		set += "player1_id = ?, player2_id = ?, "
-	}
-	return `UPDATE matches SET ` + set + `player1_name = ?, player2_name = ?,
-	actions = ?, message_id = ?, revision = revision + 1, updated_at = ?,
-	theme = ?, ai_level = ?, end_reason = ?, deadline_at = ?, post_seq = ?, post_due = ?, webhook = ?, ended_by = ?,
-	rated = ?, rated_capped = ?, ratings = ?
-	WHERE id = ? AND revision = ?
-	AND NOT EXISTS (SELECT 1 FROM matches newer WHERE newer.channel_id = ? AND newer.id > ?)`
-}
 
 const abandonSQL = `UPDATE matches SET phase = 'cancelled', end_reason = 'abandoned',
 	deadline_at = '', post_due = '', revision = revision + 1, updated_at = ?
@@ -559,32 +507,17 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 	if err != nil {
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
-	webhook, err := encodeWebhook(sess.Webhook)
-	if err != nil {
-		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
-	}
-	ratings, err := encodeRatings(sess.Ratings)
-	if err != nil {
-		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
-	}
 	now := s.clock()
-	phase := sess.Phase != before.Phase
-	ids := sess.Players[0].ID != before.Players[0].ID || sess.Players[1].ID != before.Players[1].ID
-	args := make([]any, 0, 24)
-	if phase {
-		args = append(args, string(sess.Phase))
+	cols := kindOf(changedColumns(entry, sess, actions))
+	u := s.update(ctx, cols)
+	if u == s.fullUpdate {
+		cols = allColumns
 	}
-	if ids {
-		args = append(args, sess.Players[0].ID, sess.Players[1].ID)
+	args, err := updateArgs(cols, sess, actions, formatTime(now), entry.revision)
+	if err != nil {
+		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
-	args = append(args, sess.Players[0].Name, sess.Players[1].Name,
-		actions, sess.MessageID, formatTime(now),
-		sess.Theme, sess.AI, string(sess.End), formatOptionalTime(sess.Deadline), sess.PostSeq, formatOptionalTime(sess.PostDue), webhook,
-		sess.EndedBy, boolInt(sess.Rated), boolInt(sess.RatedCapped), ratings, sess.ID, entry.revision, sess.ChannelID, sess.ID)
-	update := s.st.update[boolInt(phase)][boolInt(ids)]
-
-	w := &swap{ctx: ctx, stmt: update, query: s.updateText[boolInt(phase)][boolInt(ids)], key: sess.ID, args: args,
-		set: s.updateSet[boolInt(phase)][boolInt(ids)]}
+	w := &swap{ctx: ctx, stmt: u.stmt, query: u.text, key: sess.ID, args: args, set: u.set}
 	finished := before.Phase != sessions.PhaseFinished && sess.Phase == sessions.PhaseFinished
 	game := sess.Tournament.Set() && before.Phase.Active() && !sess.Phase.Active()
 	if finished || game {
@@ -745,7 +678,10 @@ func (s *Store) scan(rows *sql.Rows) (*sessions.Session, *cached, error) {
 		s.cache.drop(r.id) // no Update starts from an older state of it
 		return nil, nil, err
 	}
-	e := &cached{revision: r.revision, sess: sess, actions: string(r.actions)}
+	// A row that decode settled (ended before sessions knew how) holds
+	// another end than its session: its next Update writes every column.
+	full := sessions.End(r.end) == sessions.EndNone && !sessions.Phase(r.phase).Active()
+	e := &cached{revision: r.revision, sess: sess, actions: string(r.actions), full: full}
 	s.cache.put(r.id, e)
 	return sess.Clone(), e, nil
 }

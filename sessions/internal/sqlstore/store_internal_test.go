@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"testing"
 	"time"
 
@@ -298,5 +299,88 @@ func TestEncodeWebhookAsEncodingJSON(t *testing.T) {
 				t.Errorf("encodeWebhook = %s\nencoding/json  = %s", got, want)
 			}
 		})
+	}
+}
+
+// TestChangedColumns changes one field of a session at a time and checks
+// that changedColumns names exactly its column, so that Update writes it.
+func TestChangedColumns(t *testing.T) {
+	m, err := game.NewMatch(game.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	base := &sessions.Session{ID: 1, ChannelID: "chan-1", Players: [2]sessions.Member{{ID: "1", Name: "A"}, {ID: "2", Name: "B"}},
+		Config: game.DefaultConfig(), Match: m, Phase: sessions.PhasePlaying, Deadline: at,
+		Webhook: sessions.Webhook{AppID: "app", Token: "tok", Message: "@original", At: at},
+		Ratings: &sessions.RatingChange{}}
+	row := &cached{sess: base, actions: "[]"}
+	tests := []struct {
+		name    string
+		change  func(s *sessions.Session)
+		actions string
+		want    colSet
+	}{
+		{"nothing", func(*sessions.Session) {}, "[]", 0},
+		{"the same times in another zone", func(s *sessions.Session) {
+			s.Deadline, s.Webhook.At = at.In(time.FixedZone("x", 3600)), at.In(time.FixedZone("y", -3600))
+		}, "[]", 0},
+		{"phase", func(s *sessions.Session) { s.Phase = sessions.PhaseChallenge }, "[]", colPhase},
+		{"player 1", func(s *sessions.Session) { s.Players[0].ID = "3" }, "[]", colPlayer1ID},
+		{"player 2", func(s *sessions.Session) { s.Players[1].ID = "3" }, "[]", colPlayer2ID},
+		{"player 1's name", func(s *sessions.Session) { s.Players[0].Name = "C" }, "[]", colPlayer1Name},
+		{"player 2's name", func(s *sessions.Session) { s.Players[1].Name = "C" }, "[]", colPlayer2Name},
+		{"actions", func(*sessions.Session) {}, `[{"kind":"drop","player":1,"column":3}]`, colActions},
+		{"message", func(s *sessions.Session) { s.MessageID = "m" }, "[]", colMessage},
+		{"theme", func(s *sessions.Session) { s.Theme = "t" }, "[]", colTheme},
+		{"AI", func(s *sessions.Session) { s.AI = "hard" }, "[]", colAI},
+		{"end", func(s *sessions.Session) { s.End = sessions.EndWon }, "[]", colEnd},
+		{"deadline", func(s *sessions.Session) { s.Deadline = at.Add(time.Nanosecond) }, "[]", colDeadline},
+		{"no deadline", func(s *sessions.Session) { s.Deadline = time.Time{} }, "[]", colDeadline},
+		{"post sequence", func(s *sessions.Session) { s.PostSeq = 1 }, "[]", colPostSeq},
+		{"post due", func(s *sessions.Session) { s.PostDue = at }, "[]", colPostDue},
+		{"webhook's application", func(s *sessions.Session) { s.Webhook.AppID = "x" }, "[]", colWebhook},
+		{"webhook's token", func(s *sessions.Session) { s.Webhook.Token = "x" }, "[]", colWebhook},
+		{"webhook's message", func(s *sessions.Session) { s.Webhook.Message = "x" }, "[]", colWebhook},
+		{"webhook's time", func(s *sessions.Session) { s.Webhook.At = at.Add(time.Nanosecond) }, "[]", colWebhook},
+		{"ended by", func(s *sessions.Session) { s.EndedBy = "9" }, "[]", colEndedBy},
+		{"rated", func(s *sessions.Session) { s.Rated = true }, "[]", colRated},
+		{"rated, capped", func(s *sessions.Session) { s.RatedCapped = true }, "[]", colRatedCapped},
+		{"a rating", func(s *sessions.Session) { s.Ratings.After[0].R = 1 }, "[]", colRatings},
+		{"no ratings", func(s *sessions.Session) { s.Ratings = nil }, "[]", colRatings},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := base.Clone()
+			tt.change(s)
+			if got := changedColumns(row, s, tt.actions); got != tt.want {
+				t.Errorf("changedColumns() = %v, want %v", got.names(), tt.want.names())
+			}
+		})
+	}
+	full := &cached{sess: base, actions: "[]", full: true}
+	if got := changedColumns(full, base.Clone(), "[]"); got != allColumns {
+		t.Errorf("changedColumns(a settled row, no change) = %v, want every column", got.names())
+	}
+}
+
+// TestKindOf checks that a move's change is written as one kind, and any
+// other change with exactly its columns.
+func TestKindOf(t *testing.T) {
+	for _, tt := range []struct {
+		c, want colSet
+	}{
+		{0, moveColumns},
+		{colActions | colWebhook | colDeadline, moveColumns},
+		{colActions | colPostSeq | colPostDue | colMessage, moveColumns},
+		{colActions | colPhase | colEnd, colActions | colPhase | colEnd},
+		{colTheme, colTheme},
+	} {
+		if got := kindOf(tt.c); got != tt.want {
+			t.Errorf("kindOf(%v) = %v, want %v", tt.c.names(), got.names(), tt.want.names())
+		}
+	}
+	if len(columnNames) != bits.OnesCount32(uint32(allColumns)) {
+		t.Errorf("%d column names for %d columns", len(columnNames), bits.OnesCount32(uint32(allColumns)))
 	}
 }
