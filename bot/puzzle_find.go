@@ -36,8 +36,11 @@ import (
 // table, CONNECTN_AI_MEMORY, stays unallocated on a bot whose members only
 // play each other), and after a search that took d the finder rests
 // findRest times d, so that on a busy server, where matches end faster
-// than they can be searched, it takes at most a quarter of one processor
-// on average; the queue waits in the store.
+// than they can be searched, it takes at most a tenth of one processor
+// on average; the queue waits in the store. (It rested three times d,
+// a quarter of a processor, until a profile of 50 busy matches found it
+// taking 30 % of the server's CPU: docs/load.md, "CPU per move over a
+// PING".)
 
 // Budgets of the search of a finished match.
 const (
@@ -50,8 +53,9 @@ const (
 	// mebibytes.
 	findTableMB = 4
 	// findRest is how long the finder rests after a search, in multiples
-	// of the search's time: 3 keeps it to a quarter of a processor.
-	findRest = 3
+	// of the search's time: 9 keeps it to a tenth of a processor (one
+	// search runs at a time, on one worker).
+	findRest = 9
 )
 
 // puzzleFinder is the feature that finds puzzles in the server's matches.

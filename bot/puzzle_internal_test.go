@@ -173,9 +173,9 @@ func TestPuzzleFinderOneAtATime(t *testing.T) {
 }
 
 // TestPuzzleFinderRests: after a search that took d, the finder takes no
-// match for findRest times d, however often the scheduler asks, and takes
-// the next one after: on a busy server it takes a quarter of a processor
-// at most, and the queue waits in the store.
+// match for nine times d, however often the scheduler asks, and takes the
+// next one when its rest (findRest times d) ends: on a busy server it
+// takes a tenth of a processor at most, and the queue waits in the store.
 func TestPuzzleFinderRests(t *testing.T) {
 	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
 	clk := clocktest.New()
@@ -198,14 +198,18 @@ func TestPuzzleFinderRests(t *testing.T) {
 	if err := run.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, step := range []time.Duration{0, time.Second, findRest*took - time.Second - time.Millisecond} {
+	// A tenth of a processor: a search of d, then a rest of 9d at least.
+	const tenth = 9 * took
+	var rested time.Duration
+	for _, step := range []time.Duration{0, time.Second, tenth - time.Second - time.Millisecond} {
 		clk.Advance(step)
+		rested += step
 		f.runDue(context.Background())
 		if n := claims(); n != 1 {
-			t.Fatalf("%d matches taken %v into the rest of %v after a search of %v, want 1 (no second)", n, step, findRest*took, took)
+			t.Fatalf("%d matches taken %v into the rest after a search of %v, want 1 (no second before %v)", n, rested, took, tenth)
 		}
 	}
-	clk.Advance(time.Millisecond)
+	clk.Advance(findRest*took - rested)
 	st.release <- struct{}{}
 	f.runDue(context.Background())
 	if n := claims(); n != 2 {
