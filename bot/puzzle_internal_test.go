@@ -221,6 +221,77 @@ func TestPuzzleFinderRests(t *testing.T) {
 	}
 }
 
+// TestPuzzleFinderGivesWay: while the handlers are given more than
+// findBusy interactions a second, the finder takes no match; when they
+// slow down it takes the next. A few clicks just before a look are not a
+// rate: the count is over a second at least.
+func TestPuzzleFinderGivesWay(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	var served uint64
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	claims := func() int {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.claims
+	}
+	search := func() { // lets a search taken end at once (no rest)
+		t.Helper()
+		<-st.entered
+		st.release <- struct{}{}
+		if err := run.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.runDue(context.Background())
+	search()
+	for _, tt := range []struct {
+		name    string
+		advance time.Duration
+		clicks  uint64
+		want    int // matches taken in all after the look
+	}{
+		{"a few clicks at once", 0, 5, 2},
+		{"busy: 25 a second", time.Second, 25, 2},
+		{"busy: 250 in 10 s", 10 * time.Second, 250, 2},
+		{"slower: 15 a second", time.Second, 15, 3},
+		{"idle", time.Minute, 0, 4},
+	} {
+		clk.Advance(tt.advance)
+		served += tt.clicks
+		before := claims()
+		f.runDue(context.Background())
+		if n := claims(); n != tt.want {
+			t.Fatalf("%s: %d matches taken in all, want %d", tt.name, n, tt.want)
+		}
+		if claims() > before {
+			search()
+		}
+	}
+}
+
+// TestHandlerCountsInteractions: every interaction the handler is given,
+// a PING as a click, counts towards the rate the puzzle finder gives way
+// to.
+func TestHandlerCountsInteractions(t *testing.T) {
+	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clocktest.New()))
+	defer h.Close(context.Background())
+	for range 3 {
+		if _, err := h.Handle(context.Background(), &discordgo.Interaction{ID: "1", Type: discordgo.InteractionPing}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := h.served.Load(); n != 3 {
+		t.Errorf("%d interactions counted after 3 PINGs, want 3", n)
+	}
+}
+
 // TestPuzzleFinderOwnTable: the search values positions with a table of
 // its own of findTableMB, not the AI's (CONNECTN_AI_MEMORY), which a bot
 // whose members only play each other never allocates.
