@@ -37,7 +37,8 @@ import (
 // play each other), and after a search that took d the finder rests
 // findRest times d, so that on a busy server, where matches end faster
 // than they can be searched, it takes at most a tenth of one processor
-// on average; the queue waits in the store. (It rested three times d,
+// on average; the queue waits in the store. Its tables' memory is given
+// back to the system after each search (forgetTables). (It rested three times d,
 // a quarter of a processor, until a profile of 50 busy matches found it
 // taking 30 % of the server's CPU: docs/load.md, "CPU per move over a
 // PING".) And it gives way to the members: while the handlers are given
@@ -140,6 +141,7 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 	h.run.Spawn(func(ctx context.Context) {
 		start := h.clock.Now()
 		h.search(ctx, sc)
+		h.forgetTables()
 		end := h.clock.Now()
 		h.rest = end.Add(findRest * end.Sub(start))
 		h.busy.Store(false)
@@ -173,6 +175,16 @@ func (h *puzzleFinder) evaluator() puzzle.Evaluator {
 		}
 	})
 	return h.eval
+}
+
+// forgetTables gives the memory of the searches' tables back to the
+// system (ai.Engine.ForgetTables) between searches: 5 MiB that a finder
+// at rest, most of the time, has no use for. Called with busy set, after
+// a search, never during one.
+func (h *puzzleFinder) forgetTables() {
+	if f, ok := h.eval.(interface{ ForgetTables() }); ok {
+		f.ForgetTables()
+	}
 }
 
 // search looks for puzzles in the match of sc and stores them.

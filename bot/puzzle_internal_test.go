@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -289,6 +290,43 @@ func TestHandlerCountsInteractions(t *testing.T) {
 	}
 	if n := h.served.Load(); n != 3 {
 		t.Errorf("%d interactions counted after 3 PINGs, want 3", n)
+	}
+}
+
+// forgetfulEvaluator is an evaluator that counts the calls of
+// ForgetTables.
+type forgetfulEvaluator struct {
+	puzzle.Evaluator
+	forgot atomic.Int32
+}
+
+func (e *forgetfulEvaluator) ForgetTables() { e.forgot.Add(1) }
+
+// TestPuzzleFinderForgetsTables: when a search ends, the finder gives its
+// tables' memory back (ai.Engine.ForgetTables), and not before.
+func TestPuzzleFinderForgetsTables(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk}
+	ev := &forgetfulEvaluator{}
+	f.own.Do(func() { f.eval = ev })
+	f.runDue(context.Background())
+	<-st.entered
+	if n := ev.forgot.Load(); n != 0 {
+		t.Fatalf("tables forgotten %d times during the search, want 0", n)
+	}
+	st.release <- struct{}{}
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := ev.forgot.Load(); n != 1 {
+		t.Errorf("tables forgotten %d times after the search, want 1", n)
 	}
 }
 
