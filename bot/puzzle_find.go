@@ -37,15 +37,15 @@ import (
 // play each other), and after a search that took d the finder rests
 // findRest times d, so that on a busy server, where matches end faster
 // than they can be searched, it takes at most a tenth of one processor
-// on average; the queue waits in the store. Its tables' memory is given
-// back to the system after each search (forgetTables). (It rested three times d,
-// a quarter of a processor, until a profile of 50 busy matches found it
+// on average; the queue waits in the store. (It rested three times d, a
+// quarter of a processor, until a profile of 50 busy matches found it
 // taking 30 % of the server's CPU: docs/load.md, "CPU per move over a
-// PING".) And it gives way to the members: while the handlers are given
-// more than findBusy interactions a second (PINGs included), it takes no
-// match, so that a server at its busiest spends nothing on the search,
-// neither processor nor the memory of its tables, until the clicks slow
-// down.
+// PING".) It gives its tables' memory back to the system after each
+// search (forgetTables). And it gives way to the members: while the
+// handlers are given more than findBusy interactions a second (PINGs
+// included), it takes no match, so that a server at its busiest spends
+// nothing on the search, neither processor nor the memory of its tables,
+// until the clicks slow down.
 
 // Budgets of the search of a finished match.
 const (
@@ -126,7 +126,8 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 	if h.store == nil || h.engine.ai == nil || !h.busy.CompareAndSwap(false, true) {
 		return
 	}
-	if h.clock.Now().Before(h.rest) || h.handlersBusy() {
+	// Counted at every tick, resting or not: the rate is of the last one.
+	if busy := h.handlersBusy(); busy || h.clock.Now().Before(h.rest) {
 		h.busy.Store(false)
 		return
 	}

@@ -277,6 +277,43 @@ func TestPuzzleFinderGivesWay(t *testing.T) {
 	}
 }
 
+// TestPuzzleFinderGivesWayAfterRest: the rate is of the last tick, not
+// averaged over a rest: clicks that come fast only at the end of a rest
+// keep the next match waiting.
+func TestPuzzleFinderGivesWayAfterRest(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	var served uint64
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	f.runDue(context.Background())
+	<-st.entered
+	const took = 2 * time.Second
+	clk.Advance(took)
+	st.release <- struct{}{}
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for range findRest*took/time.Second - 1 { // quiet ticks through the rest
+		clk.Advance(time.Second)
+		f.runDue(context.Background())
+	}
+	clk.Advance(time.Second)
+	served += 25 // the rest's last second: busy
+	f.runDue(context.Background())
+	st.mu.Lock()
+	claims := st.claims
+	st.mu.Unlock()
+	if claims != 1 {
+		t.Errorf("%d matches taken after a rest whose last second was busy, want 1 (none after the first)", claims)
+	}
+}
+
 // TestHandlerCountsInteractions: every interaction the handler is given,
 // a PING as a click, counts towards the rate the puzzle finder gives way
 // to.
