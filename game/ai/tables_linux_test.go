@@ -16,7 +16,7 @@ import (
 
 // TestForgetTablesGivesMemoryBack: the pages of a table that searches
 // filled are resident; after ForgetTables they are not (the process's
-// resident memory, /proc/self/smaps, of the table's mapping).
+// resident memory, /proc/self/smaps, of the mapping holding the table).
 func TestForgetTablesGivesMemoryBack(t *testing.T) {
 	e := NewEngine(Options{TableMB: 64, Workers: 1}).WithTableMB(4)
 	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
@@ -28,8 +28,10 @@ func TestForgetTablesGivesMemoryBack(t *testing.T) {
 	before := residentKB(t, uintptr(unsafe.Pointer(&e.table.slots[0])))
 	e.ForgetTables()
 	after := residentKB(t, uintptr(unsafe.Pointer(&e.table.slots[0])))
-	if before < 3*1024 || after > 64 {
-		t.Errorf("the table's mapping: %d KiB resident after a search, %d KiB after ForgetTables; want at least 3072, then at most 64", before, after)
+	// The kernel may merge the table's mapping with another table's of an
+	// earlier test: what counts is what ForgetTables gave back.
+	if before-after < 3*1024 {
+		t.Errorf("the table's mapping: %d KiB resident after a search, %d KiB after ForgetTables; want 3072 KiB or more given back", before, after)
 	}
 }
 
