@@ -36,7 +36,9 @@ import (
 type benchServer struct {
 	srv     *transport.HTTPServer
 	channel int
-	rng     *rand.Rand
+	// messages counts the boards posted as new messages, for their IDs.
+	messages int
+	rng      *rand.Rand
 	// board is the live board of the current match.
 	board *discordgo.Message
 }
@@ -111,7 +113,13 @@ func (s *benchServer) move(b *testing.B) {
 		mover = bob
 	}
 	resp := s.serve(b, discordtest.Click(s.in(mover), s.board, cols[s.rng.IntN(len(cols))]))
-	if resp.Type != discordgo.InteractionResponseUpdateMessage {
+	switch resp.Type {
+	case discordgo.InteractionResponseUpdateMessage:
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		// A round ended: the next round's board is a new message.
+		s.messages++
+		s.board = &discordgo.Message{ID: fmt.Sprintf("17%017d", s.messages)}
+	default:
 		b.Fatalf("move: response type %d: %s", resp.Type, resp.Data.Content)
 	}
 	s.board.Content, s.board.Embeds, s.board.Components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components

@@ -55,6 +55,10 @@ type Handler struct {
 	boards   *outbox.Boards
 	sched    *outbox.Scheduler
 	tourneys *tournaments
+	// served counts the interactions Handle was given (PINGs included):
+	// the puzzle finder searches only while they come slower than
+	// findBusy a second.
+	served atomic.Uint64
 }
 
 // Option configures a Handler.
@@ -125,6 +129,7 @@ func NewHandler(store sessions.Store, log *slog.Logger, opts ...Option) *Handler
 	f := features{
 		store: store, log: log, policy: h.policy, threads: h.threads, messenger: h.messenger,
 		boards: h.boards, sched: h.sched, engine: eng, id: h.id, rand: h.rand, tournaments: h.tourneys, clock: h.clock, puzzles: h.puzzles,
+		served: h.served.Load,
 	}
 	f.wirePuzzles(h.boards, h.sched, h.run)
 	global, perRoute := h.middleware()
@@ -151,6 +156,9 @@ type features struct {
 	clock       clock.Clock
 	// puzzles is the puzzles' store; nil: no puzzles.
 	puzzles sessions.PuzzleStore
+	// served returns how many interactions the handler has been given;
+	// nil counts none.
+	served func() uint64
 }
 
 // table builds the features from f and returns their route rows, in the
@@ -201,6 +209,7 @@ func (h *Handler) Handle(ctx context.Context, i *discordgo.Interaction) (*discor
 	if i == nil {
 		return nil, errors.New("handle: nil interaction")
 	}
+	h.served.Add(1)
 	c := h.newCall(i)
 	resp, err := h.routes.serve(ctx, c)
 	if err != nil { // only a failure of the routing itself: the middleware answers the rest

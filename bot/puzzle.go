@@ -493,7 +493,7 @@ func (f features) wirePuzzles(b *outbox.Boards, sched *outbox.Scheduler, run *ou
 		return
 	}
 	both := puzzleStores{f.store, f.puzzles}
-	finder := &puzzleFinder{store: both, engine: f.engine, run: run, log: f.log, clock: f.clock}
+	finder := &puzzleFinder{store: both, engine: f.engine, run: run, log: f.log, clock: f.clock, served: f.served}
 	daily := &dailyPuzzles{store: both, boards: b, log: f.log, clock: f.clock}
 	b.Finished = finder.queued
 	sched.Tasks = append(sched.Tasks, daily.runDue, finder.runDue)

@@ -36,8 +36,16 @@ import (
 // table, CONNECTN_AI_MEMORY, stays unallocated on a bot whose members only
 // play each other), and after a search that took d the finder rests
 // findRest times d, so that on a busy server, where matches end faster
-// than they can be searched, it takes at most a quarter of one processor
-// on average; the queue waits in the store.
+// than they can be searched, it takes at most a tenth of one processor
+// on average; the queue waits in the store. (It rested three times d, a
+// quarter of a processor, until a profile of 50 busy matches found it
+// taking 30 % of the server's CPU: docs/load.md, "CPU per move over a
+// PING".) It gives its tables' memory back to the system after each
+// search (forgetTables). And it gives way to the members: while the
+// handlers are given more than findBusy interactions a second (PINGs
+// included), it takes no match, so that a server at its busiest spends
+// nothing on the search, neither processor nor the memory of its tables,
+// until the clicks slow down.
 
 // Budgets of the search of a finished match.
 const (
@@ -50,8 +58,14 @@ const (
 	// mebibytes.
 	findTableMB = 4
 	// findRest is how long the finder rests after a search, in multiples
-	// of the search's time: 3 keeps it to a quarter of a processor.
-	findRest = 3
+	// of the search's time: 9 keeps it to a tenth of a processor (one
+	// search runs at a time, on one worker).
+	findRest = 9
+	// findBusy is the rate of interactions, a second, above which the
+	// handlers are busy and the finder takes no match: 20 is a hundred
+	// matches played at once at a human's pace (a click every five
+	// seconds each); a load generator's thousands a second are far above.
+	findBusy = 20
 )
 
 // puzzleFinder is the feature that finds puzzles in the server's matches.
@@ -71,6 +85,12 @@ type puzzleFinder struct {
 	// own and eval: the searches' evaluator, made on the first search.
 	own  sync.Once
 	eval puzzle.Evaluator
+	// served returns how many interactions the handlers have been given
+	// (nil: none); looked and seen are when runDue last counted them and
+	// the count then. Read and written with busy set.
+	served func() uint64
+	looked time.Time
+	seen   uint64
 }
 
 // finderStore is what the search reads and writes.
@@ -106,7 +126,8 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 	if h.store == nil || h.engine.ai == nil || !h.busy.CompareAndSwap(false, true) {
 		return
 	}
-	if h.clock.Now().Before(h.rest) {
+	// Counted at every tick, resting or not: the rate is of the last one.
+	if busy := h.handlersBusy(); busy || h.clock.Now().Before(h.rest) {
 		h.busy.Store(false)
 		return
 	}
@@ -121,10 +142,26 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 	h.run.Spawn(func(ctx context.Context) {
 		start := h.clock.Now()
 		h.search(ctx, sc)
+		h.forgetTables()
 		end := h.clock.Now()
 		h.rest = end.Add(findRest * end.Sub(start))
 		h.busy.Store(false)
 	})
+}
+
+// handlersBusy reports whether the handlers were given more than findBusy
+// interactions a second since the last look (over a second at least, so
+// that a few clicks just before a look are not a rate), and starts the
+// next look's count.
+func (h *puzzleFinder) handlersBusy() bool {
+	if h.served == nil {
+		return false
+	}
+	now, n := h.clock.Now(), h.served()
+	since := max(now.Sub(h.looked), time.Second)
+	busy := !h.looked.IsZero() && float64(n-h.seen) > findBusy*since.Seconds()
+	h.looked, h.seen = now, n
+	return busy
 }
 
 // evaluator is what the searches value positions with: the AI's engine
@@ -139,6 +176,16 @@ func (h *puzzleFinder) evaluator() puzzle.Evaluator {
 		}
 	})
 	return h.eval
+}
+
+// forgetTables gives the memory of the searches' tables back to the
+// system (ai.Engine.ForgetTables) between searches: 5 MiB that a finder
+// at rest, most of the time, has no use for. Called with busy set, after
+// a search, never during one.
+func (h *puzzleFinder) forgetTables() {
+	if f, ok := h.eval.(interface{ ForgetTables() }); ok {
+		f.ForgetTables()
+	}
 }
 
 // search looks for puzzles in the match of sc and stores them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,9 +174,9 @@ func TestPuzzleFinderOneAtATime(t *testing.T) {
 }
 
 // TestPuzzleFinderRests: after a search that took d, the finder takes no
-// match for findRest times d, however often the scheduler asks, and takes
-// the next one after: on a busy server it takes a quarter of a processor
-// at most, and the queue waits in the store.
+// match for nine times d, however often the scheduler asks, and takes the
+// next one when its rest (findRest times d) ends: on a busy server it
+// takes a tenth of a processor at most, and the queue waits in the store.
 func TestPuzzleFinderRests(t *testing.T) {
 	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
 	clk := clocktest.New()
@@ -198,14 +199,18 @@ func TestPuzzleFinderRests(t *testing.T) {
 	if err := run.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, step := range []time.Duration{0, time.Second, findRest*took - time.Second - time.Millisecond} {
+	// A tenth of a processor: a search of d, then a rest of 9d at least.
+	const tenth = 9 * took
+	var rested time.Duration
+	for _, step := range []time.Duration{0, time.Second, tenth - time.Second - time.Millisecond} {
 		clk.Advance(step)
+		rested += step
 		f.runDue(context.Background())
 		if n := claims(); n != 1 {
-			t.Fatalf("%d matches taken %v into the rest of %v after a search of %v, want 1 (no second)", n, step, findRest*took, took)
+			t.Fatalf("%d matches taken %v into the rest after a search of %v, want 1 (no second before %v)", n, rested, took, tenth)
 		}
 	}
-	clk.Advance(time.Millisecond)
+	clk.Advance(findRest*took - rested)
 	st.release <- struct{}{}
 	f.runDue(context.Background())
 	if n := claims(); n != 2 {
@@ -214,6 +219,151 @@ func TestPuzzleFinderRests(t *testing.T) {
 	<-st.entered
 	if err := run.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPuzzleFinderGivesWay: while the handlers are given more than
+// findBusy interactions a second, the finder takes no match; when they
+// slow down it takes the next. A few clicks just before a look are not a
+// rate: the count is over a second at least.
+func TestPuzzleFinderGivesWay(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	var served uint64
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	claims := func() int {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.claims
+	}
+	search := func() { // lets a search taken end at once (no rest)
+		t.Helper()
+		<-st.entered
+		st.release <- struct{}{}
+		if err := run.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.runDue(context.Background())
+	search()
+	for _, tt := range []struct {
+		name    string
+		advance time.Duration
+		clicks  uint64
+		want    int // matches taken in all after the look
+	}{
+		{"a few clicks at once", 0, 5, 2},
+		{"busy: 25 a second", time.Second, 25, 2},
+		{"busy: 250 in 10 s", 10 * time.Second, 250, 2},
+		{"slower: 15 a second", time.Second, 15, 3},
+		{"idle", time.Minute, 0, 4},
+	} {
+		clk.Advance(tt.advance)
+		served += tt.clicks
+		before := claims()
+		f.runDue(context.Background())
+		if n := claims(); n != tt.want {
+			t.Fatalf("%s: %d matches taken in all, want %d", tt.name, n, tt.want)
+		}
+		if claims() > before {
+			search()
+		}
+	}
+}
+
+// TestPuzzleFinderGivesWayAfterRest: the rate is of the last tick, not
+// averaged over a rest: clicks that come fast only at the end of a rest
+// keep the next match waiting.
+func TestPuzzleFinderGivesWayAfterRest(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	var served uint64
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	f.runDue(context.Background())
+	<-st.entered
+	const took = 2 * time.Second
+	clk.Advance(took)
+	st.release <- struct{}{}
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for range findRest*took/time.Second - 1 { // quiet ticks through the rest
+		clk.Advance(time.Second)
+		f.runDue(context.Background())
+	}
+	clk.Advance(time.Second)
+	served += 25 // the rest's last second: busy
+	f.runDue(context.Background())
+	st.mu.Lock()
+	claims := st.claims
+	st.mu.Unlock()
+	if claims != 1 {
+		t.Errorf("%d matches taken after a rest whose last second was busy, want 1 (none after the first)", claims)
+	}
+}
+
+// TestHandlerCountsInteractions: every interaction the handler is given,
+// a PING as a click, counts towards the rate the puzzle finder gives way
+// to.
+func TestHandlerCountsInteractions(t *testing.T) {
+	h := NewHandler(emptyStore{}, slog.New(slog.DiscardHandler), WithClock(clocktest.New()))
+	defer h.Close(context.Background())
+	for range 3 {
+		if _, err := h.Handle(context.Background(), &discordgo.Interaction{ID: "1", Type: discordgo.InteractionPing}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := h.served.Load(); n != 3 {
+		t.Errorf("%d interactions counted after 3 PINGs, want 3", n)
+	}
+}
+
+// forgetfulEvaluator is an evaluator that counts the calls of
+// ForgetTables.
+type forgetfulEvaluator struct {
+	puzzle.Evaluator
+	forgot atomic.Int32
+}
+
+func (e *forgetfulEvaluator) ForgetTables() { e.forgot.Add(1) }
+
+// TestPuzzleFinderForgetsTables: when a search ends, the finder gives its
+// tables' memory back (ai.Engine.ForgetTables), and not before.
+func TestPuzzleFinderForgetsTables(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk}
+	ev := &forgetfulEvaluator{}
+	f.own.Do(func() { f.eval = ev })
+	f.runDue(context.Background())
+	<-st.entered
+	if n := ev.forgot.Load(); n != 0 {
+		t.Fatalf("tables forgotten %d times during the search, want 0", n)
+	}
+	st.release <- struct{}{}
+	if err := run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := ev.forgot.Load(); n != 1 {
+		t.Errorf("tables forgotten %d times after the search, want 1", n)
 	}
 }
 

@@ -19,3 +19,24 @@ func allocSlots(n uint64) []uint64 {
 	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // advice only: fine to ignore
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n)
 }
+
+// releaseSlots empties slots and gives their pages back to the system
+// (madvise MADV_DONTNEED: the next touch of a page finds it zeroed, an empty
+// entry); the entries before the first whole page and after the last are
+// cleared in place.
+func releaseSlots(s []uint64) {
+	if len(s) == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*8)
+	page := uintptr(syscall.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	from := int((start+page-1)&^(page-1) - start) // bytes to the first whole page
+	to := from + int(uintptr(len(b)-min(from, len(b)))&^(page-1))
+	if to <= from || syscall.Madvise(b[from:to], syscall.MADV_DONTNEED) != nil {
+		clear(s)
+		return
+	}
+	clear(b[:from])
+	clear(b[to:])
+}

@@ -16,3 +16,20 @@ func (e *Engine) WithTableMB(mb int) *Engine {
 	core := &engineCore{opts: opts, pool: e.pool, solvers: map[[3]int]*Solver{}, book: e.book}
 	return &Engine{engineCore: core, seed: e.seed}
 }
+
+// ForgetTables empties the tables of e's exact solver and gives their
+// memory back to the system: the transposition table's pages (its mapping
+// is kept; the next search finds it empty, as the first did) and the
+// solvers' tables of positions near the end of the game (1 MiB per board
+// geometry, made again by the next search). A background task that
+// searches now and then (the puzzle finder) calls it when a search ends,
+// so that its tables take no memory while it rests. It must not be called
+// while a search of e runs.
+func (e *Engine) ForgetTables() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.table != nil {
+		releaseSlots(e.table.slots)
+	}
+	clear(e.solvers)
+}

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/connectn/connectn/game"
@@ -37,4 +38,41 @@ func tableLen(t *table) int {
 		return 0
 	}
 	return int(t.size)
+}
+
+// TestForgetTables: after ForgetTables the exact solver's table holds no
+// entry and no solver is kept (their near-end tables go to the collector),
+// and the next search finds the same values as the first.
+func TestForgetTables(t *testing.T) {
+	e := NewEngine(Options{TableMB: 64, Workers: 1}).WithTableMB(4)
+	cfg := game.Config{Rows: 6, Columns: 7, Connect: 4, Wins: 1}
+	moves := []int{3, 2, 3, 4, 4, 2, 1, 5, 5, 1, 0, 6}
+	first, err := e.Evaluate(context.Background(), cfg, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := usedSlots(e.table); n == 0 || len(e.solvers) == 0 {
+		t.Fatalf("after a search: %d entries in the table, %d solvers; want some of each", n, len(e.solvers))
+	}
+	e.ForgetTables()
+	if n := usedSlots(e.table); n != 0 || len(e.solvers) != 0 {
+		t.Fatalf("after ForgetTables: %d entries in the table, %d solvers; want none", n, len(e.solvers))
+	}
+	again, err := e.Evaluate(context.Background(), cfg, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Errorf("after ForgetTables the search found %v, want %v as before", again, first)
+	}
+}
+
+func usedSlots(t *table) int {
+	n := 0
+	for _, e := range t.slots {
+		if e != 0 {
+			n++
+		}
+	}
+	return n
 }

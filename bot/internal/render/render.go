@@ -81,14 +81,24 @@ func writeHeader(sb *strings.Builder, columns, marked int) {
 // plain header again under a tall board. Discs on the winning line are
 // drawn with the theme's winning marks.
 func Grid(t Theme, r *game.Round) string {
+	var sb strings.Builder
+	sb.Grow(gridSize(r))
+	writeGrid(&sb, t, r)
+	return sb.String()
+}
+
+// gridSize is room enough for the grid of r, in bytes: a row of up to 8
+// bytes a cell and a line break, for the rows and two header rows.
+func gridSize(r *game.Round) int { return (r.Rows() + 2) * (8*r.Columns() + 1) }
+
+// writeGrid writes Grid(t, r) to sb.
+func writeGrid(sb *strings.Builder, t Theme, r *game.Round) {
 	rows, columns := r.Rows(), r.Columns()
 	marked := -1
 	if last, ok := r.LastMove(); ok {
 		marked = last.Column
 	}
-	var sb strings.Builder
-	sb.Grow((rows + 2) * (8*columns + 1))
-	writeHeader(&sb, columns, marked)
+	writeHeader(sb, columns, marked)
 	sb.WriteByte('\n')
 	for row := rows - 1; row >= 0; row-- {
 		for c := 0; c < columns; c++ {
@@ -104,10 +114,9 @@ func Grid(t Theme, r *game.Round) string {
 		sb.WriteByte('\n')
 	}
 	if rows >= tallRows {
-		writeHeader(&sb, columns, -1)
+		writeHeader(sb, columns, -1)
 		sb.WriteByte('\n')
 	}
-	return sb.String()
 }
 
 // boardNotes returns the line under the grid of round r: on a won board,
@@ -463,22 +472,29 @@ func matchResult(l *locale.Localizer, s *sessions.Session) string {
 // screen reader, which reads the grid's emoji one by one, says them
 // first.
 func boardEmbed(l *locale.Localizer, s *sessions.Session, r *game.Round, title string, color int, status ...string) *discordgo.MessageEmbed {
+	// One buffer, the grid written into it: this runs at every move.
+	score, notes := scoreLine(l, s), boardNotes(l, s, r)
+	size := len(score) + len(notes) + 3 + gridSize(r)
+	for _, st := range status {
+		size += len(st) + 1
+	}
 	var desc strings.Builder
-	desc.WriteString(scoreLine(l, s))
+	desc.Grow(size)
+	desc.WriteString(score)
 	desc.WriteString("\n")
 	if len(status) > 0 && status[0] != "" {
 		desc.WriteString(status[0])
 		desc.WriteByte('\n')
 	}
-	if notes := boardNotes(l, s, r); notes != "" {
+	if notes != "" {
 		desc.WriteString(notes)
 		desc.WriteByte('\n')
 	}
 	desc.WriteByte('\n')
-	desc.WriteString(Grid(ThemeNamed(s.Theme), r))
-	if len(status) > 1 {
+	writeGrid(&desc, ThemeNamed(s.Theme), r)
+	for _, st := range status[min(1, len(status)):] {
 		desc.WriteByte('\n')
-		desc.WriteString(strings.Join(status[1:], "\n"))
+		desc.WriteString(st)
 	}
 	return &discordgo.MessageEmbed{
 		Title:       title,
