@@ -43,9 +43,9 @@ import (
 // PING".) It gives its tables' memory back to the system after each
 // search (forgetTables). And it gives way to the members: while the
 // handlers are given more than findBusy interactions a second (PINGs
-// included), it takes no match, so that a server at its busiest spends
-// nothing on the search, neither processor nor the memory of its tables,
-// until the clicks slow down.
+// included), it takes a match only once every findBusyEvery, so that a
+// server at its busiest spends next to nothing on the search, and a bot
+// that is never quiet still finds puzzles.
 
 // Budgets of the search of a finished match.
 const (
@@ -66,6 +66,11 @@ const (
 	// matches played at once at a human's pace (a click every five
 	// seconds each); a load generator's thousands a second are far above.
 	findBusy = 20
+	// findBusyEvery is how often a busy server's finder still takes a
+	// match: a bot that is never quiet (thousands of matches at once)
+	// finds puzzles all the same, a match a minute, and its queue does not
+	// only grow.
+	findBusyEvery = time.Minute
 )
 
 // puzzleFinder is the feature that finds puzzles in the server's matches.
@@ -82,6 +87,9 @@ type puzzleFinder struct {
 	// last search's time after it ended. Written before busy is cleared,
 	// read after it is set.
 	rest time.Time
+	// ended is when the last search ended (zero: none yet); written and
+	// read as rest is.
+	ended time.Time
 	// own and eval: the searches' evaluator, made on the first search.
 	own  sync.Once
 	eval puzzle.Evaluator
@@ -127,7 +135,8 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 		return
 	}
 	// Counted at every tick, resting or not: the rate is of the last one.
-	if busy := h.handlersBusy(); busy || h.clock.Now().Before(h.rest) {
+	now := h.clock.Now()
+	if busy := h.handlersBusy(); now.Before(h.rest) || busy && now.Before(h.ended.Add(findBusyEvery)) {
 		h.busy.Store(false)
 		return
 	}
@@ -145,6 +154,7 @@ func (h *puzzleFinder) runDue(ctx context.Context) {
 		h.forgetTables()
 		end := h.clock.Now()
 		h.rest = end.Add(findRest * end.Sub(start))
+		h.ended = end
 		h.busy.Store(false)
 	})
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -311,6 +312,51 @@ func TestPuzzleFinderGivesWayAfterRest(t *testing.T) {
 	st.mu.Unlock()
 	if claims != 1 {
 		t.Errorf("%d matches taken after a rest whose last second was busy, want 1 (none after the first)", claims)
+	}
+}
+
+// TestPuzzleFinderBusyStillSearches: a server that stays busy still has
+// a match searched once every findBusyEvery, and not more often.
+func TestPuzzleFinderBusyStillSearches(t *testing.T) {
+	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
+	clk := clocktest.New()
+	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(st.release)
+		run.Close(context.Background())
+	})
+	var served uint64
+	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
+		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	claims := func() int {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.claims
+	}
+	search := func() { // lets a search taken end at once (no rest)
+		t.Helper()
+		<-st.entered
+		st.release <- struct{}{}
+		if err := run.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.runDue(context.Background())
+	search()
+	var at []int // seconds after the first search at which a match was taken
+	for i := 1; i <= 150; i++ {
+		clk.Advance(time.Second)
+		served += 100 // busy: 100 interactions a second
+		before := claims()
+		f.runDue(context.Background())
+		if claims() > before {
+			at = append(at, i)
+			search()
+		}
+	}
+	every := int(findBusyEvery / time.Second)
+	if want := []int{every, 2 * every}; !slices.Equal(at, want) {
+		t.Errorf("a busy server's finder took matches %v s after its first, want %v", at, want)
 	}
 }
 
