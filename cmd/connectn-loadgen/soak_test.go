@@ -52,16 +52,25 @@ func TestSoakVerdict(t *testing.T) {
 			logical: int64(i) * 3000 * 1000, kept: int64(i) * 1000, deadlines: int64(i) * 10, abandoned: int64(i) * 10}
 	}
 	for _, tc := range []struct {
-		name   string
-		change func(i int, s *soakSample)
-		log    []string
-		rest   int64  // goroutines at rest; 30 (as at the start) when 0
-		want   string // in the FAIL line; "" for PASS
+		name    string
+		change  func(i int, s *soakSample)
+		log     []string
+		rest    int64  // goroutines at rest; 30 (as at the start) when 0
+		matches int    // -matches; none given when 0
+		want    string // in the FAIL line; "" for PASS
 	}{
 		{name: "flat", change: func(int, *soakSample) {}},
 		{name: "noise", change: func(i int, s *soakSample) { s.rss += int64(i%3) << 20; s.goroutines += int64(i%4) * 15 }},
 		{name: "rss grows", change: func(i int, s *soakSample) { s.rss += int64(i) << 20 }, want: "resident memory grew"},
 		{name: "goroutines grow", change: func(i int, s *soakSample) { s.goroutines += int64(i) }, want: "goroutines grew"},
+		// At 50 matches the windows' lowest may differ by half the matches
+		// (requests in flight), not more.
+		{name: "in flight at 50 matches", matches: 50, change: func(i int, s *soakSample) {
+			if i > 20 {
+				s.goroutines += 25
+			}
+		}},
+		{name: "goroutines grow at 50 matches", matches: 50, change: func(i int, s *soakSample) { s.goroutines += 2 * int64(i) }, want: "goroutines grew"},
 		{name: "database grows faster", change: func(i int, s *soakSample) { s.logical += int64(i*i) * 100_000 }, want: "faster than the matches"},
 		{name: "wal grows", change: func(i int, s *soakSample) { s.walFile += int64(i) << 20 }, want: "WAL file grew"},
 		{name: "goroutines left", change: func(int, *soakSample) {}, rest: 40, want: "goroutines left at rest"},
@@ -75,7 +84,11 @@ func TestSoakVerdict(t *testing.T) {
 				samples = append(samples, s)
 			}
 			var out bytes.Buffer
-			code := soakVerdict(&out, &options{soak: soakOptions{abandon: 0.1}}, samples, samples[30], cmp.Or(tc.rest, 30), nil, newRecorder(), tc.log)
+			o := &options{soak: soakOptions{abandon: 0.1}}
+			if tc.matches > 0 {
+				o.matches = []int{tc.matches}
+			}
+			code := soakVerdict(&out, o, samples, samples[30], cmp.Or(tc.rest, 30), nil, newRecorder(), tc.log)
 			got := out.String()
 			switch {
 			case tc.want == "" && (code != 0 || !strings.HasSuffix(got, "PASS\n")):
