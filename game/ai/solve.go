@@ -239,25 +239,19 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	}
 	column := -1
 	err := catchStop(func() {
-		last := 0
-		first := true
+		var next probes
 		for lo < hi {
-			med := lo + (hi-lo)/2
-			if med <= 0 && lo/2 < med {
-				med = lo / 2
-			} else if med >= 0 && hi/2 > med {
-				med = hi / 2
-			}
-			if probeBy == 1 && !first {
-				// c4: probe next at the bound the last probe returned.
-				med = max(min(last, hi-1), lo)
-			}
-			first = false
+			next.lo, next.hi = lo, hi
+			med := next.med()
 			for i := range helpers {
 				helpers[i].probe(med)
 			}
+			n0 := main.nodes
 			r, c := main.rootProbe(p, med, med+1)
-			last = r
+			if probeTrace != nil {
+				probeTrace(med, r, main.nodes-n0)
+			}
+			next.last = r
 			if r <= med {
 				hi = r
 			} else {
@@ -285,6 +279,56 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	}
 	return Result{Score: score, Column: column, Nodes: nodes, Interior: interior}, nil
 }
+
+// probes chooses the null windows of a solve: Pons' bisection of the
+// interval [lo, hi] the score is known to lie in (its middle, but half-way
+// from 0 to the bound on 0's side while that is further out), except that
+// once Pons' next window lies within probeNear of 0 it probes at 0 (the
+// weak result: win, draw or loss) and then once next to the bound that
+// probe returned (as c4 does from its first probe on), before bisecting
+// again. Every solve needs the two probes next to the score (one proving
+// score >= s, one score <= s); when the score is near 0, as it mostly is
+// early in the game, they now come first and the probes between are
+// skipped: the empty 7x6 board's strong solve takes 2 probes after Pons'
+// first two instead of 6 (docs/ai.md, "The strong solve's probes").
+type probes struct {
+	lo, hi int // the interval the score lies in, lo < hi
+	last   int // the last probe's result
+	// phase: 0 Pons' probes; from 1, one more than the probes next to the
+	// bound made so far, after the probe at 0.
+	phase int
+}
+
+// med returns the next window (med, med+1), lo <= med < hi.
+func (n *probes) med() int {
+	lo, hi := n.lo, n.hi
+	med := lo + (hi-lo)/2
+	if med <= 0 && lo/2 < med {
+		med = lo / 2
+	} else if med >= 0 && hi/2 > med {
+		med = hi / 2
+	}
+	switch {
+	case probeBy == 1:
+		return med
+	case probeBy == 2 && n.phase == 0:
+		// c4: 0 first, then next to the bound.
+		n.phase = 1
+		return max(min(0, hi-1), lo)
+	case n.phase == 0 && probeBy == 0 && med < probeNear && med > -probeNear && lo <= 0 && 0 < hi:
+		n.phase = 1
+		return 0
+	case n.phase >= 1 && (probeBy == 2 || n.phase <= probeAdjacent):
+		n.phase++
+		return max(min(n.last, hi-1), lo)
+	}
+	return med
+}
+
+// probeTrace, when set (by tests and benchmarks), is called after each of
+// the main worker's root probes with the probe's window (med, med+1), its
+// result and the interior nodes it explored.
+var probeTrace func(med, result int, interior uint64)
 
 // firstPlayable returns the first column, centre first, that is not full
 // and does not hand the opponent a win when another such column exists.

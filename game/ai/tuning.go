@@ -14,10 +14,15 @@ var (
 	// times), 1 Pons' count of winning cells, 2 threats not above an
 	// opponent's threat, 3 c4's weights.
 	orderBy = 0
-	// probeBy picks the root's sequence of null windows: 0 Pons' (the
-	// middle of the interval, towards 0 first), 1 c4's (next to the bound
-	// the last probe returned).
+	// probeBy picks the root's sequence of null windows: 0 the default
+	// (probes.med), 1 Pons' bisection throughout, 2 c4's (0 first, then
+	// next to the bound the last probe returned).
 	probeBy = 0
+	// probeNear and probeAdjacent: once Pons' next window lies within
+	// probeNear of 0, the default probes 0 and then probeAdjacent windows
+	// next to the bound the last probe returned (probes.med).
+	probeNear     = 5
+	probeAdjacent = 1
 	// helperOddOnly makes the helpers reorder moves only at an odd
 	// distance from the root (the replies, where a null window that fails
 	// high must search every move, so that another order shares the work),
