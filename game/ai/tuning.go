@@ -6,6 +6,9 @@ package ai
 var (
 	// noClaimeven turns the claimeven bound off.
 	noClaimeven = false
+	// noWinTwo turns off the bound of a player who has no move that leaves
+	// the opponent lost at once (they cannot win with their next two discs).
+	noWinTwo = false
 	// noForced searches a position with a single non-losing move as a node
 	// of its own instead of passing straight to its child.
 	noForced = false
