@@ -164,7 +164,7 @@ func (t *table) clear() { clear(t.slots) }
 // nearTableLog sizes the table of positions near the end of the game: 2^17
 // entries, 1 MiB, which fits the processor's level 2 cache. Its entries keep
 // no best move, which leaves room for the longer check (48 bits).
-var nearTableLog = 17
+const nearTableLog = 17
 
 func newNearTable() *table {
 	size := prevPrime(1 << nearTableLog)
