@@ -31,7 +31,8 @@
 // when solved within -budget of processor time (the search's own, whatever
 // the machine's load; -wall caps the wall-clock time), printing
 // the share settled by number of discs on 7x6 (columns x rows), 8x7 and
-// 9x7. It uses only the solver's public API, so the same file builds
+// 9x7 (-boards picks among them; -v prints each position, its processor
+// time and nodes on standard error). It uses only the solver's public API, so the same file builds
 // against an older version of game/ai to measure "before".
 package main
 
