@@ -243,8 +243,11 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 		for lo < hi {
 			next.lo, next.hi = lo, hi
 			med := next.med()
+			// Next to a bound that failed high, the probe is expected to
+			// fail low: every root move must be refuted.
+			low := next.adjacent && next.last == med && helperExpect
 			for i := range helpers {
-				helpers[i].probe(med)
+				helpers[i].probe(window{med, low})
 			}
 			n0 := main.nodes
 			r, c := main.rootProbe(p, med, med+1)
@@ -297,11 +300,14 @@ type probes struct {
 	// phase: 0 Pons' probes; from 1, one more than the probes next to the
 	// bound made so far, after the probe at 0.
 	phase int
+	// adjacent: the last window med returned is next to the last bound.
+	adjacent bool
 }
 
 // med returns the next window (med, med+1), lo <= med < hi.
 func (n *probes) med() int {
 	lo, hi := n.lo, n.hi
+	n.adjacent = false
 	med := lo + (hi-lo)/2
 	if med <= 0 && lo/2 < med {
 		med = lo / 2
@@ -320,6 +326,7 @@ func (n *probes) med() int {
 		return 0
 	case n.phase >= 1 && (probeBy == 2 || n.phase <= probeAdjacent):
 		n.phase++
+		n.adjacent = true
 		return max(min(n.last, hi-1), lo)
 	}
 	return med
@@ -382,7 +389,7 @@ type helper struct {
 	s          *Solver
 	p          position
 	parent     *atomic.Bool
-	probes     chan int
+	probes     chan window
 	stop       atomic.Bool // ends the current probe
 	quit       atomic.Bool // ends the helper
 	done       chan struct{}
@@ -391,20 +398,27 @@ type helper struct {
 	once       sync.Once
 	total      uint64 // interior nodes, once finished
 	totalCalls uint64
-	med        int
+	next       window
+}
+
+// window is a helper's next probe: the null window (med, med+1), and
+// whether it is expected to fail low (see searcher.allParity).
+type window struct {
+	med int
+	low bool
 }
 
 func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
 	h.started, h.s, h.p, h.parent = true, s, p, parent
-	h.probes = make(chan int, 1)
+	h.probes = make(chan window, 1)
 	h.done = make(chan struct{})
-	h.probes <- h.med
+	h.probes <- h.next
 	go h.run()
 }
 
 // probe tells the helper which window the main worker searches next.
-func (h *helper) probe(med int) {
-	h.med = med
+func (h *helper) probe(med window) {
+	h.next = med
 	if !h.started {
 		return
 	}
@@ -419,12 +433,16 @@ func (h *helper) probe(med int) {
 func (h *helper) run() {
 	defer close(h.done)
 	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
-	for med := range h.probes {
+	for next := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
 		}
 		h.stop.Store(false)
-		_ = catchStop(func() { w.rootProbe(h.p, med, med+1) })
+		w.allParity = 1
+		if next.low {
+			w.allParity = 0
+		}
+		_ = catchStop(func() { w.rootProbe(h.p, next.med, next.med+1) })
 		h.nodes.Store(w.nodes)
 		h.calls.Store(w.calls)
 		// A finished probe waits for the next one.

@@ -45,6 +45,12 @@ type searcher struct {
 	// the shared table for the others (lazy SMP); 0 for the main worker.
 	variant   int
 	rootMoves int
+	// allParity, for a helper, is the parity of the distance from the
+	// root of the positions where it reorders moves (see helperOddOnly):
+	// those where every move must be searched, 1 (the replies) for a probe
+	// expected to fail high, 0 (the root and the replies' replies) for one
+	// expected to fail low.
+	allParity int
 	// extra, when set, is called every checkEvery nodes by the main worker
 	// (to start a helper once a search proves long).
 	extra func()
@@ -284,7 +290,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			}
 		}
 	}
-	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == 1) {
+	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == s.allParity) {
 		j := s.swapWith(p.moves, n)
 		list[0], list[j] = list[j], list[0]
 	}
@@ -403,7 +409,7 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 		cols[i], scores[i] = c, sc
 		n++
 	}
-	if s.variant > 0 && n > 1 && !helperOddOnly {
+	if s.variant > 0 && n > 1 && (!helperOddOnly || s.allParity == 0) {
 		j := s.swapWith(p.moves, n)
 		cols[0], cols[j] = cols[j], cols[0]
 	}

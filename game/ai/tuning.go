@@ -33,4 +33,9 @@ var (
 	// search, so that another order wastes it). False restores the helpers
 	// of before (the root's first two moves swapped, and the next two plies').
 	helperOddOnly = true
+	// helperExpect makes the helpers reorder the root's moves and the
+	// replies' replies instead of the replies in a probe next to a bound
+	// that failed high, which is expected to fail low (every root move
+	// refuted); false keeps the replies in every probe.
+	helperExpect = true
 )
