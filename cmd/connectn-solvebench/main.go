@@ -31,7 +31,8 @@
 // when solved within -budget of processor time (the search's own, whatever
 // the machine's load; -wall caps the wall-clock time), printing
 // the share settled by number of discs on 7x6 (columns x rows), 8x7 and
-// 9x7. It uses only the solver's public API, so the same file builds
+// 9x7 (-boards picks among them; -v prints each position, its processor
+// time and nodes on standard error). It uses only the solver's public API, so the same file builds
 // against an older version of game/ai to measure "before".
 package main
 
@@ -47,6 +48,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,6 +76,8 @@ type options struct {
 	budget        time.Duration
 	wallCap       time.Duration
 	seed          uint64
+	verbose       bool
+	boards        string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -99,6 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.budget, "budget", 1200*time.Millisecond, "processor time budget of one position for -settled")
 	fs.DurationVar(&o.wallCap, "wall", 30*time.Second, "wall-clock time after which -settled gives a position up")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the games for -settled")
+	fs.StringVar(&o.boards, "boards", "7x6,8x7,9x7", "boards (columns x rows) for -settled, comma-separated, of 7x6, 8x7 and 9x7")
+	fs.BoolVar(&o.verbose, "v", false, "with -settled, print each position (columns from 1), its processor time and nodes on standard error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -348,6 +354,9 @@ func settled(o options, stdout, stderr io.Writer) int {
 		name          string
 		rows, columns int
 	}{{"7x6", 6, 7}, {"8x7", 7, 8}, {"9x7", 7, 9}} {
+		if !slices.Contains(strings.Split(o.boards, ","), b.name) {
+			continue
+		}
 		cfg := game.Config{Rows: b.rows, Columns: b.columns, Connect: 4, Wins: 1}
 		if !ai.Solvable(cfg) {
 			fmt.Fprintf(stdout, "%s (columns x rows): beyond the exact solver's 64 bits ((rows+1) x columns = %d): none settled\n\n", b.name, (b.rows+1)*b.columns)
@@ -371,12 +380,20 @@ func settled(o options, stdout, stderr io.Writer) int {
 				s.Reset()
 				ctx, cancel := cpuBudget(o.budget, o.wallCap)
 				cpu := cpuTime()
-				_, err = s.Solve(ctx, pos, false)
+				r, err := s.Solve(ctx, pos, false)
 				cpu = cpuTime() - cpu
 				cancel()
 				totalBy[len(moves)]++
-				if err == nil && cpu <= o.budget {
+				ok := err == nil && cpu <= o.budget
+				if ok {
 					settledBy[len(moves)]++
+				}
+				if o.verbose {
+					text := make([]byte, len(moves))
+					for i, c := range moves {
+						text[i] = "123456789abcdefghijklmnopqrstuvw"[c]
+					}
+					fmt.Fprintf(stderr, "%s %q: %d discs, %v of processor time, %d nodes, settled %v\n", b.name, text, len(moves), cpu.Round(time.Millisecond), r.Nodes, ok)
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package ai
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +66,101 @@ func BenchmarkMove(b *testing.B) {
 					cancel()
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkProbeOrder solves the first 20 positions of Pons' sets (10 of
+// Begin-Hard, the slowest) strongly
+// with one worker, an empty 64 MiB table each, with each sequence of null
+// windows (probes.med; probeBy): the default, Pons' bisection throughout,
+// and c4's (0 first, then next to the bound). It reports interior nodes
+// (c4's count) and probes per position; the counts do not depend on the
+// machine. docs/ai.md, "The strong solve's probes", has the figures:
+//
+//	go test -run '^$' -bench ProbeOrder -benchtime 1x ./game/ai
+func BenchmarkProbeOrder(b *testing.B) {
+	for _, set := range ponsSets {
+		n := 20
+		if set == "Test_L1_R3" {
+			n = 10
+		}
+		cases := readPons(b, set, n)
+		for _, order := range []struct {
+			name string
+			by   int
+		}{{"default", 0}, {"pons", 1}, {"c4", 2}} {
+			b.Run(set+"/"+order.name, func(b *testing.B) {
+				s, err := NewSolver(6, 7, 4, SolverOptions{Workers: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				probeBy = order.by
+				probes := 0
+				probeTrace = func(int, int, uint64) { probes++ }
+				defer func() { probeBy, probeTrace = 0, nil }()
+				var interior uint64
+				for i := 0; i < b.N; i++ {
+					for _, c := range cases {
+						pos, _ := s.Play(c.moves)
+						s.Reset()
+						r, err := s.Solve(context.Background(), pos, false)
+						if err != nil || r.Score != c.score {
+							b.Fatalf("line %d: %v %v", c.line, r, err)
+						}
+						interior += r.Interior
+					}
+				}
+				n := float64(b.N * len(cases))
+				b.ReportMetric(float64(interior)/n, "interior/position")
+				b.ReportMetric(float64(probes)/n, "probes/position")
+			})
+		}
+	}
+}
+
+// BenchmarkProbes solves strongly, with one worker and an empty table of
+// CONNECTN_PROBES_MB MiB (64 by default), the 7x6 positions listed in
+// CONNECTN_PROBES (comma-separated, columns from 1, "-" for the empty
+// board), and logs each null-window probe: its window (med, med+1), its
+// result and its interior nodes. Without CONNECTN_PROBES it solves 4444
+// (about 30 million interior nodes: seconds). The empty board, as docs/ai.md gives it:
+//
+//	CONNECTN_PROBES=- CONNECTN_PROBES_MB=1024 go test -run '^$' -bench 'Probes$' -benchtime 1x -v ./game/ai
+func BenchmarkProbes(b *testing.B) {
+	list, mb := "4444", 64
+	if e := os.Getenv("CONNECTN_PROBES"); e != "" {
+		list = e
+	}
+	if e := os.Getenv("CONNECTN_PROBES_MB"); e != "" {
+		if _, err := fmt.Sscan(e, &mb); err != nil {
+			b.Fatalf("CONNECTN_PROBES_MB=%q: %v", e, err)
+		}
+	}
+	s, err := NewSolver(6, 7, 4, SolverOptions{Workers: 1, TableMB: mb})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { probeTrace = nil }()
+	for i := 0; i < b.N; i++ {
+		for _, text := range strings.Split(list, ",") {
+			var moves []int
+			for _, ch := range strings.TrimPrefix(text, "-") {
+				moves = append(moves, int(ch-'1'))
+			}
+			pos, err := s.Play(moves)
+			if err != nil {
+				b.Fatalf("%q: %v", text, err)
+			}
+			var trace []string
+			probeTrace = func(med, r int, n uint64) { trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d", med, med+1, r, n)) }
+			s.Reset()
+			start := time.Now()
+			r, err := s.Solve(context.Background(), pos, false)
+			if err != nil {
+				b.Fatalf("%q: %v", text, err)
+			}
+			b.Logf("%q: score %d, %d interior nodes (%d calls), %v; probes %s", text, r.Score, r.Interior, r.Nodes, time.Since(start).Round(time.Millisecond), strings.Join(trace, ", "))
 		}
 	}
 }

@@ -200,10 +200,29 @@ func (g *geometry) winsNow(p *position, c int) bool {
 // below an opponent's winning cell. It assumes the player to move cannot win
 // at once (Pons' possibleNonLosingMoves).
 func (g *geometry) nonLosing(p *position) uint64 {
+	return g.nonLosingWith(p, g.winning(p.cur^p.mask, p.mask))
+}
+
+// nonLosingWith is nonLosing given opp, the opponent's winning cells
+// (g.winning(p.cur^p.mask, p.mask)), which the caller has at hand.
+func (g *geometry) nonLosingWith(p *position, opp uint64) uint64 {
 	possible := g.possible(p)
-	opp := g.winning(p.cur^p.mask, p.mask)
 	forced := possible & opp
 	if forced != 0 {
+		if forced&(forced-1) != 0 {
+			return 0
+		}
+		possible = forced
+	}
+	return possible &^ (opp >> 1)
+}
+
+// nonLosingAfter is nonLosingWith for the player to move on a board whose
+// discs are mask (the cells each player holds do not matter beyond opp,
+// the opponent's winning cells).
+func (g *geometry) nonLosingAfter(mask, opp uint64) uint64 {
+	possible := (mask + g.bottom) & g.board
+	if forced := possible & opp; forced != 0 {
 		if forced&(forced-1) != 0 {
 			return 0
 		}
@@ -217,6 +236,17 @@ func (g *geometry) nonLosing(p *position) uint64 {
 // (opp), on the board.
 func (g *geometry) canStillWin(opp uint64) bool {
 	avail := g.board &^ opp
+	if g.fast4 {
+		// Four in a row: pairs of free cells, then pairs of pairs.
+		st := g.stride
+		for _, d := range [4]uint{st, 1, st + 1, st - 1} {
+			a := avail & (avail >> d)
+			if a&(a>>(2*d)) != 0 {
+				return true
+			}
+		}
+		return false
+	}
 	n := g.connect
 	for _, d := range [4]uint{1, g.stride - 1, g.stride, g.stride + 1} {
 		f := avail

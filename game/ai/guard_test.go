@@ -124,6 +124,7 @@ func TestPruningGuards(t *testing.T) {
 		{"table bounds", faultTable},
 		{"enhanced transposition cutoff", faultETC},
 		{"forced block", faultBlock},
+		{"win in two discs", faultWinTwo},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			faults = f.fault

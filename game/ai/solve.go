@@ -239,25 +239,22 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	}
 	column := -1
 	err := catchStop(func() {
-		last := 0
-		first := true
+		var next probes
 		for lo < hi {
-			med := lo + (hi-lo)/2
-			if med <= 0 && lo/2 < med {
-				med = lo / 2
-			} else if med >= 0 && hi/2 > med {
-				med = hi / 2
-			}
-			if probeBy == 1 && !first {
-				// c4: probe next at the bound the last probe returned.
-				med = max(min(last, hi-1), lo)
-			}
-			first = false
+			next.lo, next.hi = lo, hi
+			med := next.med()
+			// Next to a bound that failed high, the probe is expected to
+			// fail low: every root move must be refuted.
+			low := next.adjacent && next.last == med && helperExpect
 			for i := range helpers {
-				helpers[i].probe(med)
+				helpers[i].probe(window{med, low})
 			}
+			n0 := main.nodes
 			r, c := main.rootProbe(p, med, med+1)
-			last = r
+			if probeTrace != nil {
+				probeTrace(med, r, main.nodes-n0)
+			}
+			next.last = r
 			if r <= med {
 				hi = r
 			} else {
@@ -285,6 +282,60 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	}
 	return Result{Score: score, Column: column, Nodes: nodes, Interior: interior}, nil
 }
+
+// probes chooses the null windows of a solve: Pons' bisection of the
+// interval [lo, hi] the score is known to lie in (its middle, but half-way
+// from 0 to the bound on 0's side while that is further out), except that
+// once Pons' next window lies within probeNear of 0 it probes at 0 (the
+// weak result: win, draw or loss) and then once next to the bound that
+// probe returned (as c4 does from its first probe on), before bisecting
+// again. Every solve needs the two probes next to the score (one proving
+// score >= s, one score <= s); when the score is near 0, as it mostly is
+// early in the game, they now come first and the probes between are
+// skipped: the empty 7x6 board's strong solve takes 2 probes after Pons'
+// first two instead of 6 (docs/ai.md, "The strong solve's probes").
+type probes struct {
+	lo, hi int // the interval the score lies in, lo < hi
+	last   int // the last probe's result
+	// phase: 0 Pons' probes; from 1, one more than the probes next to the
+	// bound made so far, after the probe at 0.
+	phase int
+	// adjacent: the last window med returned is next to the last bound.
+	adjacent bool
+}
+
+// med returns the next window (med, med+1), lo <= med < hi.
+func (n *probes) med() int {
+	lo, hi := n.lo, n.hi
+	n.adjacent = false
+	med := lo + (hi-lo)/2
+	if med <= 0 && lo/2 < med {
+		med = lo / 2
+	} else if med >= 0 && hi/2 > med {
+		med = hi / 2
+	}
+	switch {
+	case probeBy == 1:
+		return med
+	case probeBy == 2 && n.phase == 0:
+		// c4: 0 first, then next to the bound.
+		n.phase = 1
+		return max(min(0, hi-1), lo)
+	case n.phase == 0 && probeBy == 0 && med < probeNear && med > -probeNear && lo <= 0 && 0 < hi:
+		n.phase = 1
+		return 0
+	case n.phase >= 1 && (probeBy == 2 || n.phase <= probeAdjacent):
+		n.phase++
+		n.adjacent = true
+		return max(min(n.last, hi-1), lo)
+	}
+	return med
+}
+
+// probeTrace, when set (by tests and benchmarks), is called after each of
+// the main worker's root probes with the probe's window (med, med+1), its
+// result and the interior nodes it explored.
+var probeTrace func(med, result int, interior uint64)
 
 // firstPlayable returns the first column, centre first, that is not full
 // and does not hand the opponent a win when another such column exists.
@@ -338,7 +389,7 @@ type helper struct {
 	s          *Solver
 	p          position
 	parent     *atomic.Bool
-	probes     chan int
+	probes     chan window
 	stop       atomic.Bool // ends the current probe
 	quit       atomic.Bool // ends the helper
 	done       chan struct{}
@@ -347,20 +398,27 @@ type helper struct {
 	once       sync.Once
 	total      uint64 // interior nodes, once finished
 	totalCalls uint64
-	med        int
+	next       window
+}
+
+// window is a helper's next probe: the null window (med, med+1), and
+// whether it is expected to fail low (see searcher.allParity).
+type window struct {
+	med int
+	low bool
 }
 
 func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
 	h.started, h.s, h.p, h.parent = true, s, p, parent
-	h.probes = make(chan int, 1)
+	h.probes = make(chan window, 1)
 	h.done = make(chan struct{})
-	h.probes <- h.med
+	h.probes <- h.next
 	go h.run()
 }
 
 // probe tells the helper which window the main worker searches next.
-func (h *helper) probe(med int) {
-	h.med = med
+func (h *helper) probe(med window) {
+	h.next = med
 	if !h.started {
 		return
 	}
@@ -375,12 +433,16 @@ func (h *helper) probe(med int) {
 func (h *helper) run() {
 	defer close(h.done)
 	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
-	for med := range h.probes {
+	for next := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
 		}
 		h.stop.Store(false)
-		_ = catchStop(func() { w.rootProbe(h.p, med, med+1) })
+		w.allParity = 1
+		if next.low {
+			w.allParity = 0
+		}
+		_ = catchStop(func() { w.rootProbe(h.p, next.med, next.med+1) })
 		h.nodes.Store(w.nodes)
 		h.calls.Store(w.calls)
 		// A finished probe waits for the next one.

@@ -45,6 +45,12 @@ type searcher struct {
 	// the shared table for the others (lazy SMP); 0 for the main worker.
 	variant   int
 	rootMoves int
+	// allParity, for a helper, is the parity of the distance from the
+	// root of the positions where it reorders moves (see helperOddOnly):
+	// those where every move must be searched, 1 (the replies) for a probe
+	// expected to fail high, 0 (the root and the replies' replies) for one
+	// expected to fail low.
+	allParity int
 	// extra, when set, is called every checkEvery nodes by the main worker
 	// (to start a helper once a search proves long).
 	extra func()
@@ -68,6 +74,7 @@ const (
 	faultTable                 // a table entry's lower bound is taken for an exact score
 	faultETC                   // a child's lower bound in the table cuts off its parent
 	faultBlock                 // a single immediate threat of the opponent is not blocked at once
+	faultWinTwo                // the player is assumed unable to win with their next two discs whatever their moves
 )
 
 // faults holds the knobs set by a test; 0 outside tests.
@@ -81,12 +88,16 @@ var faults uint32
 // that does not lose at once passes straight to its child: only positions
 // whose moves are searched count as interior nodes, as c4 counts its
 // nodes; every call counts in calls, as Pons counts his.
-func (s *searcher) negamax(p position, alpha, beta int) int {
+//
+// opp is the opponent's winning cells in p, g.winning(p.cur^p.mask,
+// p.mask): the parent has them at hand from ordering its moves, so that
+// each position's are computed once.
+func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	s.calls++
 	g := s.g
-	possible := g.nonLosing(&p)
+	possible := g.nonLosingWith(&p, opp)
 	if faults&faultBlock != 0 {
-		possible = g.possible(&p) &^ (g.winning(p.cur^p.mask, p.mask) >> 1)
+		possible = g.possible(&p) &^ (opp >> 1)
 		if possible == 0 {
 			possible = g.nonLosing(&p)
 		}
@@ -123,7 +134,7 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		// A single move does not lose at once: play it, no node.
 		q := p
 		g.play(&q, possible, g.columnOf(possible))
-		return -s.negamax(q, -beta, -alpha)
+		return -s.negamax(q, -beta, -alpha, g.winning(p.cur|possible, q.mask))
 	}
 	// A player with no window left free of the other's discs cannot win:
 	// a draw is the best they can hope for.
@@ -237,19 +248,25 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 	// Order the moves: the table's best move first, then by the threats
 	// the move leaves us (ordering, below), centre first among equals.
 	var list [maxColumns64]uint16
+	var childOpp [maxColumns64]uint64 // each child's opp, by column
 	n := 0
-	opp := g.winning(p.cur^p.mask, p.mask)
+	winsInTwo := false // a move after which the opponent loses at once
 	for rank := 0; rank < g.columns; rank++ {
 		c := g.order[rank]
 		m := possible & g.column[c]
 		if m == 0 {
 			continue
 		}
+		w := g.winning(p.cur|m, p.mask|m)
+		childOpp[c] = w
+		if g.nonLosingAfter(p.mask|m, w) == 0 {
+			winsInTwo = true
+		}
 		var score int
 		if c == ttColumn {
 			score = 1023
 		} else {
-			score = s.moveScore(&p, m, opp)
+			score = s.moveScore(&p, m, opp, w)
 		}
 		k := uint16(score<<5 | (31 - rank))
 		i := n
@@ -259,7 +276,21 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		list[i] = k
 		n++
 	}
-	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == 1) {
+	// No move leaves the opponent lost at once: the player cannot win
+	// with their next two discs, only with the third (c4's bound).
+	if (!winsInTwo || faults&faultWinTwo != 0) && !noWinTwo {
+		if u := (g.cells - 3 - p.moves) / 2; u < upper {
+			upper = u
+			if beta > upper {
+				beta = upper
+				if alpha >= beta {
+					s.store(t, key, mirrored, lower, upper, ttColumn, s.nodes-nodes0)
+					return beta
+				}
+			}
+		}
+	}
+	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == s.allParity) {
 		j := s.swapWith(p.moves, n)
 		list[0], list[j] = list[j], list[0]
 	}
@@ -269,7 +300,7 @@ func (s *searcher) negamax(p position, alpha, beta int) int {
 		c := g.order[31-int(list[i]&31)]
 		q := p
 		g.play(&q, possible&g.column[c], c)
-		score := -s.negamax(q, -beta, -alpha)
+		score := -s.negamax(q, -beta, -alpha, childOpp[c])
 		if score >= beta {
 			s.store(t, key, mirrored, max(lower, score), upper, c, s.nodes-nodes0)
 			return score
@@ -304,14 +335,17 @@ func (s *searcher) swapWith(moves, n int) int {
 // playable cell, which the opponent cannot play under, counting more
 // (after c4's ordering), and none directly above an opponent's threat
 // (opp), which could never be played.
-func (s *searcher) moveScore(p *position, m, opp uint64) int {
+//
+// mine is the player's winning cells after the move, g.winning(p.cur|m,
+// p.mask|m).
+func (s *searcher) moveScore(p *position, m, opp, mine uint64) int {
 	g := s.g
 	mask := p.mask | m
-	w := g.winning(p.cur|m, mask) &^ (opp << 1)
+	w := mine &^ (opp << 1)
 	next := (mask + g.bottom) & g.board
 	switch orderBy {
 	case 1:
-		return bits.OnesCount64(g.winning(p.cur|m, mask))
+		return bits.OnesCount64(mine)
 	case 2:
 		return bits.OnesCount64(w)
 	case 3:
@@ -375,7 +409,7 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 		cols[i], scores[i] = c, sc
 		n++
 	}
-	if s.variant > 0 && n > 1 && !helperOddOnly {
+	if s.variant > 0 && n > 1 && (!helperOddOnly || s.allParity == 0) {
 		j := s.swapWith(p.moves, n)
 		cols[0], cols[j] = cols[j], cols[0]
 	}
@@ -383,8 +417,9 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 	for i := 0; i < n; i++ {
 		c := cols[i]
 		q := p
-		g.play(&q, possible&g.column[c], c)
-		sc := -s.negamax(q, -beta, -alpha)
+		m := possible & g.column[c]
+		g.play(&q, m, c)
+		sc := -s.negamax(q, -beta, -alpha, g.winning(p.cur|m, q.mask))
 		if sc > best {
 			best = sc
 			if sc > alpha {

@@ -6,6 +6,9 @@ package ai
 var (
 	// noClaimeven turns the claimeven bound off.
 	noClaimeven = false
+	// noWinTwo turns off the bound of a player who has no move that leaves
+	// the opponent lost at once (they cannot win with their next two discs).
+	noWinTwo = false
 	// noForced searches a position with a single non-losing move as a node
 	// of its own instead of passing straight to its child.
 	noForced = false
@@ -14,10 +17,15 @@ var (
 	// times), 1 Pons' count of winning cells, 2 threats not above an
 	// opponent's threat, 3 c4's weights.
 	orderBy = 0
-	// probeBy picks the root's sequence of null windows: 0 Pons' (the
-	// middle of the interval, towards 0 first), 1 c4's (next to the bound
-	// the last probe returned).
+	// probeBy picks the root's sequence of null windows: 0 the default
+	// (probes.med), 1 Pons' bisection throughout, 2 c4's (0 first, then
+	// next to the bound the last probe returned).
 	probeBy = 0
+	// probeNear and probeAdjacent: once Pons' next window lies within
+	// probeNear of 0, the default probes 0 and then probeAdjacent windows
+	// next to the bound the last probe returned (probes.med).
+	probeNear     = 5
+	probeAdjacent = 1
 	// helperOddOnly makes the helpers reorder moves only at an odd
 	// distance from the root (the replies, where a null window that fails
 	// high must search every move, so that another order shares the work),
@@ -25,4 +33,9 @@ var (
 	// search, so that another order wastes it). False restores the helpers
 	// of before (the root's first two moves swapped, and the next two plies').
 	helperOddOnly = true
+	// helperExpect makes the helpers reorder the root's moves and the
+	// replies' replies instead of the replies in a probe next to a bound
+	// that failed high, which is expected to fail low (every root move
+	// refuted); false keeps the replies in every probe.
+	helperExpect = true
 )
