@@ -13,10 +13,12 @@ import (
 
 // defaultMemoryLimit is CONNECTN_MEMORY_LIMIT's default: the Go runtime's
 // memory that `run` and `serve` aim to stay within. With it, `connectn
-// serve` on SQLite stays under 64 MiB resident at 50 busy matches (the
-// program's code, about 20 MiB of it, and SQLite's page cache come on top);
+// serve` on SQLite stays under 64 MiB resident at 50 busy matches with a
+// margin (the program's code and data, about 26 MiB of it touched, and
+// SQLite's page cache come on top: 57-60 MiB at 28 MiB, 62-64 MiB at 32 MiB,
+// whose margin was too thin; the move's CPU did not measurably change);
 // docs/self-hosting.md has the figures at 10, 1,000 and 10,000 matches.
-const defaultMemoryLimit = "32MiB"
+const defaultMemoryLimit = "28MiB"
 
 // minMemoryLimit is the smallest CONNECTN_MEMORY_LIMIT: the bot keeps
 // about 7 MiB live at rest (its text catalog in 17 languages, the AI's
