@@ -144,6 +144,49 @@ func (f *blockingFinder) FinishPuzzleScan(context.Context, int64, []sessions.Fou
 	return 0, nil
 }
 
+// finderRig is a puzzle finder on a blockingFinder, a fake clock and a
+// runner of its own, for the finder's tests; served is the count of
+// interactions its finder reads (handlersBusy).
+type finderRig struct {
+	f      *puzzleFinder
+	st     *blockingFinder
+	clk    *clocktest.Fake
+	run    *outbox.Runner
+	served uint64
+}
+
+// newFinderRig returns a rig whose store lets up to 8 searches wait, and
+// frees them and closes the runner when t ends.
+func newFinderRig(t *testing.T) *finderRig {
+	r := &finderRig{st: &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}, clk: clocktest.New()}
+	r.run = outbox.NewRunner(r.clk, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() {
+		close(r.st.release) // frees a search a failure left waiting
+		r.run.Close(context.Background())
+	})
+	r.f = &puzzleFinder{store: r.st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: r.run,
+		log: slog.New(slog.DiscardHandler), clock: r.clk, served: func() uint64 { return r.served }}
+	return r
+}
+
+// claims returns how many matches the finder has taken.
+func (r *finderRig) claims() int {
+	r.st.mu.Lock()
+	defer r.st.mu.Unlock()
+	return r.st.claims
+}
+
+// search lets the search taken end at once (no rest on the clock) and
+// waits for its end.
+func (r *finderRig) search(t *testing.T) {
+	t.Helper()
+	<-r.st.entered
+	r.st.release <- struct{}{}
+	if err := r.run.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPuzzleFinderOneAtATime: while a search runs, the scheduler's next
 // ticks start no other in this process: the solver's workers go to one
 // finished match at a time.
@@ -179,25 +222,14 @@ func TestPuzzleFinderOneAtATime(t *testing.T) {
 // next one when its rest (findRest times d) ends: on a busy server it
 // takes a tenth of a processor at most, and the queue waits in the store.
 func TestPuzzleFinderRests(t *testing.T) {
-	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
-	clk := clocktest.New()
-	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		close(st.release) // frees a search a failure left waiting
-		run.Close(context.Background())
-	})
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run, log: slog.New(slog.DiscardHandler), clock: clk}
-	claims := func() int {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		return st.claims
-	}
+	r := newFinderRig(t)
+	f, st, clk := r.f, r.st, r.clk
 	f.runDue(context.Background())
 	<-st.entered
 	const took = 2 * time.Second // the search's time
 	clk.Advance(took)
 	st.release <- struct{}{}
-	if err := run.WaitIdle(context.Background()); err != nil {
+	if err := r.run.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// A tenth of a processor: a search of d, then a rest of 9d at least.
@@ -207,20 +239,16 @@ func TestPuzzleFinderRests(t *testing.T) {
 		clk.Advance(step)
 		rested += step
 		f.runDue(context.Background())
-		if n := claims(); n != 1 {
+		if n := r.claims(); n != 1 {
 			t.Fatalf("%d matches taken %v into the rest after a search of %v, want 1 (no second before %v)", n, rested, took, tenth)
 		}
 	}
 	clk.Advance(findRest*took - rested)
-	st.release <- struct{}{}
 	f.runDue(context.Background())
-	if n := claims(); n != 2 {
+	if n := r.claims(); n != 2 {
 		t.Fatalf("%d matches taken after the rest, want 2", n)
 	}
-	<-st.entered
-	if err := run.WaitIdle(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	r.search(t)
 }
 
 // TestPuzzleFinderGivesWay: while the handlers are given more than
@@ -228,31 +256,9 @@ func TestPuzzleFinderRests(t *testing.T) {
 // slow down it takes the next. A few clicks just before a look are not a
 // rate: the count is over a second at least.
 func TestPuzzleFinderGivesWay(t *testing.T) {
-	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
-	clk := clocktest.New()
-	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		close(st.release)
-		run.Close(context.Background())
-	})
-	var served uint64
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
-		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
-	claims := func() int {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		return st.claims
-	}
-	search := func() { // lets a search taken end at once (no rest)
-		t.Helper()
-		<-st.entered
-		st.release <- struct{}{}
-		if err := run.WaitIdle(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.runDue(context.Background())
-	search()
+	r := newFinderRig(t)
+	r.f.runDue(context.Background())
+	r.search(t)
 	for _, tt := range []struct {
 		name    string
 		advance time.Duration
@@ -265,15 +271,15 @@ func TestPuzzleFinderGivesWay(t *testing.T) {
 		{"slower: 15 a second", time.Second, 15, 3},
 		{"idle", time.Minute, 0, 4},
 	} {
-		clk.Advance(tt.advance)
-		served += tt.clicks
-		before := claims()
-		f.runDue(context.Background())
-		if n := claims(); n != tt.want {
+		r.clk.Advance(tt.advance)
+		r.served += tt.clicks
+		before := r.claims()
+		r.f.runDue(context.Background())
+		if n := r.claims(); n != tt.want {
 			t.Fatalf("%s: %d matches taken in all, want %d", tt.name, n, tt.want)
 		}
-		if claims() > before {
-			search()
+		if r.claims() > before {
+			r.search(t)
 		}
 	}
 }
@@ -282,22 +288,14 @@ func TestPuzzleFinderGivesWay(t *testing.T) {
 // averaged over a rest: clicks that come fast only at the end of a rest
 // keep the next match waiting.
 func TestPuzzleFinderGivesWayAfterRest(t *testing.T) {
-	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
-	clk := clocktest.New()
-	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		close(st.release)
-		run.Close(context.Background())
-	})
-	var served uint64
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
-		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
+	r := newFinderRig(t)
+	f, st, clk := r.f, r.st, r.clk
 	f.runDue(context.Background())
 	<-st.entered
 	const took = 2 * time.Second
 	clk.Advance(took)
 	st.release <- struct{}{}
-	if err := run.WaitIdle(context.Background()); err != nil {
+	if err := r.run.WaitIdle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for range findRest*took/time.Second - 1 { // quiet ticks through the rest
@@ -305,53 +303,28 @@ func TestPuzzleFinderGivesWayAfterRest(t *testing.T) {
 		f.runDue(context.Background())
 	}
 	clk.Advance(time.Second)
-	served += 25 // the rest's last second: busy
+	r.served += 25 // the rest's last second: busy
 	f.runDue(context.Background())
-	st.mu.Lock()
-	claims := st.claims
-	st.mu.Unlock()
-	if claims != 1 {
-		t.Errorf("%d matches taken after a rest whose last second was busy, want 1 (none after the first)", claims)
+	if n := r.claims(); n != 1 {
+		t.Errorf("%d matches taken after a rest whose last second was busy, want 1 (none after the first)", n)
 	}
 }
 
 // TestPuzzleFinderBusyStillSearches: a server that stays busy still has
 // a match searched once every findBusyEvery, and not more often.
 func TestPuzzleFinderBusyStillSearches(t *testing.T) {
-	st := &blockingFinder{release: make(chan struct{}, 8), entered: make(chan struct{}, 8)}
-	clk := clocktest.New()
-	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		close(st.release)
-		run.Close(context.Background())
-	})
-	var served uint64
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
-		log: slog.New(slog.DiscardHandler), clock: clk, served: func() uint64 { return served }}
-	claims := func() int {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		return st.claims
-	}
-	search := func() { // lets a search taken end at once (no rest)
-		t.Helper()
-		<-st.entered
-		st.release <- struct{}{}
-		if err := run.WaitIdle(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.runDue(context.Background())
-	search()
+	r := newFinderRig(t)
+	r.f.runDue(context.Background())
+	r.search(t)
 	var at []int // seconds after the first search at which a match was taken
 	for i := 1; i <= 150; i++ {
-		clk.Advance(time.Second)
-		served += 100 // busy: 100 interactions a second
-		before := claims()
-		f.runDue(context.Background())
-		if claims() > before {
+		r.clk.Advance(time.Second)
+		r.served += 100 // busy: 100 interactions a second
+		before := r.claims()
+		r.f.runDue(context.Background())
+		if r.claims() > before {
 			at = append(at, i)
-			search()
+			r.search(t)
 		}
 	}
 	every := int(findBusyEvery / time.Second)
@@ -388,15 +361,8 @@ func (e *forgetfulEvaluator) ForgetTables() { e.forgot.Add(1) }
 // TestPuzzleFinderForgetsTables: when a search ends, the finder gives its
 // tables' memory back (ai.Engine.ForgetTables), and not before.
 func TestPuzzleFinderForgetsTables(t *testing.T) {
-	st := &blockingFinder{release: make(chan struct{}, 4), entered: make(chan struct{}, 4)}
-	clk := clocktest.New()
-	run := outbox.NewRunner(clk, slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		close(st.release)
-		run.Close(context.Background())
-	})
-	f := &puzzleFinder{store: st, engine: engine{ai: ai.NewEngine(ai.Options{TableMB: 1, Workers: 1})}, run: run,
-		log: slog.New(slog.DiscardHandler), clock: clk}
+	r := newFinderRig(t)
+	f, st, run := r.f, r.st, r.run
 	ev := &forgetfulEvaluator{}
 	f.own.Do(func() { f.eval = ev })
 	f.runDue(context.Background())
