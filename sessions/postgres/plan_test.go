@@ -64,7 +64,7 @@ func checkPlan(t *testing.T, db *sql.DB, q sqlstore.PlannedQuery, generic bool) 
 		// connection: each gets a name of its own.
 		prepared++
 		stmt := fmt.Sprintf("planned_%d", prepared)
-		if _, err := tx.ExecContext(t.Context(), "PREPARE "+stmt+" AS "+rebind(q.SQL)); err != nil {
+		if _, err := tx.ExecContext(t.Context(), "PREPARE "+stmt+" AS "+sqlstore.Dialect{Numbered: true}.Rebind(q.SQL)); err != nil {
 			t.Fatalf("PREPARE %s: %v", q.SQL, err)
 		}
 		lits := make([]string, len(q.Args))
@@ -73,23 +73,7 @@ func checkPlan(t *testing.T, db *sql.DB, q sqlstore.PlannedQuery, generic bool) 
 		}
 		explain = "EXPLAIN EXECUTE " + stmt + "(" + strings.Join(lits, ", ") + ")"
 	}
-	rows, err := tx.QueryContext(t.Context(), explain)
-	if err != nil {
-		t.Fatalf("%s: %v", explain, err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, line)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(plan, "\n")
+	text := explainText(t, tx, explain)
 	t.Logf("%s:\n%s", q.Name, text)
 	if strings.Contains(text, "Seq Scan on "+q.Table+" ") || strings.HasSuffix(text, "Seq Scan on "+q.Table) {
 		t.Errorf("the plan of %s reads the whole table %s:\n%s", q.Name, q.Table, text)
@@ -109,19 +93,27 @@ func checkPlan(t *testing.T, db *sql.DB, q sqlstore.PlannedQuery, generic bool) 
 	}
 }
 
-// rebind writes the ? placeholders of query as $1, $2, ...
-func rebind(query string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteRune(r)
+// explainText returns the plan EXPLAIN prints for query in tx, a line a
+// row.
+func explainText(t *testing.T, tx *sql.Tx, query string) string {
+	t.Helper()
+	rows, err := tx.QueryContext(t.Context(), query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
 	}
-	return b.String()
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(plan, "\n")
 }
 
 // TestNewestManyPlan checks the plan of the read of many channels' newest
@@ -148,23 +140,7 @@ func TestNewestManyPlan(t *testing.T) {
 	if _, err := tx.ExecContext(t.Context(), "SET LOCAL enable_seqscan = off"); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := tx.QueryContext(t.Context(), "EXPLAIN "+strings.ReplaceAll(postgres.NewestManySQL, "$1", "'{chan-1,chan-2}'"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, line)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(plan, "\n")
+	text := explainText(t, tx, "EXPLAIN "+strings.ReplaceAll(postgres.NewestManySQL, "$1", "'{chan-1,chan-2}'"))
 	t.Logf("plan:\n%s", text)
 	if strings.Contains(text, "Seq Scan on matches") || strings.Contains(text, "Sort") || !strings.Contains(text, "matches_by_channel") {
 		t.Errorf("the plan reads matches otherwise than by a seek in matches_by_channel per channel:\n%s", text)
