@@ -140,7 +140,7 @@ func TestUpdateMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	set := sqlstore.UpdateColumns(false, false)
+	set := sqlstore.MoveColumns()
 	var args []any
 	var arrays []string
 	for _, c := range set {

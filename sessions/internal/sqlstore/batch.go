@@ -22,7 +22,7 @@ type swap struct {
 	query string
 	key   int64
 	args  []any
-	set   []string // with Dialect.UpdateMany: Update's columns (UpdateColumns)
+	set   []string // with Dialect.UpdateMany: Update's columns (colSet.names)
 	scan  []any
 	then  func(ctx context.Context, tx *sql.Tx) error
 

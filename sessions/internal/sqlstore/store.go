@@ -74,7 +74,7 @@ type Dialect struct {
 	// UpdateMany, when set, returns a statement that writes many sessions
 	// back at once, each with updateSQL's compare-and-swap: set are the
 	// columns the update sets from its arguments, in order (see
-	// UpdateColumns), and arrays the SQL array type of every argument of
+	// MoveColumns for a move's), and arrays the SQL array type of every argument of
 	// the new statement ("text[]", "bigint[]"): one per column of set,
 	// then the rows' ids, their revisions and their channels. It returns
 	// the ids of the rows it changed. A pipelined batch then writes the

@@ -184,20 +184,10 @@ func updateArgs(c colSet, sess *sessions.Session, actions, updated string, revis
 	return append(args, updated, sess.ID, revision, sess.ChannelID, sess.ID), nil
 }
 
-// UpdateColumns returns the columns updateSQL sets from its arguments, in
-// their order, for a change of every column but the phase (unless phase)
-// and the players' IDs (unless ids): the statement of such a change, as
-// Dialect.UpdateMany receives its set.
-func UpdateColumns(phase, ids bool) []string {
-	c := allColumns
-	if !phase {
-		c &^= colPhase
-	}
-	if !ids {
-		c &^= colPlayer1ID | colPlayer2ID
-	}
-	return c.names()
-}
+// MoveColumns returns the columns the statement of a move sets from its
+// arguments (updateSQL of moveColumns, see kindOf), in their order, as
+// Dialect.UpdateMany receives the set of a batch of moves.
+func MoveColumns() []string { return kindOf(moveColumns).names() }
 
 // names returns the columns updateSQL(c) sets from its arguments, in
 // order: those of c, then updated_at.
