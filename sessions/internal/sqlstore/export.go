@@ -313,7 +313,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, schema int, opts sessio
 			&config, &actions, &m.Phase, &m.MessageID, &m.CreatedAt, &m.UpdatedAt,
 			&m.Theme, &m.AILevel, &m.EndReason, &m.DeadlineAt, &m.PostSeq, &m.PostDue, &webhook, &place, &m.EndedBy,
 			&m.Rated, &m.RatedCapped, &ratings, &m.RatedAt, &m.TournamentID, &m.TournamentRound, &m.TournamentBoard)
-		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), rawJSON(actions), rawJSON(webhook), rawJSON(place)
+		m.Config, m.Actions, m.Webhook, m.Place = rawJSON(config), exportActions(actions), rawJSON(webhook), rawJSON(place)
 		if ratings != "" {
 			m.Ratings = rawJSON(ratings)
 		}
@@ -529,14 +529,19 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (Counts, error) {
 			if string(m.Ratings) == "null" {
 				m.Ratings = nil
 			}
-			if _, err := decode(rw, nil); err != nil {
+			sess, err := decode(rw, nil)
+			if err != nil {
+				return fail(fmt.Errorf("match %d: %w", m.ID, err))
+			}
+			actions, err := encodeActions(nil, sess.Match) // stored in the move text
+			if err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))
 			}
 			if _, err := parseOptionalTime(m.RatedAt); err != nil {
 				return fail(fmt.Errorf("match %d: rated_at: %w: %w", m.ID, sessions.ErrCorrupt, err))
 			}
 			if _, err := insertMatch.ExecContext(ctx, m.ID, m.Revision, m.ChannelID, m.GuildID, m.Player1ID, m.Player1Name,
-				m.Player2ID, m.Player2Name, string(m.Config), string(m.Actions), m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
+				m.Player2ID, m.Player2Name, string(m.Config), actions, m.Phase, m.MessageID, m.CreatedAt, m.UpdatedAt,
 				m.Theme, m.AILevel, m.EndReason, m.DeadlineAt, m.PostSeq, m.PostDue, string(m.Webhook), string(m.Place), m.EndedBy,
 				m.Rated, m.RatedCapped, string(m.Ratings), m.RatedAt, m.TournamentID, m.TournamentRound, m.TournamentBoard); err != nil {
 				return fail(fmt.Errorf("match %d: %w", m.ID, err))

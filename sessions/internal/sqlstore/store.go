@@ -741,8 +741,8 @@ func decode(r *row, older *cached) (*sessions.Session, error) {
 	if m, ok := replayTail(sess.Config, r.actions, older); ok {
 		sess.Match = m
 	} else {
-		var list []game.Action
-		if err := fastjson.Unmarshal(r.actions, &list); err != nil {
+		list, err := parseActions(r.actions)
+		if err != nil {
 			return nil, corrupt("actions", err)
 		}
 		if sess.Match, err = game.Replay(sess.Config, list); err != nil {
@@ -757,21 +757,21 @@ func decode(r *row, older *cached) (*sessions.Session, error) {
 
 // replayTail returns the match whose actions column is actions, rebuilt
 // from older's match when actions is older's list with more actions after
-// it (as encodeActions appends them): a copy of older's match with only
-// the new actions applied. It reports false when it cannot (no older
-// entry, another configuration, a list that does not extend older's, or
-// new actions that do not decode or apply), for the caller to replay the
-// whole list.
+// it (as encodeActions appends them, in the move text): a copy of older's
+// match with only the new actions applied. It reports false when it
+// cannot (no older entry, another configuration, a column in the JSON
+// list, a list that does not extend older's, or new actions that do not
+// decode or apply), for the caller to replay the whole list.
 func replayTail(cfg game.Config, actions []byte, older *cached) (*game.Match, bool) {
-	if older == nil || older.sess.Config != cfg || older.actions == "" {
+	if older == nil || older.sess.Config != cfg || !isMoveText(older.actions) || !isMoveText(string(actions)) {
 		return nil, false
 	}
-	head, ok := strings.CutSuffix(older.actions, "]")
-	if !ok || len(head) < 2 || len(actions) <= len(head) || string(actions[:len(head)]) != head || actions[len(head)] != ',' {
-		return nil, false // older's list is empty, or not a prefix of actions
+	head := older.actions
+	if len(actions) <= len(head) || string(actions[:len(head)]) != head {
+		return nil, false // not an extension of older's list
 	}
-	var tail []game.Action
-	if err := fastjson.Unmarshal(append([]byte("["), actions[len(head)+1:]...), &tail); err != nil {
+	tail, err := parseActions(actions[len(head):])
+	if err != nil || len(tail) == 0 {
 		return nil, false
 	}
 	m := older.sess.Match.Clone()
@@ -781,49 +781,6 @@ func replayTail(cfg game.Config, actions []byte, older *cached) (*game.Match, bo
 		}
 	}
 	return m, true
-}
-
-// encodeActions returns the actions of m as the JSON list stored in the
-// actions column. When prev (the cache entry the session was loaded from)
-// holds a prefix of them, only the new actions are encoded and appended to
-// the text prev holds.
-func encodeActions(prev *cached, m *game.Match) (string, error) {
-	n := m.Plies()
-	if prev != nil && prev.actions != "" {
-		old := prev.sess.Match
-		k := old.Plies()
-		same := k <= n
-		for i := 0; same && i < k; i++ {
-			same = old.Action(i) == m.Action(i)
-		}
-		if same {
-			if k == n {
-				return prev.actions, nil
-			}
-			tail := make([]game.Action, 0, n-k)
-			for i := k; i < n; i++ {
-				tail = append(tail, m.Action(i))
-			}
-			b, err := fastjson.Marshal(tail)
-			if err != nil {
-				return "", fmt.Errorf("encode actions: %w", err)
-			}
-			head, sep := strings.TrimSuffix(strings.TrimRight(prev.actions, " \n\t"), "]"), ","
-			if k == 0 {
-				sep = ""
-			}
-			return head + sep + string(b[1:]), nil
-		}
-	}
-	actions := m.Actions()
-	if actions == nil {
-		actions = []game.Action{}
-	}
-	b, err := json.Marshal(actions)
-	if err != nil {
-		return "", fmt.Errorf("encode actions: %w", err)
-	}
-	return string(b), nil
 }
 
 // encodeWebhook returns w as JSON, the bytes encoding/json writes for it

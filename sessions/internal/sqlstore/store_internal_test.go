@@ -41,8 +41,8 @@ func TestEncodeActionsAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	empty, err := encodeActions(nil, m)
-	if err != nil || empty != "[]" {
-		t.Fatalf("encodeActions(no actions) = %q, %v, want []", empty, err)
+	if err != nil || empty != "" {
+		t.Fatalf("encodeActions(no actions) = %q, %v, want \"\"", empty, err)
 	}
 	prev := &cached{sess: &sessions.Session{Match: m.Clone()}, actions: empty}
 	for _, c := range []int{3, 4, 3} {
@@ -64,7 +64,7 @@ func TestEncodeActionsAppends(t *testing.T) {
 	}
 	other, _ := game.NewMatch(game.DefaultConfig())
 	other.Play(game.Player1, 0)
-	if got, _ := encodeActions(prev, other); got != `[{"kind":"drop","player":1}]` {
+	if got, _ := encodeActions(prev, other); got != "a" {
 		t.Errorf("encodeActions(not a continuation) = %s, want the list encoded whole", got)
 	}
 	longer, _ := game.NewMatch(game.DefaultConfig())
@@ -245,8 +245,12 @@ func TestReplayTail(t *testing.T) {
 	if older.sess.Match.Plies() != 3 {
 		t.Errorf("the entry's match was changed: %d plies", older.sess.Match.Plies())
 	}
+	if m, ok := replayTail(cfg, []byte(text), entry(play())); !ok || m.Plies() != 5 {
+		t.Errorf("replayTail(%s) after an empty entry: %v, want the 5 plies rebuilt", text, ok)
+	}
 	other := cfg
 	other.Columns = 8
+	jsonEntry := &cached{revision: 3, sess: older.sess, actions: `[{"kind":"drop","player":1,"column":3},{"kind":"drop","player":2,"column":3},{"kind":"drop","player":1,"column":4}]`}
 	for name, tc := range map[string]struct {
 		actions string
 		older   *cached
@@ -254,11 +258,12 @@ func TestReplayTail(t *testing.T) {
 	}{
 		"no entry":             {text, nil, cfg},
 		"another config":       {text, older, other},
-		"an empty entry":       {text, entry(play()), cfg},
-		"not an extension":     {`[{"kind":"drop","player":1,"column":3},{"kind":"drop","player":2,"column":2}]`, older, cfg},
+		"an entry in JSON":     {text, jsonEntry, cfg},
+		"a row in JSON":        {`[{"kind":"drop","player":1,"column":3},{"kind":"drop","player":2,"column":3},{"kind":"drop","player":1,"column":4},{"kind":"drop","player":2,"column":2}]`, older, cfg},
+		"not an extension":     {"dDc", older, cfg},
 		"the same actions":     {older.actions, older, cfg},
-		"a tail that is wrong": {older.actions[:len(older.actions)-1] + `,{"kind":"drop","player":1,"column":99}]`, older, cfg},
-		"a tail not JSON":      {older.actions[:len(older.actions)-1] + `,{]`, older, cfg},
+		"a tail that is wrong": {older.actions + "9z", older, cfg},
+		"a tail not readable":  {older.actions + "?", older, cfg},
 	} {
 		if _, ok := replayTail(tc.cfg, []byte(tc.actions), tc.older); ok {
 			t.Errorf("%s: rebuilt from the entry, want a whole replay", name)
