@@ -17,19 +17,32 @@ import (
 
 var _ sessions.PuzzleStore = (*Store)(nil)
 
-// QueuePuzzleScan implements sessions.PuzzleStore.
+// QueuePuzzleScan implements sessions.PuzzleStore. With SerialWrites
+// (SQLite) its insert joins the group commit of the moves (see batcher)
+// instead of committing a transaction of its own: a match's end queues
+// its scan, and a commit cost as much as the moves of a batch together.
 func (s *Store) QueuePuzzleScan(ctx context.Context, scan sessions.PuzzleScan) (bool, error) {
-	done := s.lockWrites()
-	defer done()
-	res, err := s.db.ExecContext(ctx, s.d.Rebind(`INSERT INTO puzzle_scans (match_id, guild_id, channel_id, due_at)
-		VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING`), scan.Match, scan.GuildID, scan.ChannelID, formatTime(s.clock()))
-	if err := swapped(res, err); errors.Is(err, errLost) {
-		return false, nil
+	args := []any{scan.Match, scan.GuildID, scan.ChannelID, formatTime(s.clock())}
+	var err error
+	if s.st.queueScan != nil {
+		err = s.writeSwap(&swap{ctx: ctx, stmt: s.st.queueScan, args: args})
+	} else {
+		done := s.lockWrites()
+		err = swapped(s.db.ExecContext(ctx, s.d.Rebind(queueScanSQL), args...))
+		done()
+	}
+	if errors.Is(err, errLost) {
+		return false, nil // queued before
 	} else if err != nil {
 		return false, fmt.Errorf("queue the puzzle scan of match %d: %w", scan.Match, err)
 	}
 	return true, nil
 }
+
+// queueScanSQL queues a match's scan unless it is queued already; it
+// changes no row then.
+const queueScanSQL = `INSERT INTO puzzle_scans (match_id, guild_id, channel_id, due_at)
+	VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING`
 
 // ClaimPuzzleScan implements sessions.PuzzleStore: it reads the scan due
 // longest through puzzle_scans_due, then moves its due_at by a

@@ -162,6 +162,9 @@ type statements struct {
 	// RatedToday.
 	writeRating, matchRatings *sql.Stmt
 	rating, ratedToday        *sql.Stmt
+	// queueScan is queueScanSQL, prepared with SerialWrites only (see
+	// QueuePuzzleScan).
+	queueScan *sql.Stmt
 }
 
 var _ sessions.Store = (*Store)(nil)
@@ -196,6 +199,12 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 			dst   **sql.Stmt
 			query string
 		}{&s.st.newestMany, d.NewestMany})
+	}
+	if d.SerialWrites {
+		prep = append(prep, struct {
+			dst   **sql.Stmt
+			query string
+		}{&s.st.queueScan, queueScanSQL})
 	}
 	for _, p := range prep {
 		stmt, err := db.PrepareContext(ctx, d.Rebind(p.query))
@@ -508,7 +517,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		return nil, fmt.Errorf("update session %d in channel %s: %w", sess.ID, channelID, err)
 	}
 	now := s.clock()
-	cols := kindOf(changedColumns(entry, sess, actions))
+	cols := s.d.writes(changedColumns(entry, sess, actions))
 	u := s.update(ctx, cols)
 	if u == s.fullUpdate {
 		cols = allColumns

@@ -385,6 +385,16 @@ func TestKindOf(t *testing.T) {
 			t.Errorf("kindOf(%v) = %v, want %v", tt.c.names(), got.names(), tt.want.names())
 		}
 	}
+	// Without UpdateMany (SQLite), a statement writes what changed.
+	many := Dialect{UpdateMany: func(set, arrays []string) string { return "" }}
+	for _, c := range []colSet{0, colActions | colWebhook | colDeadline, colActions | colPhase | colEnd} {
+		if got := (Dialect{}).writes(c); got != c {
+			t.Errorf("writes(%v) without UpdateMany = %v, want the same", c.names(), got.names())
+		}
+		if got := many.writes(c); got != kindOf(c) {
+			t.Errorf("writes(%v) with UpdateMany = %v, want %v", c.names(), got.names(), kindOf(c).names())
+		}
+	}
 	if len(columnNames) != bits.OnesCount32(uint32(allColumns)) {
 		t.Errorf("%d column names for %d columns", len(columnNames), bits.OnesCount32(uint32(allColumns)))
 	}

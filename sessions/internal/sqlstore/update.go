@@ -52,7 +52,21 @@ const (
 	moveColumns = colActions | colMessage | colDeadline | colPostSeq | colPostDue | colWebhook
 )
 
-// kindOf returns the columns Update writes for a change of the columns c:
+// writes returns the columns Update writes for a change of the columns c:
+// with UpdateMany (PostgreSQL), kindOf(c), so that the moves of a batch
+// are one statement; else (SQLite) c itself, a statement per set of
+// columns changed: a move that leaves the message, the post sequence and
+// its due time as they were does not bind them, nor has SQLite store them
+// again.
+func (d Dialect) writes(c colSet) colSet {
+	if d.UpdateMany != nil {
+		return kindOf(c)
+	}
+	return c
+}
+
+// kindOf returns the columns Update writes for a change of the columns c
+// when the moves of a batch are one statement (Dialect.UpdateMany):
 // moveColumns for any change within them, so that every move is written
 // by one statement (on PostgreSQL, the moves of a batch are one UPDATE per
 // statement, Dialect.UpdateMany), and c itself for any other change. A
