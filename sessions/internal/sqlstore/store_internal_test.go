@@ -305,6 +305,16 @@ func TestEncodeWebhookAsEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+	// A time encoding/json refuses is refused too.
+	for _, at := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		w := sessions.Webhook{Token: "t", At: at}
+		if _, jerr := json.Marshal(w); jerr == nil {
+			t.Fatalf("json.Marshal(%v) error = nil, want the case encoding/json refuses", at)
+		}
+		if got, err := encodeWebhook(w); err == nil {
+			t.Errorf("encodeWebhook(at %v) = %s, want an error", at, got)
+		}
+	}
 }
 
 // TestChangedColumns changes one field of a session at a time and checks
