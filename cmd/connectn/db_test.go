@@ -157,10 +157,10 @@ func TestMigrateExportImport(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "old.db")
 	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 ||
-		r.stdout != src+": schema version 0, migrated to 9 (9 migrations applied)\n" {
+		r.stdout != src+": schema version 0, migrated to 10 (10 migrations applied)\n" {
 		t.Fatalf("migrate of a new file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 9, up to date\n" {
+	if r := runWith(t, context.Background(), []string{"migrate", "-db", src}, nil, deps{}); r.code != 0 || r.stdout != src+": schema version 10, up to date\n" {
 		t.Fatalf("migrate again: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	seedStore(t, src)
@@ -171,7 +171,7 @@ func TestMigrateExportImport(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(exported.stdout), "\n")
 	var header map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 6.0 || header["schema"] != 9.0 {
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil || header["connectn_export"] != 6.0 || header["schema"] != 10.0 {
 		t.Errorf("export header = %s, %v", lines[0], err)
 	}
 	file := filepath.Join(dir, "export.jsonl")
