@@ -26,9 +26,9 @@ var (
 	// or CreatedAt.
 	ErrInvalidSession = errors.New("invalid session")
 	// ErrCorrupt means a stored row cannot be turned back into a session:
-	// its configuration or actions are not valid JSON, its actions no
-	// longer replay (the game error is wrapped too), or a timestamp or
-	// phase is unreadable. Abandon is the way out for such a row.
+	// its configuration is not valid JSON, its actions cannot be read (in
+	// neither of their stored forms) or no longer replay (the game error is
+	// wrapped too), or a timestamp or phase is unreadable. Abandon is the way out for such a row.
 	ErrCorrupt = errors.New("corrupt session record")
 	// ErrConflict means Update found the session changed by another
 	// process every time it tried to write it back (Update retries on a
