@@ -80,6 +80,7 @@ var dialect = sqlstore.Dialect{
 	Pipeline:          pipeline,
 	NewestMany:        newestManySQL,
 	UpdateMany:        updateManySQL,
+	PipedTx:           pipedTx,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`); err != nil {
 			return err
@@ -174,6 +175,139 @@ func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
 		return br.Close()
 	})
 }
+
+// pipedTx runs fn in a transaction on one connection of db whose
+// statements go as pgx batches (sqlstore.Dialect.PipedTx): the BEGIN is
+// queued before fn's first statement, and the COMMIT after its last, so
+// that a transaction whose one result is read in the middle is two round
+// trips. When fn or a statement fails, it rolls back what was sent (one
+// more round trip) and returns the error; a connection that cannot roll
+// back is closed, so that the pool drops it.
+func pipedTx(ctx context.Context, db *sql.DB, fn func(sqlstore.Pipe) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("piped transaction: connection of type %T, want pgx's", dc)
+		}
+		p := &pipe{conn: c.Conn()}
+		p.Exec("begin", nil, nil)
+		err := fn(p)
+		if err == nil {
+			p.Exec("commit", nil, nil)
+			if err = p.Send(ctx); err == nil {
+				return nil
+			}
+		}
+		p.close()
+		if p.conn.PgConn().TxStatus() != 'I' && !p.conn.IsClosed() {
+			if _, rerr := p.conn.Exec(ctx, "rollback"); rerr != nil {
+				_ = p.conn.Close(ctx)
+			}
+		}
+		return err
+	})
+}
+
+// pipe is sqlstore.Pipe on a pgx connection: the statements queued, and
+// the batch whose rows Query handed out, until they are closed.
+type pipe struct {
+	conn     *pgx.Conn
+	b        *pgx.Batch
+	affected []*int64 // of each statement queued
+	open     pgx.BatchResults
+	rows     pgx.Rows
+}
+
+// Exec implements sqlstore.Pipe.
+func (p *pipe) Exec(query string, args []any, affected *int64) {
+	p.queue(query, args)
+	p.affected = append(p.affected, affected)
+}
+
+// queue adds query to the batch to send.
+func (p *pipe) queue(query string, args []any) {
+	if p.b == nil {
+		p.b = new(pgx.Batch)
+	}
+	p.b.Queue(query, args...)
+}
+
+// send closes the rows of the last Query, sends the statements queued,
+// reads the outcome of each that Exec queued, and returns the batch, whose
+// next result is that of a statement queued after them (Query's).
+func (p *pipe) send(ctx context.Context) (pgx.BatchResults, error) {
+	_ = p.close()
+	br := p.conn.SendBatch(ctx, p.b) // br reads p.b while it is open
+	affected := p.affected
+	p.b, p.affected = nil, nil
+	for _, a := range affected {
+		tag, err := br.Exec()
+		if err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+		if a != nil {
+			*a = tag.RowsAffected()
+		}
+	}
+	return br, nil
+}
+
+// Send implements sqlstore.Pipe.
+func (p *pipe) Send(ctx context.Context) error {
+	if len(p.affected) == 0 {
+		return nil
+	}
+	br, err := p.send(ctx)
+	if err != nil {
+		return err
+	}
+	return br.Close()
+}
+
+// Query implements sqlstore.Pipe.
+func (p *pipe) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	p.queue(query, args)
+	br, err := p.send(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		_ = br.Close()
+		return nil, err
+	}
+	p.open, p.rows = br, rows
+	return &pipeRows{Rows: rows, p: p}, nil
+}
+
+// close closes the rows of the last Query and their batch, if open.
+func (p *pipe) close() error {
+	if p.open == nil {
+		return nil
+	}
+	p.rows.Close()
+	err := p.rows.Err()
+	if cerr := p.open.Close(); err == nil {
+		err = cerr
+	}
+	p.open, p.rows = nil, nil
+	return err
+}
+
+// pipeRows are the rows of a pipe's Query as sqlstore.Rows.
+type pipeRows struct {
+	pgx.Rows
+	p *pipe
+}
+
+// Close closes the rows and the batch they came in.
+func (r *pipeRows) Close() error { return r.p.close() }
 
 // Store is the PostgreSQL session store. It implements sessions.Store;
 // create one with Open and release it with Close.
