@@ -442,8 +442,20 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 		cfg.ConnectTimeout = 10 * time.Second
 	}
 	var opts []stdlib.OptionOpenDB
-	if _, set := cfg.RuntimeParams[planCacheMode]; !set {
-		opts = append(opts, stdlib.OptionAfterConnect(genericPlans))
+	_, generic := cfg.RuntimeParams[planCacheMode]
+	_, random := cfg.RuntimeParams[randomPageCost]
+	if !generic || !random {
+		opts = append(opts, stdlib.OptionAfterConnect(func(ctx context.Context, conn *pgx.Conn) error {
+			if !random {
+				if err := cheapRandomReads(ctx, conn); err != nil {
+					return err
+				}
+			}
+			if !generic {
+				return genericPlans(ctx, conn)
+			}
+			return nil
+		}))
 	}
 	db := stdlib.OpenDB(*cfg, opts...)
 	db.SetMaxOpenConns(MaxOpenConns)
@@ -459,6 +471,31 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 // planCacheMode is PostgreSQL's setting of how prepared statements are
 // planned (PostgreSQL 12 and later).
 const planCacheMode = "plan_cache_mode"
+
+// randomPageCost is PostgreSQL's setting of the cost of reading a page
+// out of order, relative to a page read in order (seq_page_cost, 1).
+const randomPageCost = "random_page_cost"
+
+// cheapRandomReads prices a page read out of order at 1.1 times one read
+// in order on conn (random_page_cost = 1.1; PostgreSQL's default is 4),
+// unless the URL set random_page_cost itself.
+//
+// PostgreSQL's manual suggests about that value for storage whose random
+// reads cost little more than sequential ones (solid-state drives), or a
+// database that its cache holds (the store's working set: the rows of the
+// matches being played). It matters most while a table is new: the
+// planner takes a table never analyzed for ten pages, and with the
+// default cost the plan the store's connections make once for any
+// arguments (genericPlans) of the batched UPDATE of moves joins the array
+// of moves to matches by hashing a sequential scan of it, which is then
+// kept until autovacuum analyzes the table, a minute or more later (in a
+// run of 8 seconds on a new database, 759 sequential scans of matches);
+// at 1.1 it looks up each row in matches_pkey from the start
+// (TestNewTablePlans).
+func cheapRandomReads(ctx context.Context, conn *pgx.Conn) error {
+	_, err := conn.Exec(ctx, "SET "+randomPageCost+" = 1.1")
+	return err
+}
 
 // genericPlans makes conn plan each prepared statement once, for any
 // arguments (plan_cache_mode = force_generic_plan), unless the URL set
