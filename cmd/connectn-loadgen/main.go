@@ -122,6 +122,7 @@ type options struct {
 	gw                                           gatewayOptions
 	clientWork                                   time.Duration // -client-work
 	postgresCPU                                  bool
+	postgresDB                                   string
 	route                                        string
 	ai                                           aiOptions // matches against the bot beside the human ones
 	soak                                         soakOptions
@@ -196,6 +197,7 @@ Flags:
 	fs.StringVar(&o.db, "db", "", "database of the spawned server (default: a new file in a temporary folder)")
 	fs.StringVar(&o.route, "route", routeRandom, "how requests meet replicas: random (each request to a replica at random, as a load balancer does), turn (each request to the next replica, whatever its match) or alternate (each match's requests alternate, so every click meets the replica that did not serve the match's last one)")
 	fs.BoolVar(&o.postgresCPU, "postgres-cpu", false, "also read the CPU time of every PostgreSQL process of this machine (from /proc) and report it per move beside the server's")
+	fs.StringVar(&o.postgresDB, "postgres-db", "", "with -postgres-cpu: count only the backends of this database and the server's own processes (writers, checkpointer), not other databases' clients on a shared server")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
 	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
@@ -442,13 +444,14 @@ type env struct {
 	seq    atomic.Int64 // phases run, for fresh channels
 	chBase int64
 	pgOn   bool          // -postgres-cpu
+	pgDB   string        // -postgres-db
 	pgLast time.Duration // PostgreSQL's CPU in the last measure, -1 when not measured
 
 	closeOnce sync.Once
 }
 
 func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
-	e := &env{pids: o.pids, pgOn: o.postgresCPU}
+	e := &env{pids: o.pids, pgOn: o.postgresCPU, pgDB: o.postgresDB}
 	// Channels of this run: numbers no earlier run on the same database used.
 	e.chBase = 1300000000000000000 + (time.Now().UnixMilli()%1_000_000_000)*1000
 	hooksAddr := o.hooksAddr
@@ -624,12 +627,12 @@ func (e *env) measure(body func()) (elapsed, cpu, self time.Duration) {
 	time.Sleep(300 * time.Millisecond)
 	before := e.cpuNow()
 	selfBefore, selfErr := cpuTime(os.Getpid())
-	pgBefore := readPostgres(e.pgOn)
+	pgBefore := readPostgres(e.pgOn, e.pgDB)
 	start := time.Now()
 	body()
 	elapsed = time.Since(start)
 	after := e.cpuNow()
-	e.pgLast = readPostgres(e.pgOn).since(pgBefore)
+	e.pgLast = readPostgres(e.pgOn, e.pgDB).since(pgBefore)
 	selfAfter, selfErr2 := cpuTime(os.Getpid())
 	cpu, self = -1, -1
 	if before >= 0 && after >= 0 {

@@ -32,9 +32,16 @@ import (
 // connections are long-lived backends, so that seldom matters.
 //
 // It counts every PostgreSQL process of the machine: other databases'
-// clients (CI, say) are counted too. It returns an error when /proc cannot
-// be listed; processes it cannot read are skipped.
-func postgresCPU() (time.Duration, int, error) {
+// clients (CI, say) are counted too, unless db is set: then it counts the
+// client backends of database db and the server's own processes (the
+// writers, the checkpointer, the launchers: every process whose title
+// names no client), each without its children's fields, so that neither
+// other databases' backends nor those that exited (reaped by the
+// postmaster) are counted; a backend of db that exits between two
+// readings is then missed (the servers' connections live for minutes).
+// It returns an error when /proc cannot be listed; processes it cannot
+// read are skipped.
+func postgresCPU(db string) (time.Duration, int, error) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, 0, fmt.Errorf("read PostgreSQL's CPU time: %w", err)
@@ -46,7 +53,12 @@ func postgresCPU() (time.Duration, int, error) {
 		if err != nil || pid < 1 || !isPostgres(pid) {
 			continue
 		}
-		d, err := procCPU(pid, true)
+		if db != "" {
+			if client, of := backendOf(pid); client && of != db {
+				continue
+			}
+		}
+		d, err := procCPU(pid, db == "")
 		if err != nil {
 			continue // gone since the listing
 		}
@@ -72,6 +84,37 @@ func isPostgres(pid int) bool {
 	arg0, _, _ := strings.Cut(string(b), "\x00")
 	arg0, _, _ = strings.Cut(arg0, " ") // a rewritten title: "postgres: ..."
 	return strings.HasPrefix(filepath.Base(strings.TrimSuffix(arg0, ":")), "postgres")
+}
+
+// backendOf reports whether process pid is a client backend of
+// PostgreSQL, from the title it gives its command line ("postgres:
+// [CLUSTER: ]USER DATABASE HOST(PORT) ACTIVITY", or "[local]" for the
+// host), and the database it serves.
+func backendOf(pid int) (client bool, db string) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false, ""
+	}
+	return parseTitle(string(b))
+}
+
+// parseTitle is backendOf on the command line title.
+func parseTitle(title string) (client bool, db string) {
+	rest, ok := strings.CutPrefix(title, "postgres: ")
+	if !ok {
+		return false, ""
+	}
+	f := strings.Fields(strings.ReplaceAll(rest, "\x00", " "))
+	if len(f) > 0 && strings.HasSuffix(f[0], ":") {
+		f = f[1:] // the cluster's name
+	}
+	if len(f) < 3 {
+		return false, ""
+	}
+	if h := f[2]; h == "[local]" || (strings.Contains(h, "(") && strings.HasSuffix(h, ")")) {
+		return true, f[1]
+	}
+	return false, ""
 }
 
 // procCPU returns utime+stime of process pid, and with children also
@@ -118,11 +161,11 @@ type pgReading struct {
 
 // readPostgres reads PostgreSQL's CPU when on, else returns a reading that
 // is not ok.
-func readPostgres(on bool) pgReading {
+func readPostgres(on bool, db string) pgReading {
 	if !on {
 		return pgReading{}
 	}
-	cpu, n, err := postgresCPU()
+	cpu, n, err := postgresCPU(db)
 	return pgReading{cpu: cpu, procs: n, ok: err == nil && n > 0}
 }
 
@@ -231,7 +274,7 @@ func reportPerMove(w io.Writer, results []phaseResult) {
 	}
 	tw.Flush()
 	if pg {
-		fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is that of every postgres process of the machine)")
+		fmt.Fprintln(w, "(CPU per acknowledged move; PostgreSQL's is that of every postgres process of the machine, or with -postgres-db of the database's backends and the server's own processes)")
 	} else {
 		fmt.Fprintln(w, "(CPU per acknowledged move, and over the CPU per signed PING of the ping phase before it; -postgres-cpu adds PostgreSQL's)")
 	}

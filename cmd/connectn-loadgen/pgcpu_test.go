@@ -45,8 +45,30 @@ func TestPgReadingSince(t *testing.T) {
 	if got := b.since(pgReading{}); got != -1 {
 		t.Errorf("since a failed reading = %v, want -1", got)
 	}
-	if got := readPostgres(false); got.ok {
+	if got := readPostgres(false, ""); got.ok {
 		t.Errorf("readPostgres(false) = %+v, want not ok", got)
+	}
+}
+
+// TestParseTitle: -postgres-db tells a client backend, and its database,
+// from the server's own processes by the title PostgreSQL gives them.
+func TestParseTitle(t *testing.T) {
+	for _, tc := range []struct {
+		title  string
+		client bool
+		db     string
+	}{
+		{"postgres: 15/main: postgres pg_bench1 127.0.0.1(33344) idle", true, "pg_bench1"},
+		{"postgres: app shop [local] SELECT", true, "shop"},
+		{"postgres: 15/main: walwriter ", false, ""},
+		{"postgres: 15/main: background writer ", false, ""},
+		{"postgres: checkpointer", false, ""},
+		{"/usr/lib/postgresql/15/bin/postgres\x00-D\x00/var/lib/postgresql/15/main", false, ""},
+		{"postgres: 15/main: postgres pg_x 127.0.0.1(1) idle\x00\x00", true, "pg_x"},
+	} {
+		if client, db := parseTitle(tc.title); client != tc.client || db != tc.db {
+			t.Errorf("parseTitle(%q) = %v, %q; want %v, %q", tc.title, client, db, tc.client, tc.db)
+		}
 	}
 }
 

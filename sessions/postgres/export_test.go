@@ -33,3 +33,6 @@ const NewestManySQL = newestManySQL
 // UpdateManySQL is the dialect's write of many sessions at once, for its
 // test.
 var UpdateManySQL = updateManySQL
+
+// PipedTx is the dialect's piped transaction, for its own tests.
+var PipedTx = pipedTx

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -61,6 +62,112 @@ func TestPipeline(t *testing.T) {
 	if v != 0 {
 		t.Errorf("row 2 = %d after a failed batch, want 0: the update before the failure rolled back with it", v)
 	}
+}
+
+// TestPipedTx checks the piped transaction of a match's result
+// (sqlstore.Dialect.PipedTx): what fn queued is committed with the
+// commit, a query in the middle sees the statements queued before it and
+// reports their rows changed, and when a statement or fn fails nothing is
+// committed, the statements sent before the failure included, and the
+// connection goes back to the pool out of the transaction.
+func TestPipedTx(t *testing.T) {
+	db, err := postgres.OpenDB(t.Context(), sessionstest.PostgresSchema(t, serverURL(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // the connection of each transaction is the next one's
+	if _, err := db.ExecContext(t.Context(), `CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	const insert, bump = `INSERT INTO t (id, v) VALUES ($1, 0)`, `UPDATE t SET v = v + 1 WHERE id = $1`
+	count := func() (n int64) {
+		t.Helper()
+		if err := db.QueryRowContext(t.Context(), `SELECT count(*) + coalesce(sum(v), 0) FROM t`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Committed: two rows, one bumped.
+	var bumped, missed int64 = -1, -1
+	err = postgres.PipedTx(t.Context(), db, func(p sqlstore.Pipe) error {
+		p.Exec(insert, []any{1}, nil)
+		p.Exec(bump, []any{1}, &bumped)
+		p.Exec(bump, []any{9}, &missed)
+		rows, err := p.Query(t.Context(), `SELECT v FROM t WHERE id = $1`, 1)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var v int64
+		for rows.Next() {
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if v != 1 || bumped != 1 || missed != 0 {
+			t.Errorf("in the transaction: v = %d, rows changed %d and %d; want 1, 1 and 0", v, bumped, missed)
+		}
+		p.Exec(insert, []any{2}, nil)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("PipedTx() error = %v", err)
+	}
+	if got := count(); got != 3 {
+		t.Fatalf("after a committed transaction: %d, want 3 (two rows, one bumped)", got)
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func(p sqlstore.Pipe) error
+	}{
+		{"a statement fails at the commit", func(p sqlstore.Pipe) error {
+			p.Exec(bump, []any{2}, nil)
+			p.Exec(insert, []any{1}, nil) // row 1 exists
+			return nil
+		}},
+		{"a statement fails in a query's round trip", func(p sqlstore.Pipe) error {
+			p.Exec(bump, []any{2}, nil)
+			p.Exec(insert, []any{2}, nil) // row 2 exists
+			_, err := p.Query(t.Context(), `SELECT v FROM t`)
+			return err
+		}},
+		{"fn fails after a round trip", func(p sqlstore.Pipe) error {
+			p.Exec(insert, []any{3}, nil)
+			if err := p.Send(t.Context()); err != nil {
+				return err
+			}
+			return errors.New("lost the race")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := backend(t, db)
+			if err := postgres.PipedTx(t.Context(), db, tc.fn); err == nil {
+				t.Fatal("PipedTx() error = nil, want the failure")
+			}
+			if got := count(); got != 3 {
+				t.Errorf("after a failed transaction: %d, want 3 (nothing of it written)", got)
+			}
+			// Rolled back, the connection stays in the pool (one left
+			// in a transaction would be dropped and another opened).
+			if after := backend(t, db); after != before {
+				t.Errorf("the pool's connection is backend %d after a failed transaction, was %d: want it kept", after, before)
+			}
+		})
+	}
+}
+
+// backend returns the process ID of the PostgreSQL backend of db's next
+// connection.
+func backend(t *testing.T, db *sql.DB) (pid int64) {
+	t.Helper()
+	if err := db.QueryRowContext(t.Context(), `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	return pid
 }
 
 // TestReadsTogether checks the reads that the store gathers into one

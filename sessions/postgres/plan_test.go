@@ -174,3 +174,95 @@ func TestGenericPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestNewTablePlans checks the plan that the store's connections make,
+// once for any arguments, of the batched UPDATE of moves while matches is
+// new and never analyzed (as in a new database's first minute, before
+// autovacuum analyzes it): it looks up each row in matches_pkey and
+// scans no table, without sequential scans priced out (cheapRandomReads).
+// With PostgreSQL's default random_page_cost it hashed a sequential scan
+// of matches, a plan then kept until the table was analyzed.
+func TestNewTablePlans(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	st, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := postgres.OpenDB(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	set := sqlstore.MoveColumns()
+	var arrays, lits []string
+	for _, c := range set {
+		switch c {
+		case "post_seq":
+			arrays = append(arrays, "bigint[]")
+		default:
+			arrays = append(arrays, "text[]")
+		}
+	}
+	arrays = append(arrays, "bigint[]", "bigint[]", "text[]") // ids, revisions, channels
+	for range arrays {
+		lits = append(lits, "'{}'")
+	}
+	if _, err := conn.ExecContext(t.Context(), "PREPARE moves AS "+postgres.UpdateManySQL(set, arrays)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(t.Context(), "EXPLAIN EXECUTE moves("+strings.Join(lits, ", ")+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	t.Logf("plan:\n%s", text)
+	if strings.Contains(text, "Seq Scan") || !strings.Contains(text, "using matches_pkey on matches m") {
+		t.Errorf("the batched UPDATE of moves on a new table reads matches otherwise than by a lookup in matches_pkey per move:\n%s", text)
+	}
+}
+
+// TestRandomPageCost checks that the store's connections price a page
+// read out of order at 1.1 (cheapRandomReads), and that a URL that sets
+// random_page_cost keeps its own.
+func TestRandomPageCost(t *testing.T) {
+	u := sessionstest.PostgresSchema(t, serverURL(t))
+	for _, tt := range []struct {
+		name, url, want string
+	}{
+		{"default", u, "1.1"},
+		{"set by the URL", u + "&random_page_cost=2", "2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := postgres.OpenDB(t.Context(), tt.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var got string
+			if err := db.QueryRowContext(t.Context(), "SHOW random_page_cost").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("random_page_cost = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

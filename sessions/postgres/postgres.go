@@ -80,6 +80,7 @@ var dialect = sqlstore.Dialect{
 	Pipeline:          pipeline,
 	NewestMany:        newestManySQL,
 	UpdateMany:        updateManySQL,
+	PipedTx:           pipedTx,
 	AfterImport: func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('matches', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM matches`); err != nil {
 			return err
@@ -174,6 +175,139 @@ func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
 		return br.Close()
 	})
 }
+
+// pipedTx runs fn in a transaction on one connection of db whose
+// statements go as pgx batches (sqlstore.Dialect.PipedTx): the BEGIN is
+// queued before fn's first statement, and the COMMIT after its last, so
+// that a transaction whose one result is read in the middle is two round
+// trips. When fn or a statement fails, it rolls back what was sent (one
+// more round trip) and returns the error; a connection that cannot roll
+// back is closed, so that the pool drops it.
+func pipedTx(ctx context.Context, db *sql.DB, fn func(sqlstore.Pipe) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("piped transaction: connection of type %T, want pgx's", dc)
+		}
+		p := &pipe{conn: c.Conn()}
+		p.Exec("begin", nil, nil)
+		err := fn(p)
+		if err == nil {
+			p.Exec("commit", nil, nil)
+			if err = p.Send(ctx); err == nil {
+				return nil
+			}
+		}
+		p.close()
+		if p.conn.PgConn().TxStatus() != 'I' && !p.conn.IsClosed() {
+			if _, rerr := p.conn.Exec(ctx, "rollback"); rerr != nil {
+				_ = p.conn.Close(ctx)
+			}
+		}
+		return err
+	})
+}
+
+// pipe is sqlstore.Pipe on a pgx connection: the statements queued, and
+// the batch whose rows Query handed out, until they are closed.
+type pipe struct {
+	conn     *pgx.Conn
+	b        *pgx.Batch
+	affected []*int64 // of each statement queued
+	open     pgx.BatchResults
+	rows     pgx.Rows
+}
+
+// Exec implements sqlstore.Pipe.
+func (p *pipe) Exec(query string, args []any, affected *int64) {
+	p.queue(query, args)
+	p.affected = append(p.affected, affected)
+}
+
+// queue adds query to the batch to send.
+func (p *pipe) queue(query string, args []any) {
+	if p.b == nil {
+		p.b = new(pgx.Batch)
+	}
+	p.b.Queue(query, args...)
+}
+
+// send closes the rows of the last Query, sends the statements queued,
+// reads the outcome of each that Exec queued, and returns the batch, whose
+// next result is that of a statement queued after them (Query's).
+func (p *pipe) send(ctx context.Context) (pgx.BatchResults, error) {
+	_ = p.close()
+	br := p.conn.SendBatch(ctx, p.b) // br reads p.b while it is open
+	affected := p.affected
+	p.b, p.affected = nil, nil
+	for _, a := range affected {
+		tag, err := br.Exec()
+		if err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+		if a != nil {
+			*a = tag.RowsAffected()
+		}
+	}
+	return br, nil
+}
+
+// Send implements sqlstore.Pipe.
+func (p *pipe) Send(ctx context.Context) error {
+	if len(p.affected) == 0 {
+		return nil
+	}
+	br, err := p.send(ctx)
+	if err != nil {
+		return err
+	}
+	return br.Close()
+}
+
+// Query implements sqlstore.Pipe.
+func (p *pipe) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	p.queue(query, args)
+	br, err := p.send(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		_ = br.Close()
+		return nil, err
+	}
+	p.open, p.rows = br, rows
+	return &pipeRows{Rows: rows, p: p}, nil
+}
+
+// close closes the rows of the last Query and their batch, if open.
+func (p *pipe) close() error {
+	if p.open == nil {
+		return nil
+	}
+	p.rows.Close()
+	err := p.rows.Err()
+	if cerr := p.open.Close(); err == nil {
+		err = cerr
+	}
+	p.open, p.rows = nil, nil
+	return err
+}
+
+// pipeRows are the rows of a pipe's Query as sqlstore.Rows.
+type pipeRows struct {
+	pgx.Rows
+	p *pipe
+}
+
+// Close closes the rows and the batch they came in.
+func (r *pipeRows) Close() error { return r.p.close() }
 
 // Store is the PostgreSQL session store. It implements sessions.Store;
 // create one with Open and release it with Close.
@@ -308,8 +442,20 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 		cfg.ConnectTimeout = 10 * time.Second
 	}
 	var opts []stdlib.OptionOpenDB
-	if _, set := cfg.RuntimeParams[planCacheMode]; !set {
-		opts = append(opts, stdlib.OptionAfterConnect(genericPlans))
+	_, generic := cfg.RuntimeParams[planCacheMode]
+	_, random := cfg.RuntimeParams[randomPageCost]
+	if !generic || !random {
+		opts = append(opts, stdlib.OptionAfterConnect(func(ctx context.Context, conn *pgx.Conn) error {
+			if !random {
+				if err := cheapRandomReads(ctx, conn); err != nil {
+					return err
+				}
+			}
+			if !generic {
+				return genericPlans(ctx, conn)
+			}
+			return nil
+		}))
 	}
 	db := stdlib.OpenDB(*cfg, opts...)
 	db.SetMaxOpenConns(MaxOpenConns)
@@ -325,6 +471,31 @@ func OpenDB(ctx context.Context, dsn string) (*sql.DB, error) {
 // planCacheMode is PostgreSQL's setting of how prepared statements are
 // planned (PostgreSQL 12 and later).
 const planCacheMode = "plan_cache_mode"
+
+// randomPageCost is PostgreSQL's setting of the cost of reading a page
+// out of order, relative to a page read in order (seq_page_cost, 1).
+const randomPageCost = "random_page_cost"
+
+// cheapRandomReads prices a page read out of order at 1.1 times one read
+// in order on conn (random_page_cost = 1.1; PostgreSQL's default is 4),
+// unless the URL set random_page_cost itself.
+//
+// PostgreSQL's manual suggests about that value for storage whose random
+// reads cost little more than sequential ones (solid-state drives), or a
+// database that its cache holds (the store's working set: the rows of the
+// matches being played). It matters most while a table is new: the
+// planner takes a table never analyzed for ten pages, and with the
+// default cost the plan the store's connections make once for any
+// arguments (genericPlans) of the batched UPDATE of moves joins the array
+// of moves to matches by hashing a sequential scan of it, which is then
+// kept until autovacuum analyzes the table, a minute or more later (in a
+// run of 8 seconds on a new database, 759 sequential scans of matches);
+// at 1.1 it looks up each row in matches_pkey from the start
+// (TestNewTablePlans).
+func cheapRandomReads(ctx context.Context, conn *pgx.Conn) error {
+	_, err := conn.Exec(ctx, "SET "+randomPageCost+" = 1.1")
+	return err
+}
 
 // genericPlans makes conn plan each prepared statement once, for any
 // arguments (plan_cache_mode = force_generic_plan), unless the URL set

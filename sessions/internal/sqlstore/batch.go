@@ -25,6 +25,10 @@ type swap struct {
 	set   []string // with Dialect.UpdateMany: Update's columns (colSet.names)
 	scan  []any
 	then  func(ctx context.Context, tx *sql.Tx) error
+	// piped, when set, writes what then writes, in a txn: writeAlone
+	// then writes the swap through Dialect.PipedTx when the dialect has
+	// it (writePiped).
+	piped func(ctx context.Context, t txn) error
 
 	err  error
 	done chan bool // receives true: lead the next batch; false: err is set
@@ -350,6 +354,9 @@ func (s *Store) writeAlone(w *swap) error {
 	ctx := w.ctx
 	if s.d.SerialWrites {
 		ctx = context.WithoutCancel(ctx)
+	}
+	if w.piped != nil && s.d.PipedTx != nil {
+		return s.writePiped(ctx, w)
 	}
 	if w.then == nil {
 		return w.apply(ctx, w.stmt)

@@ -86,7 +86,7 @@ func rates(sess *sessions.Session) bool {
 // rating periods since their last rated match, rates the match, writes
 // both ratings and the change on the match's row, and sets sess.Ratings.
 // Any other match is left as it is.
-func (s *Store) recordRatings(ctx context.Context, tx *sql.Tx, sess *sessions.Session, now time.Time) error {
+func (s *Store) recordRatings(ctx context.Context, tx txn, sess *sessions.Session, now time.Time) error {
 	if !rates(sess) {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (s *Store) recordRatings(ctx context.Context, tx *sql.Tx, sess *sessions.Se
 	for _, i := range order {
 		args = append(args, sess.GuildID, sess.Players[i].ID, fresh.R, fresh.RD, fresh.Sigma)
 	}
-	rows, err := tx.StmtContext(ctx, s.st.lockRating2).QueryContext(ctx, args...)
+	rows, err := tx.query(ctx, s.st.lockRating2, args...)
 	if err != nil {
 		return fmt.Errorf("ratings of %s and %s: %w", sess.Players[0].ID, sess.Players[1].ID, err)
 	}
@@ -142,13 +142,12 @@ func (s *Store) recordRatings(ctx context.Context, tx *sql.Tx, sess *sessions.Se
 	}
 	change.After[0], change.After[1] = rating.Match(change.Before[0], change.Before[1], score)
 
-	write := tx.StmtContext(ctx, s.st.writeRating)
 	for _, i := range order {
 		after, best := change.After[i], change.After[i].R
 		if cur[i].Games > 0 {
 			best = max(best, cur[i].Best)
 		}
-		if _, err := write.ExecContext(ctx, after.R, after.RD, after.Sigma, cur[i].Games+1, best, formatTime(now),
+		if err := tx.exec(ctx, s.st.writeRating, after.R, after.RD, after.Sigma, cur[i].Games+1, best, formatTime(now),
 			sess.GuildID, sess.Players[i].ID); err != nil {
 			return fmt.Errorf("rating of %s: %w", sess.Players[i].ID, err)
 		}
@@ -157,7 +156,7 @@ func (s *Store) recordRatings(ctx context.Context, tx *sql.Tx, sess *sessions.Se
 	if err != nil {
 		return err
 	}
-	if _, err := tx.StmtContext(ctx, s.st.matchRatings).ExecContext(ctx, text, formatTime(now), sess.ID); err != nil {
+	if err := tx.exec(ctx, s.st.matchRatings, text, formatTime(now), sess.ID); err != nil {
 		return fmt.Errorf("ratings of the match: %w", err)
 	}
 	sess.Ratings = &change

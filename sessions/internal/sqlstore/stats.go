@@ -44,7 +44,7 @@ const addPairSQL = `INSERT INTO pair_records (guild_id, user_id, opponent_id, wi
 // written in the order of the players' user IDs, so that two
 // transactions that write the same members' rows (two matches finishing
 // at once in PostgreSQL) take their row locks in the same order.
-func (s *Store) recordResult(ctx context.Context, tx *sql.Tx, sess *sessions.Session, now time.Time) error {
+func (s *Store) recordResult(ctx context.Context, tx txn, sess *sessions.Session, now time.Time) error {
 	m := sess.Match
 	if sess.Phase != sessions.PhaseFinished || m == nil || !m.Over() {
 		return fmt.Errorf("record result of session %d: match not finished", sess.ID)
@@ -77,13 +77,13 @@ func (s *Store) recordResult(ctx context.Context, tx *sql.Tx, sess *sessions.Ses
 	if len(players) == 2 {
 		addStats = s.st.addStats2
 	}
-	if _, err := tx.StmtContext(ctx, addStats).ExecContext(ctx, stats...); err != nil {
+	if err := tx.exec(ctx, addStats, stats...); err != nil {
 		return fmt.Errorf("record result of session %d: stats: %w", sess.ID, err)
 	}
 	if vsAI {
 		return nil
 	}
-	if _, err := tx.StmtContext(ctx, s.st.addPair2).ExecContext(ctx, pairs...); err != nil {
+	if err := tx.exec(ctx, s.st.addPair2, pairs...); err != nil {
 		return fmt.Errorf("record result of session %d: pair records: %w", sess.ID, err)
 	}
 	return nil

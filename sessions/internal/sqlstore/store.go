@@ -82,6 +82,18 @@ type Dialect struct {
 	// a statement, checking the table's constraints among it, is done
 	// once for all of them).
 	UpdateMany func(set, arrays []string) string
+	// PipedTx, when set, runs fn in a transaction whose statements fn
+	// gives to a Pipe: they are sent together, in one round trip, when
+	// fn needs a result (Pipe.Query, Pipe.Send) and at the commit. It
+	// begins the transaction with the first statements sent and, when fn
+	// returns nil, sends what is left with the commit; when fn or a
+	// statement fails, nothing is committed (it rolls back what was sent)
+	// and it returns the error. A match's result (its compare-and-swap,
+	// the ratings, stats and pair records) is then two round trips
+	// instead of one per statement (PostgreSQL: pgx batches on one
+	// connection; docs/load.md, "The store's write of a move, and
+	// PostgreSQL's plans").
+	PipedTx func(ctx context.Context, db *sql.DB, fn func(Pipe) error) error
 	// AfterImport, when set, runs at the end of Import's transaction
 	// (PostgreSQL: moves the identity sequence past the imported IDs).
 	AfterImport func(ctx context.Context, tx *sql.Tx) error
@@ -142,8 +154,11 @@ type Store struct {
 	fullUpdate *updateStmt
 	// insertText is the SQL of st.insert, rebound, for Dialect.Pipeline.
 	insertText string
-	reads      atomic.Int64 // rows read by newest, for RowReads
-	reader     reader       // the reads of newest gathered, with d.NewestMany
+	// texts are the SQL of the prepared statements of st, rebound, for
+	// Dialect.PipedTx.
+	texts  map[*sql.Stmt]string
+	reads  atomic.Int64 // rows read by newest, for RowReads
+	reader reader       // the reads of newest gathered, with d.NewestMany
 }
 
 // statements are the prepared statements of the hot paths.
@@ -194,6 +209,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 		{&s.st.ratedToday, ratedTodaySQL},
 	}
 	s.insertText = d.Rebind(insertSQL)
+	s.texts = make(map[*sql.Stmt]string, len(prep)+1)
 	if d.NewestMany != "" {
 		prep = append(prep, struct {
 			dst   **sql.Stmt
@@ -212,6 +228,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 			return nil, fmt.Errorf("prepare %s: %w", strings.Fields(p.query)[0], err)
 		}
 		*p.dst = stmt
+		s.texts[stmt] = d.Rebind(p.query)
 	}
 	full, err := s.prepareUpdate(ctx, allColumns)
 	if err != nil {
@@ -343,7 +360,7 @@ func (s *Store) Create(ctx context.Context, sess *sessions.Session) (*sessions.S
 		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.linkGame(ctx, tx, c, now) }
 	case c.Phase == sessions.PhaseFinished:
 		// A match stored already over (a replay, say) counts like any other.
-		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, tx, c, now) }
+		w.then = func(ctx context.Context, tx *sql.Tx) error { return s.recordResult(ctx, sqlTxn{tx}, c, now) }
 	}
 	err = s.writeSwap(w)
 	if err != nil {
@@ -534,7 +551,7 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 		// so is a tournament game's result on its pairing.
 		w.then = func(ctx context.Context, tx *sql.Tx) error {
 			if finished {
-				if err := s.recordResult(ctx, tx, sess, now); err != nil {
+				if err := s.recordResult(ctx, sqlTxn{tx}, sess, now); err != nil {
 					return err
 				}
 			}
@@ -542,6 +559,11 @@ func (s *Store) tryUpdate(ctx context.Context, channelID string, fn func(*sessio
 				return s.recordGame(ctx, tx, sess, now)
 			}
 			return nil
+		}
+		if !game {
+			// The same writes through Dialect.PipedTx, when the dialect
+			// has it (writePiped).
+			w.piped = func(ctx context.Context, t txn) error { return s.recordResult(ctx, t, sess, now) }
 		}
 	}
 	err = s.writeSwap(w)
