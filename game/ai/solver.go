@@ -15,6 +15,14 @@ var errStopped = errors.New("search stopped")
 // up in the table before searching them.
 var etcMinEmpty = 0
 
+// etcAfter is how many interior nodes a worker explores in one solve before
+// it looks children up in the table (enhanced transposition cutoff): in the
+// table a solve begins with, empty or holding other positions, nearly every
+// look-up misses and each costs a trip to memory (a small search of Pons'
+// Begin-Easy set took 1.6 times as long with them; docs/ai.md, "What each
+// idea pays").
+var etcAfter uint64 = 1 << 15
+
 // nearEmpty is the most empty cells a position may have to be kept in the
 // small table, which stays in the processor's cache: most nodes lie near the
 // end of the game, and their entries are short-lived.
@@ -223,7 +231,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	// enough ends the search here without exploring any move. Looking the
 	// children up together also lets the processor fetch their entries in
 	// parallel, before the recursive calls need them.
-	if g.cells-p.moves > etcMinEmpty {
+	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
 		ct := s.t
 		if g.cells-p.moves-1 <= nearEmpty {
 			ct = s.near
