@@ -12,13 +12,14 @@ import (
 // never half of each.
 //
 // A position's 64-bit key k (current + mask, unique for its board) becomes
-// h = (k XOR salt) * hashMul, a bijection of uint64 (hashMul is odd); the
-// top bits of h pick the slot among a power of two and the rest are stored
-// as a check, so two positions of the same board can never be confused
-// (slot and check together are h, as in Pons' table, whose slot is h mod a
-// prime and check h mod a power of two: the Chinese remainder theorem; the
-// multiplication, Knuth's multiplicative hashing, costs a few cycles where
-// the division costs tens). The salt differs between board geometries, so a
+// h = k XOR salt; of the 2^n slots, h picks the one numbered by its low n
+// bits XOR the top n bits of its high bits times hashMul (Knuth's
+// multiplicative hashing), and its high 64 - n bits are stored as the
+// check. Slot and check give h back (the high bits, then the low ones), so
+// two positions of the same board can never be confused, as in Pons' table,
+// whose slot is h mod a prime and check h mod a power of two (the Chinese
+// remainder theorem); a multiplication costs a few cycles where the
+// division costs tens. The salt differs between board geometries, so a
 // position of another geometry matches only if all 64 bits of h agree.
 //
 // An entry holds, from the low bits: the lower bound of the score (7 bits,
@@ -148,9 +149,10 @@ func prevPrime(n uint64) uint64 {
 }
 
 // hash maps a key of the geometry with the given salt to its slot and check:
-// the top bits of h = (key XOR salt) * hashMul and the rest, or with
-// modulo h = key XOR salt mod size and h's low bits (a prime size and a
-// power of two determine h by the Chinese remainder theorem).
+// with h = key XOR salt and 2^n slots, h's low n bits XOR the top n bits of
+// (h >> n) * hashMul, and h >> n; with modulo, h mod size and h's low bits
+// (a prime size and a power of two determine h by the Chinese remainder
+// theorem).
 func (t *table) hash(key, salt uint64) (slot uint64, check uint64) {
 	if t.modulo {
 		h := key ^ salt
