@@ -207,7 +207,7 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 		}
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
-	main := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
+	main := &searcher{g: g, t: s.t, near: s.near, nearMost: nearReach(s.t), stop: &stop, rootMoves: p.moves}
 	helpers := make([]helper, s.workers-1)
 	for i := range helpers {
 		helpers[i].variant = i + 1
@@ -432,7 +432,7 @@ func (h *helper) probe(med window) {
 
 func (h *helper) run() {
 	defer close(h.done)
-	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, nearMost: nearReach(h.s.t), stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
 	for next := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
