@@ -26,7 +26,10 @@
 // from an empty table, and a position's time is the least of its k: a
 // loaded machine's interruptions then weigh little on positions of
 // microseconds (and the same position is never solved twice in a row,
-// which would find the caches full of its own table entries).
+// which would find the caches full of its own table entries). With -cpu
+// this solver's time is the process's processor time (over every worker),
+// not the wall clock's; the outside solvers' drivers must then report
+// processor time too (docs/ai.md shows how).
 //
 // The settled shares play -games games per board between two players that
 // win when they can, block when they must, avoid handing the opponent a
@@ -74,6 +77,7 @@ type options struct {
 	ponsEmpty     bool
 	workers       int
 	repeat        int
+	cpu           bool
 	tableMB       int
 	emptyTableMB  int
 	settled       bool
@@ -102,6 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.weak, "weak", false, "solve the sets weakly (win, draw or loss)")
 	fs.IntVar(&o.workers, "workers", 1, "this solver's workers (the outside solvers' threads are their builds')")
 	fs.IntVar(&o.repeat, "repeat", 1, "solve each position of the sets this many times, each solver alike, and keep the least time")
+	fs.BoolVar(&o.cpu, "cpu", false, "time this solver by the process's processor time instead of the wall clock (give drivers that do the same)")
 	fs.IntVar(&o.tableMB, "table", ai.DefaultTableMB, "this solver's table for the sets, MiB")
 	fs.IntVar(&o.emptyTableMB, "empty-table", 1024, "this solver's table for the empty board, MiB")
 	fs.BoolVar(&o.settled, "settled", false, "measure the settled shares instead")
@@ -181,7 +186,7 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	status := 0
 	for _, r := range rows {
-		ours := solveOurs(r.lines, r.weak, o.workers, r.tableM, r.repeat)
+		ours := solveOurs(r.lines, r.weak, o.workers, r.tableM, r.repeat, o.cpu)
 		c4 := solveOutside(o.c4, r.lines, r.weak, r.repeat)
 		ponsPath := o.pons
 		if r.empty && !o.ponsEmpty {
@@ -277,9 +282,14 @@ func (m *measure) check(l line, weak bool, got int) {
 
 // solveOurs solves the lines with this solver, emptying the table before
 // each, and times the searches only.
-// solveOurs solves each line repeat times, each from an empty table, and
-// keeps the least time of each.
-func solveOurs(lines []line, weak bool, workers, tableMB, repeat int) measure {
+// solveOurs solves the lines repeat times over, each from an empty table,
+// and keeps the least time of each: processor time with cpu, else the
+// wall clock's.
+func solveOurs(lines []line, weak bool, workers, tableMB, repeat int, cpu bool) measure {
+	clock := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
+	if cpu {
+		clock = cpuTime
+	}
 	s, err := ai.NewSolver(6, 7, 4, ai.SolverOptions{TableMB: tableMB, Workers: workers})
 	if err != nil {
 		return measure{unavailable: err.Error()}
@@ -297,9 +307,9 @@ func solveOurs(lines []line, weak bool, workers, tableMB, repeat int) measure {
 				return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
 			}
 			s.Reset()
-			start := time.Now()
+			start := clock()
 			r, err := s.Solve(context.Background(), pos, weak)
-			us := time.Since(start).Microseconds()
+			us := (clock() - start).Microseconds()
 			if err != nil {
 				return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
 			}
