@@ -19,7 +19,7 @@ var etcMinEmpty = 0
 // it looks children up in the table (enhanced transposition cutoff): in the
 // table a solve begins with, empty or holding other positions, nearly every
 // look-up misses and each costs a trip to memory (a small search of Pons'
-// Begin-Easy set took 1.6 times as long with them; docs/ai.md, "What each
+// Begin-Easy set took 1.7 times as long with them; docs/ai.md, "What each
 // idea pays").
 var etcAfter uint64 = 1 << 15
 
