@@ -21,7 +21,15 @@
 // given. This solver's nodes are given twice: counted as Pons counts his
 // (every position visited) and as c4 counts its (positions whose moves are
 // searched). Every score is checked against the set's; a wrong one is printed
-// and makes the exit status 1.
+// and makes the exit status 1. With -repeat k every solver solves the set
+// k times over (an outside solver is sent its lines k times), each position
+// from an empty table, and a position's time is the least of its k: a
+// loaded machine's interruptions then weigh little on positions of
+// microseconds (and the same position is never solved twice in a row,
+// which would find the caches full of its own table entries). With -cpu
+// this solver's time is the process's processor time (over every worker),
+// not the wall clock's; the outside solvers' drivers must then report
+// processor time too (docs/ai.md shows how).
 //
 // The settled shares play -games games per board between two players that
 // win when they can, block when they must, avoid handing the opponent a
@@ -68,6 +76,8 @@ type options struct {
 	emptyWeak     bool
 	ponsEmpty     bool
 	workers       int
+	repeat        int
+	cpu           bool
 	tableMB       int
 	emptyTableMB  int
 	settled       bool
@@ -95,6 +105,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.ponsEmpty, "pons-empty", false, "also run Pons' solver on the empty board (hours)")
 	fs.BoolVar(&o.weak, "weak", false, "solve the sets weakly (win, draw or loss)")
 	fs.IntVar(&o.workers, "workers", 1, "this solver's workers (the outside solvers' threads are their builds')")
+	fs.IntVar(&o.repeat, "repeat", 1, "solve each position of the sets this many times, each solver alike, and keep the least time")
+	fs.BoolVar(&o.cpu, "cpu", false, "time this solver by the process's processor time instead of the wall clock (give drivers that do the same)")
 	fs.IntVar(&o.tableMB, "table", ai.DefaultTableMB, "this solver's table for the sets, MiB")
 	fs.IntVar(&o.emptyTableMB, "empty-table", 1024, "this solver's table for the empty board, MiB")
 	fs.BoolVar(&o.settled, "settled", false, "measure the settled shares instead")
@@ -111,7 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() > 0 || o.n < 1 || o.workers < 1 || o.games < 1 || o.discs < 0 || o.budget <= 0 {
+	if fs.NArg() > 0 || o.n < 1 || o.workers < 1 || o.repeat < 1 || o.games < 1 || o.discs < 0 || o.budget <= 0 {
 		fmt.Fprintln(stderr, "connectn-solvebench: bad arguments; -h lists the flags")
 		return 2
 	}
@@ -149,13 +161,14 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 		lines  []line
 		tableM int
 		empty  bool
+		repeat int
 	}
 	var rows []row
 	if o.empty {
-		rows = append(rows, row{"empty 7x6, strong", false, []line{{}}, o.emptyTableMB, true})
+		rows = append(rows, row{"empty 7x6, strong", false, []line{{}}, o.emptyTableMB, true, 1})
 	}
 	if o.empty || o.emptyWeak {
-		rows = append(rows, row{"empty 7x6, weak", true, []line{{}}, o.emptyTableMB, true})
+		rows = append(rows, row{"empty 7x6, weak", true, []line{{}}, o.emptyTableMB, true, 1})
 	}
 	for _, set := range o.sets {
 		lines, err := readSet(filepath.Join(o.dir, set), o.n)
@@ -167,19 +180,19 @@ func sideBySide(o options, stdout, stderr io.Writer) int {
 		if o.weak {
 			name += ", weak"
 		}
-		rows = append(rows, row{name, o.weak, lines, o.tableMB, false})
+		rows = append(rows, row{name, o.weak, lines, o.tableMB, false, o.repeat})
 	}
 	fmt.Fprintf(stdout, "| positions | n | ours s | ours nodes (Pons' count) | ours interior (c4's count) | c4 s | c4 nodes | Pons s | Pons nodes | ours/c4 time | ours/Pons time |\n")
 	fmt.Fprintf(stdout, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	status := 0
 	for _, r := range rows {
-		ours := solveOurs(r.lines, r.weak, o.workers, r.tableM)
-		c4 := solveOutside(o.c4, r.lines, r.weak)
+		ours := solveOurs(r.lines, r.weak, o.workers, r.tableM, r.repeat, o.cpu)
+		c4 := solveOutside(o.c4, r.lines, r.weak, r.repeat)
 		ponsPath := o.pons
 		if r.empty && !o.ponsEmpty {
 			ponsPath = ""
 		}
-		pons := solveOutside(ponsPath, r.lines, r.weak)
+		pons := solveOutside(ponsPath, r.lines, r.weak, r.repeat)
 		for _, m := range []struct {
 			who string
 			m   measure
@@ -269,38 +282,56 @@ func (m *measure) check(l line, weak bool, got int) {
 
 // solveOurs solves the lines with this solver, emptying the table before
 // each, and times the searches only.
-func solveOurs(lines []line, weak bool, workers, tableMB int) measure {
+// solveOurs solves the lines repeat times over, each from an empty table,
+// and keeps the least time of each: processor time with cpu, else the
+// wall clock's.
+func solveOurs(lines []line, weak bool, workers, tableMB, repeat int, cpu bool) measure {
+	clock := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
+	if cpu {
+		clock = cpuTime
+	}
 	s, err := ai.NewSolver(6, 7, 4, ai.SolverOptions{TableMB: tableMB, Workers: workers})
 	if err != nil {
 		return measure{unavailable: err.Error()}
 	}
 	m := measure{ok: true}
-	for _, l := range lines {
-		moves := make([]int, len(l.moves))
-		for i, ch := range l.moves {
-			moves[i] = int(ch - '1')
+	least := make([]int64, len(lines))
+	for round := range repeat {
+		for i, l := range lines {
+			moves := make([]int, len(l.moves))
+			for i, ch := range l.moves {
+				moves[i] = int(ch - '1')
+			}
+			pos, err := s.Play(moves)
+			if err != nil {
+				return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
+			}
+			s.Reset()
+			start := clock()
+			r, err := s.Solve(context.Background(), pos, weak)
+			us := (clock() - start).Microseconds()
+			if err != nil {
+				return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
+			}
+			if round == 0 {
+				least[i] = us
+				m.nodes += r.Nodes
+				m.interior += r.Interior
+				m.positions++
+				m.check(l, weak, r.Score)
+			}
+			least[i] = min(least[i], us)
 		}
-		pos, err := s.Play(moves)
-		if err != nil {
-			return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
-		}
-		s.Reset()
-		start := time.Now()
-		r, err := s.Solve(context.Background(), pos, weak)
-		m.micros += time.Since(start).Microseconds()
-		if err != nil {
-			return measure{unavailable: fmt.Sprintf("%q: %v", l.moves, err)}
-		}
-		m.nodes += r.Nodes
-		m.interior += r.Interior
-		m.positions++
-		m.check(l, weak, r.Score)
+	}
+	for _, us := range least {
+		m.micros += us
 	}
 	return m
 }
 
-// solveOutside runs the outside solver at path (none when "") on the lines.
-func solveOutside(path string, lines []line, weak bool) measure {
+// solveOutside runs the outside solver at path (none when "") on the lines,
+// sent repeat times over, keeping the least time of each.
+func solveOutside(path string, lines []line, weak bool, repeat int) measure {
 	if path == "" {
 		return measure{}
 	}
@@ -309,8 +340,10 @@ func solveOutside(path string, lines []line, weak bool) measure {
 		args = append(args, "-w")
 	}
 	var in strings.Builder
-	for _, l := range lines {
-		in.WriteString(l.moves + "\n")
+	for range repeat {
+		for _, l := range lines {
+			in.WriteString(l.moves + "\n")
+		}
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Stdin = strings.NewReader(in.String())
@@ -322,10 +355,12 @@ func solveOutside(path string, lines []line, weak bool) measure {
 	}
 	m := measure{ok: true}
 	got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(got) != len(lines) {
-		return measure{unavailable: fmt.Sprintf("%s: %d lines for %d positions", path, len(got), len(lines))}
+	if len(got) != repeat*len(lines) {
+		return measure{unavailable: fmt.Sprintf("%s: %d lines for %d positions", path, len(got), repeat*len(lines))}
 	}
-	for i, text := range got {
+	least := make([]int64, len(lines))
+	for j, text := range got {
+		i := j % len(lines)
 		f := strings.Fields(text)
 		if len(lines[i].moves) == 0 {
 			f = append([]string{""}, f...) // the empty board's line starts with its score
@@ -339,10 +374,16 @@ func solveOutside(path string, lines []line, weak bool) measure {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return measure{unavailable: fmt.Sprintf("%s: line %d %q: not numbers", path, i+1, text)}
 		}
-		m.nodes += n
+		if j < len(lines) {
+			least[i] = us
+			m.nodes += n
+			m.positions++
+			m.check(lines[i], weak, score)
+		}
+		least[i] = min(least[i], us)
+	}
+	for _, us := range least {
 		m.micros += us
-		m.positions++
-		m.check(lines[i], weak, score)
 	}
 	return m
 }

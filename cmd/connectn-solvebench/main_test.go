@@ -69,3 +69,31 @@ func TestGamePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeat checks that with -repeat the set goes to an outside solver
+// that many times over and that the least of each position's times is kept.
+func TestRepeat(t *testing.T) {
+	dir := writeSet(t)
+	// Right scores; times of 5, 3 and 4 seconds in turn, so that each
+	// position's least is 3.
+	fake := filepath.Join(t.TempDir(), "fake")
+	script := "#!/bin/sh\nn=0\nwhile read -r m; do\n" +
+		"  case $m in 121212) s=18;; *) s=-1;; esac\n" +
+		"  case $((n % 3)) in 0) us=5000000;; 1) us=3000000;; *) us=4000000;; esac\n" +
+		"  n=$((n + 1))\n  echo \"$m $s 1 $us\"\ndone\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-dir", dir, "-sets", "Tiny", "-n", "2", "-repeat", "3", "-c4", fake}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("output %q: want a header, a rule and the set's row", out.String())
+	}
+	cells := strings.Split(lines[2], " | ")
+	if len(cells) < 6 || cells[5] != "6.000" || cells[6] != "2" {
+		t.Errorf("row %q: want c4's time 6.000 (3 s, the least, for each of 2 positions) and 2 nodes", lines[2])
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -163,4 +164,95 @@ func BenchmarkProbes(b *testing.B) {
 			b.Logf("%q: score %d, %d interior nodes (%d calls), %v; probes %s", text, r.Score, r.Interior, r.Nodes, time.Since(start).Round(time.Millisecond), strings.Join(trace, ", "))
 		}
 	}
+}
+
+// ideaSwitches are the switches of tuning.go that BenchmarkIdea weighs, by
+// name: each turns one idea off when true (mulhash: the table's slot by a
+// product's top bits, turned off by Pons' modulo).
+var ideaSwitches = map[string]*bool{
+	"claimeven": &noClaimeven,
+	"wintwo":    &noWinTwo,
+	"forced":    &noForced,
+	"mulhash":   &tableModulo,
+}
+
+// BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of
+// ideaSwitches; claimeven by default): it solves the first CONNECTN_IDEA_N
+// positions (20 by default) of each of Pons' sets in CONNECTN_IDEA_SETS
+// (comma-separated; Test_L1_R2 by default) strongly, one worker, an empty
+// 64 MiB table each, with the idea and without it, alternating position by
+// position so that the machine's load weighs on both alike. It reports the
+// interior nodes of each per position and the processor time without the
+// idea over the time with it (above 1: the idea pays). docs/ai.md, "What each idea
+// pays":
+//
+//	CONNECTN_IDEA=claimeven go test -run '^$' -bench Idea -benchtime 1x ./game/ai
+func BenchmarkIdea(b *testing.B) {
+	name, sets, n := "claimeven", "Test_L1_R2", 20
+	if e := os.Getenv("CONNECTN_IDEA"); e != "" {
+		name = e
+	}
+	if e := os.Getenv("CONNECTN_IDEA_SETS"); e != "" {
+		sets = e
+	}
+	if e := os.Getenv("CONNECTN_IDEA_N"); e != "" {
+		if _, err := fmt.Sscan(e, &n); err != nil {
+			b.Fatalf("CONNECTN_IDEA_N=%q: %v", e, err)
+		}
+	}
+	off := ideaSwitches[name]
+	if off == nil {
+		b.Fatalf("CONNECTN_IDEA=%q: not a switch", name)
+	}
+	for _, set := range strings.Split(sets, ",") {
+		cases := readPons(b, set, n)
+		b.Run(set+"/"+name, func(b *testing.B) {
+			// A solver for each, made with the switch as it searches (the
+			// table's hash is chosen when it is made).
+			var solvers [2]*Solver
+			defer func() { *off = false }()
+			for k := range solvers {
+				*off = k == 1
+				s, err := NewSolver(6, 7, 4, SolverOptions{Workers: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				solvers[k] = s
+			}
+			var interior [2]uint64
+			var spent [2]time.Duration
+			for i := 0; i < b.N; i++ {
+				for _, c := range cases {
+					for k, without := range []bool{false, true} {
+						*off = without
+						s := solvers[k]
+						pos, _ := s.Play(c.moves)
+						s.Reset()
+						start := cpuTime()
+						r, err := s.Solve(context.Background(), pos, false)
+						spent[k] += cpuTime() - start
+						if err != nil || r.Score != c.score {
+							b.Fatalf("line %d, without %s %v: %v %v", c.line, name, without, r, err)
+						}
+						interior[k] += r.Interior
+					}
+				}
+			}
+			per := float64(b.N * len(cases))
+			b.ReportMetric(float64(interior[0])/per, "interior/position")
+			b.ReportMetric(float64(interior[1])/per, "interior-without/position")
+			b.ReportMetric(float64(spent[0].Microseconds())/per, "µs/position")
+			b.ReportMetric(float64(spent[1])/float64(spent[0]), "time-without/time")
+		})
+	}
+}
+
+// cpuTime returns the processor time the process has used (user and
+// system): with one worker, the search's own, whatever else the machine runs.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

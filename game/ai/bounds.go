@@ -49,7 +49,7 @@ func (s *Solver) SolveBounds(ctx context.Context, pos Position, lo, hi int) (Bou
 	if ctx.Done() != nil {
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
-	w := &searcher{g: g, t: s.t, near: s.near, stop: &stop, rootMoves: p.moves}
+	w := &searcher{g: g, t: s.t, near: s.near, nearMost: nearReach(s.t), stop: &stop, rootMoves: p.moves}
 	err := catchStop(func() {
 		for b.Lo < b.Hi {
 			med := b.Lo + (b.Hi-b.Lo)/2

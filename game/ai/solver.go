@@ -15,10 +15,32 @@ var errStopped = errors.New("search stopped")
 // up in the table before searching them.
 var etcMinEmpty = 0
 
+// etcAfter is how many interior nodes a worker explores in one solve before
+// it looks children up in the table (enhanced transposition cutoff): in the
+// table a solve begins with, empty or holding other positions, nearly every
+// look-up misses and each costs a trip to memory (a small search of Pons'
+// Begin-Easy set took 1.7 times as long with them; docs/ai.md, "What each
+// idea pays").
+var etcAfter uint64 = 1 << 15
+
 // nearEmpty is the most empty cells a position may have to be kept in the
-// small table, which stays in the processor's cache: most nodes lie near the
-// end of the game, and their entries are short-lived.
-var nearEmpty = 18
+// small table, which stays in the processor's cache, when the main table
+// is larger than 64 MiB: most nodes lie near the end of the game, and their
+// entries are short-lived. nearEmptySmall is the same with a main table of
+// 64 MiB or less (the bot's), where more positions in the small table took
+// 0.70 to 0.89 of the time on Pons' sets; with a 1 GiB table they cost the
+// empty board's weak solve 13 % more nodes (docs/ai.md, "What each idea
+// pays").
+var nearEmpty, nearEmptySmall = 18, 21
+
+// nearReach returns the most empty cells of a position kept in the small
+// table beside main table t.
+func nearReach(t *table) int {
+	if uint64(len(t.slots)) <= 64<<20/8 {
+		return nearEmptySmall
+	}
+	return nearEmpty
+}
 
 // yield hands the processor to the goroutines waiting for it (the bot's
 // interaction handlers), as searches do every few thousand nodes;
@@ -33,13 +55,16 @@ const checkEvery = 1 << 10
 // pruning on a 64-bit bitboard, after Pascal Pons, "Solving Connect 4"
 // (blog.gamesolver.org), which itself follows John Tromp's Fhourstones.
 type searcher struct {
-	g     *geometry
-	t     *table
-	near  *table       // for positions with at most nearEmpty empty cells
-	nodes uint64       // interior nodes: positions whose moves are searched (c4's count)
-	calls uint64       // negamax calls, counted as Pons counts them
-	stop  *atomic.Bool // set when the search must end
-	quit  *atomic.Bool // for a helper: set, never cleared, when it must end for good
+	g    *geometry
+	t    *table
+	near *table // for positions with at most nearMost empty cells
+	// nearMost is the most empty cells of a position kept in near
+	// (nearReach).
+	nearMost int
+	nodes    uint64       // interior nodes: positions whose moves are searched (c4's count)
+	calls    uint64       // negamax calls, counted as Pons counts them
+	stop     *atomic.Bool // set when the search must end
+	quit     *atomic.Bool // for a helper: set, never cleared, when it must end for good
 	// variant, for a helper, reorders the first moves of every node near
 	// the root, so that the helper explores other subtrees first and fills
 	// the shared table for the others (lazy SMP); 0 for the main worker.
@@ -176,7 +201,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	}
 	ttColumn := -1
 	t := s.t
-	if g.cells-p.moves <= nearEmpty {
+	if g.cells-p.moves <= s.nearMost {
 		t = s.near
 	}
 	if lo, hi, c, ok := t.get(key, g.salt); ok {
@@ -223,9 +248,9 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	// enough ends the search here without exploring any move. Looking the
 	// children up together also lets the processor fetch their entries in
 	// parallel, before the recursive calls need them.
-	if g.cells-p.moves > etcMinEmpty {
+	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
 		ct := s.t
-		if g.cells-p.moves-1 <= nearEmpty {
+		if g.cells-p.moves-1 <= s.nearMost {
 			ct = s.near
 		}
 		for m := possible; m != 0; m &= m - 1 {

@@ -12,11 +12,15 @@ import (
 // never half of each.
 //
 // A position's 64-bit key k (current + mask, unique for its board) becomes
-// h = mix(k) XOR salt, a bijection; the top bits of h pick the slot and the
-// rest are stored as a check, so two positions of the same board can never be
-// confused (the idea of Pons' Chinese-remainder partial keys). The salt
-// differs between board geometries, so a position of another geometry
-// matches only if all 64 bits of h agree.
+// h = k XOR salt; of the 2^n slots, h picks the one numbered by its low n
+// bits XOR the top n bits of its high bits times hashMul (Knuth's
+// multiplicative hashing), and its high 64 - n bits are stored as the
+// check. Slot and check give h back (the high bits, then the low ones), so
+// two positions of the same board can never be confused, as in Pons' table,
+// whose slot is h mod a prime and check h mod a power of two (the Chinese
+// remainder theorem); a multiplication costs a few cycles where the
+// division costs tens. The salt differs between board geometries, so a
+// position of another geometry matches only if all 64 bits of h agree.
 //
 // An entry holds, from the low bits: the lower bound of the score (7 bits,
 // offset by 64), its upper bound (7 bits, offset by 64), the best move's
@@ -25,8 +29,23 @@ import (
 // keeps only the last one.
 type table struct {
 	slots []uint64
-	size  uint64 // a prime: slots has size entries, size+1 with two tiers
-	bits  uint   // bits of the check
+	// size is the number of slots (of buckets with two tiers): a power of
+	// two, 1 << (64 - shift), or a prime below with tableModulo.
+	size  uint64
+	shift uint // 64 less the bits of the slot's number
+	bits  uint // bits of the check
+	// modulo: the slot is h mod size, a prime, and the check h's low bits
+	// (Pons' table; tableModulo).
+	modulo bool
+	// gen is the table's generation, 1 to maxGen, kept in the bits of an
+	// entry above its check (the bits the check leaves free): an entry of
+	// another generation reads as empty, so that clear only moves to the
+	// next generation and empties the slots once every maxGen clears
+	// (maxGen 0: no bits free, every clear empties the slots). Emptying
+	// 64 MiB takes milliseconds and leaves the processor's caches full of
+	// the table; a search of a few microseconds after it then runs from
+	// memory (docs/ai.md, "Beside c4 and Pons"). tag is gen << bits.
+	gen, maxGen, tag uint64
 	// checkShift is where the check starts: after the move (and the work,
 	// with two tiers) for the main table, right after the bounds for the
 	// near table, which keeps no move.
@@ -61,16 +80,51 @@ const (
 // two number of 8-byte entries that fits, at least 4 MiB.
 func newTable(sizeMB int) *table {
 	entries := uint64(max(sizeMB, 1)) << 20 / 8
-	log := max(bits.Len64(entries)-1, minTableLog)
-	if buckets := prevPrime(1 << (log - 1)); !twoTierOff && uint(64-(log-1)+1)+workCheckShift <= 64 {
-		// Buckets of two slots: the bucket is h mod buckets, so the
-		// check needs one bit more than with single slots.
-		return &table{slots: allocSlots(2 * buckets), size: buckets, bits: uint(64 - (log - 1) + 1), checkShift: workCheckShift, twoTier: true}
+	log := uint(max(bits.Len64(entries)-1, minTableLog))
+	if !twoTierOff && 64-(log-1)+workCheckShift <= 64 {
+		// Buckets of two slots: the check needs one bit more than with
+		// single slots.
+		t := &table{size: 1 << (log - 1), shift: 64 - (log - 1), bits: 64 - (log - 1), checkShift: workCheckShift, twoTier: true}
+		if tableModulo {
+			t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
+		}
+		t.slots = allocSlots(2 * t.size)
+		t.generations()
+		return t
 	}
-	size := prevPrime(1 << log)
-	checkBits := uint(64 - log + 1)
-	return &table{slots: allocSlots(size), size: size, bits: checkBits, checkShift: checkShift}
+	return sizedTable(log, checkShift)
 }
+
+// sizedTable returns a table of 1 << log single slots whose check starts at
+// bit checkShift of an entry (64 - log bits of it, one more with
+// tableModulo).
+func sizedTable(log, checkShift uint) *table {
+	t := &table{size: 1 << log, shift: 64 - log, bits: 64 - log, checkShift: checkShift}
+	if tableModulo {
+		t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
+	}
+	t.slots = allocSlots(t.size)
+	t.generations()
+	return t
+}
+
+// generations sets up the table's generations from the bits the check
+// leaves free in an entry.
+func (t *table) generations() {
+	t.maxGen = 1<<(64-t.checkShift-t.bits) - 1
+	t.gen = min(1, t.maxGen)
+	t.tag = t.gen << t.bits
+}
+
+// tableModulo makes new tables pick the slot as Pons' does, h mod a prime
+// (h = key XOR salt), instead of the top bits of a product: it was the
+// default before 2026-11-29, and the benchmarks that weigh it turn it on
+// (docs/ai.md, "What each idea pays").
+var tableModulo = false
+
+// hashMul is the odd multiplier of the table's hash: 2^64 over the golden
+// ratio (Knuth's multiplicative hashing).
+const hashMul = 0x9e3779b97f4a7c15
 
 // twoTierOff turns the two-tier buckets off (one entry per slot, the newest
 // replacing the old, Pons' policy): they are off because they did not pay
@@ -94,14 +148,19 @@ func prevPrime(n uint64) uint64 {
 	}
 }
 
-// hash maps a key of the geometry with the given salt to its slot and check.
-// h = key XOR salt; slot = h mod size (a prime just below 2^log) and check =
-// h mod 2^(65-log) together determine h (Chinese remainder theorem), as in
-// Pons' table. Positions a few moves apart have keys a small number apart,
-// so they often share a page or a cache line.
+// hash maps a key of the geometry with the given salt to its slot and check:
+// with h = key XOR salt and 2^n slots, h's low n bits XOR the top n bits of
+// (h >> n) * hashMul, and h >> n; with modulo, h mod size and h's low bits
+// (a prime size and a power of two determine h by the Chinese remainder
+// theorem).
 func (t *table) hash(key, salt uint64) (slot uint64, check uint64) {
+	if t.modulo {
+		h := key ^ salt
+		return h % t.size, h & (1<<t.bits - 1)
+	}
 	h := key ^ salt
-	return h % t.size, h & (1<<t.bits - 1)
+	low := h & (t.size - 1)
+	return low ^ (h>>(64-t.shift))*hashMul>>t.shift, h >> (64 - t.shift)
 }
 
 // get returns the stored bounds and best column (-1 for none) of key, and
@@ -111,6 +170,7 @@ func (t *table) get(key, salt uint64) (lower, upper, column int, ok bool) {
 	if t.twoTier {
 		slot *= 2
 	}
+	check |= t.tag
 	e := atomic.LoadUint64(&t.slots[slot])
 	if e == 0 || e>>t.checkShift != check {
 		if !t.twoTier {
@@ -135,12 +195,13 @@ func (t *table) get(key, salt uint64) (lower, upper, column int, ok bool) {
 // the check of an entry is always read against keys of its own bucket.
 func (t *table) put(key, salt uint64, lower, upper, column int, nodes uint64) {
 	slot, check := t.hash(key, salt)
+	check |= t.tag
 	e := check<<t.checkShift | uint64(upper+boundBias)<<boundBits | uint64(lower+boundBias)
 	if t.checkShift != moveShift {
 		e |= uint64(column+1) << moveShift
 	}
 	if !t.twoTier {
-		atomic.StoreUint64(&t.slots[slot], e)
+		t.store(slot, e)
 		return
 	}
 	work := uint64(min(bits.Len64(nodes)/5, 1<<workBits-1))
@@ -148,18 +209,45 @@ func (t *table) put(key, salt uint64, lower, upper, column int, nodes uint64) {
 	slot *= 2
 	first := atomic.LoadUint64(&t.slots[slot])
 	switch {
-	case first == 0 || first>>t.checkShift == check:
-		atomic.StoreUint64(&t.slots[slot], e)
+	case first == 0 || first>>t.checkShift == check || first>>t.checkShift>>t.bits != t.gen:
+		t.store(slot, e)
 	case work >= first>>workShift&(1<<workBits-1):
-		atomic.StoreUint64(&t.slots[slot+1], first)
-		atomic.StoreUint64(&t.slots[slot], e)
+		t.store(slot+1, first)
+		t.store(slot, e)
 	default:
-		atomic.StoreUint64(&t.slots[slot+1], e)
+		t.store(slot+1, e)
 	}
 }
 
-// clear empties the table.
-func (t *table) clear() { clear(t.slots) }
+// store writes entry e to slot i. On a processor of 64-bit words it is a
+// plain store: the Go memory model guarantees that a read of a memory
+// location no larger than a word observes a value some write stored (no
+// torn entry), and an atomic store (XCHG on amd64) waits for the slot's
+// cache line to come from memory, which took a fifth of the time of
+// small searches (docs/ai.md, "What each idea pays"). With the race
+// detector, which reports a plain store beside atomic loads, and on 32-bit
+// processors, it is atomic.
+func (t *table) store(i, e uint64) {
+	if raceBuild || ^uint(0)>>63 == 0 {
+		atomic.StoreUint64(&t.slots[i], e)
+		return
+	}
+	t.slots[i] = e
+}
+
+// clear empties the table: it moves to the next generation, or empties
+// every slot once the generations run out. No search may use the table
+// meanwhile.
+func (t *table) clear() {
+	if t.gen < t.maxGen {
+		t.gen++
+		t.tag = t.gen << t.bits
+		return
+	}
+	clear(t.slots)
+	t.gen = min(1, t.maxGen)
+	t.tag = t.gen << t.bits
+}
 
 // nearTableLog sizes the table of positions near the end of the game: 2^17
 // entries, 1 MiB, which fits the processor's level 2 cache. Its entries keep
@@ -167,6 +255,11 @@ func (t *table) clear() { clear(t.slots) }
 const nearTableLog = 17
 
 func newNearTable() *table {
-	size := prevPrime(1 << nearTableLog)
-	return &table{slots: make([]uint64, size), size: size, bits: uint(64 - nearTableLog + 1), checkShift: moveShift}
+	t := &table{size: 1 << nearTableLog, shift: 64 - nearTableLog, bits: 64 - nearTableLog, checkShift: moveShift}
+	if tableModulo {
+		t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
+	}
+	t.slots = make([]uint64, t.size)
+	t.generations()
+	return t
 }
