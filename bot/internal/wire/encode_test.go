@@ -35,28 +35,36 @@ func TestEncodeSelectMenu(t *testing.T) {
 }
 
 // TestReadBody: the signed message is the timestamp followed by the whole
-// body, whatever length was declared, and a body of the declared length
-// takes one allocation (the buffer).
+// body, whatever length was declared and whatever buffer is passed, a body
+// of the declared length takes one allocation (the buffer) without a
+// buffer, and none into a buffer large enough (the last request's).
 func TestReadBody(t *testing.T) {
 	const ts = "1700000000"
 	for _, n := range []int{0, 1, 511, 512, 513, 5000} {
 		body := bytes.Repeat([]byte("x"), n)
 		for _, declared := range []int64{int64(n), -1, 0, int64(n) + 100, int64(n) / 2} {
-			got, err := ReadBody(bytes.NewReader(body), ts, declared)
-			if err != nil || string(got) != ts+string(body) {
-				t.Errorf("body of %d bytes, %d declared: got %d bytes (%v), want %d", n, declared, len(got), err, len(ts)+n)
+			for _, dst := range [][]byte{nil, make([]byte, 3), make([]byte, 0, 600), bytes.Repeat([]byte("y"), 6000)} {
+				got, err := ReadBody(dst, bytes.NewReader(body), ts, declared)
+				if err != nil || string(got) != ts+string(body) {
+					t.Errorf("body of %d bytes, %d declared, buffer of %d: got %d bytes (%v), want %d", n, declared, cap(dst), len(got), err, len(ts)+n)
+				}
 			}
 		}
 	}
 	body := bytes.Repeat([]byte("x"), 5000)
 	r := bytes.NewReader(body)
-	allocs := testing.AllocsPerRun(100, func() {
-		r.Reset(body)
-		if _, err := ReadBody(r, ts, int64(len(body))); err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		dst  []byte
+		want float64
+	}{{nil, 1}, {make([]byte, 0, len(ts)+len(body)+1), 0}} {
+		allocs := testing.AllocsPerRun(100, func() {
+			r.Reset(body)
+			if _, err := ReadBody(c.dst, r, ts, int64(len(body))); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != c.want {
+			t.Errorf("reading a body of the declared length into a buffer of %d: %.0f allocations, want %.0f", cap(c.dst), allocs, c.want)
 		}
-	})
-	if allocs != 1 {
-		t.Errorf("reading a body of the declared length: %.0f allocations, want 1", allocs)
 	}
 }
