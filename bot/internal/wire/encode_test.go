@@ -68,3 +68,40 @@ func TestReadBody(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendResponseButtons: rows of buttons held by value and by pointer,
+// a button without a style (Primary, as its MarshalJSON writes it), a row
+// without buttons and one with an empty list, and no rows at all, encode
+// as encoding/json encodes them through discordgo's methods, and the
+// buttons held by pointer are left as they were.
+func TestAppendResponseButtons(t *testing.T) {
+	ptr := &discordgo.Button{Label: "2", Style: discordgo.SecondaryButton, CustomID: "b", Disabled: true}
+	styleless := &discordgo.Button{Label: "3", CustomID: "c", Emoji: &discordgo.ComponentEmoji{Name: "🔁"}}
+	for name, comps := range map[string][]discordgo.MessageComponent{
+		"mixed": {
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "1", CustomID: "a"}, ptr}},
+			&discordgo.ActionsRow{ID: 4, Components: []discordgo.MessageComponent{styleless, discordgo.Button{Label: "URL", Style: discordgo.LinkButton, URL: "https://example.com"}}},
+			discordgo.ActionsRow{},
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{}},
+		},
+		"none":  nil,
+		"empty": {},
+	} {
+		resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{Content: "x", Components: comps}}
+		got, err := AppendResponse(nil, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: AppendResponse = %s\nencoding/json = %s", name, got, want)
+		}
+	}
+	if ptr.Style != discordgo.SecondaryButton || styleless.Style != 0 {
+		t.Errorf("the buttons were changed: styles %d and %d", ptr.Style, styleless.Style)
+	}
+}
