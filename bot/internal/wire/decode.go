@@ -388,7 +388,7 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 // an ID (digits in quotes) directly, anything else through the decoder.
 func decodeString(v string, into *string) bool {
 	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && strings.Trim(v[1:len(v)-1], "0123456789") == "" {
-		*into = v[1 : len(v)-1] // points into the body, as unmarshal's strings do
+		*into = v[1 : len(v)-1] // points into v: skimMessage copies it
 		return true
 	}
 	return fastjson.Unmarshal([]byte(v), into) == nil

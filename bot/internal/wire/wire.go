@@ -1,8 +1,8 @@
 // Package wire is the HTTP interactions transport's wire format: reading
 // and verifying a request as Discord signs it (Ed25519 over the
 // X-Signature-Timestamp followed by the body), decoding the interaction
-// fast (the clicked message skimmed, not decoded; strings aliasing the
-// request's buffer), and encoding the response as encoding/json would
+// fast (the clicked message skimmed, not decoded; strings aliasing one
+// copy of the body, so that the request's buffer can be reused), and encoding the response as encoding/json would
 // through discordgo's methods, at a fraction of the cost. The HTTP server
 // around it is transport.HTTPServer.
 //
