@@ -34,12 +34,20 @@ type Catalog struct {
 	// templates (a map and a template per form of every message of every
 	// language) took four fifths of the catalog's 5 MiB: the bot's live
 	// heap, which a memory limit makes the garbage collector mark often.
+	//
+	// The texts are kept in few objects that hold no pointers (a string
+	// of every source of a language, and spans into it), so that the
+	// collector, which marks the catalog at every collection, marks a few
+	// dozen objects instead of a message and its strings each (12,440
+	// objects, a third of what the bot kept live at 50 busy matches, are
+	// 1,472: TestCatalogFewObjects).
 	plurals *i18n.Bundle
-	ids     []string                       // the message IDs of the base language, sorted
-	files   map[string][]string            // the message IDs of each file, by its base name
-	sources map[string]map[string]*message // language tag → ID → message
-	tags    []language.Tag                 // the languages, the base language first
-	matcher language.Matcher               // over tags
+	ids     []string            // the message IDs of the base language, sorted
+	files   map[string][]string // the message IDs of each file, by its base name
+	index   map[string]int32    // every message ID of every language → its index in texts.messages
+	sources map[string]*texts   // language tag → its messages
+	tags    []language.Tag      // the languages, the base language first
+	matcher language.Matcher    // over tags
 
 	mu         sync.Mutex
 	localizers map[string]*Localizer
@@ -49,6 +57,60 @@ type Catalog struct {
 // order of pluralForms); a message without a count has its text as
 // "other".
 type message [6]string
+
+// texts are the messages of one language: the sources of all of them in
+// one string, and each message's forms as spans of it, by the message's
+// index in Catalog.index (the language lacks the message when its entry
+// is not set).
+type texts struct {
+	all      string
+	messages []entry
+}
+
+// entry is a message in texts: the span of each plural form's source in
+// texts.all (in the order of pluralForms; empty for a form it lacks),
+// and whether the language has the message.
+type entry struct {
+	forms [6]struct{ at, n uint32 }
+	set   bool
+}
+
+// message returns message k (an index of Catalog.index) of the language,
+// and whether the language has it.
+func (t *texts) message(k int32) (message, bool) {
+	if t == nil || int(k) >= len(t.messages) || !t.messages[k].set {
+		return message{}, false
+	}
+	var m message
+	for i, f := range t.messages[k].forms {
+		m[i] = t.all[f.at : f.at+f.n]
+	}
+	return m, true
+}
+
+// pack returns the texts of a language from its messages by ID, indexed
+// by index: one string for all their sources.
+func pack(msgs map[string]*message, index map[string]int32) *texts {
+	n := 0
+	for _, m := range msgs {
+		for _, src := range m {
+			n += len(src)
+		}
+	}
+	var all strings.Builder
+	all.Grow(n)
+	t := &texts{messages: make([]entry, len(index))}
+	for id, m := range msgs {
+		e := &t.messages[index[id]]
+		e.set = true
+		for i, src := range m {
+			e.forms[i].at, e.forms[i].n = uint32(all.Len()), uint32(len(src))
+			all.WriteString(src)
+		}
+	}
+	t.all = all.String()
+	return t
+}
 
 // pluralForms are the CLDR plural forms, in the order of a message's.
 var pluralForms = [6]string{"zero", "one", "two", "few", "many", "other"}
@@ -103,7 +165,9 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 		return nil, err
 	}
 	c := &Catalog{plurals: plurals, localizers: map[string]*Localizer{}, files: map[string][]string{},
-		sources: map[string]map[string]*message{}}
+		index: map[string]int32{}, sources: map[string]*texts{}}
+	loaded := map[string]map[string]*message{} // language tag → ID → message, packed at the end
+	var ids []string                           // the message IDs, by index
 	base := false
 	for _, name := range names {
 		b, err := fs.ReadFile(fsys, name)
@@ -115,8 +179,8 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		lang := f.Tag.String()
-		if c.sources[lang] == nil {
-			c.sources[lang] = map[string]*message{}
+		if loaded[lang] == nil {
+			loaded[lang] = map[string]*message{}
 			forms := &i18n.Message{ID: pluralsID, Zero: pluralForms[0], One: pluralForms[1], Two: pluralForms[2],
 				Few: pluralForms[3], Many: pluralForms[4], Other: pluralForms[5]}
 			if err := plurals.AddMessages(f.Tag, forms); err != nil {
@@ -129,16 +193,24 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 					return nil, fmt.Errorf("%s: message %s: %w", name, m.ID, err)
 				}
 			}
-			if _, dup := c.sources[lang][m.ID]; dup {
+			if _, dup := loaded[lang][m.ID]; dup {
 				return nil, fmt.Errorf("%s: message %s is given twice in %s", name, m.ID, lang)
 			}
-			c.sources[lang][m.ID] = &message{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other}
-			c.files[path.Base(name)] = append(c.files[path.Base(name)], m.ID)
+			loaded[lang][m.ID] = &message{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other}
+			k, ok := c.index[m.ID]
+			if !ok {
+				k = int32(len(ids))
+				c.index[m.ID] = k
+				ids = append(ids, m.ID)
+			}
+			// The ID as first read: the other languages' copies of it
+			// are let go.
+			c.files[path.Base(name)] = append(c.files[path.Base(name)], ids[k])
 		}
 		if f.Tag == language.English {
 			base = true
 			for _, m := range f.Messages {
-				c.ids = append(c.ids, m.ID)
+				c.ids = append(c.ids, ids[c.index[m.ID]])
 			}
 		}
 	}
@@ -146,6 +218,9 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: no %s.toml, the base language", dir, Base)
 	}
 	slices.Sort(c.ids)
+	for lang, msgs := range loaded {
+		c.sources[lang] = pack(msgs, c.index)
+	}
 	c.tags = plurals.LanguageTags()
 	c.matcher = language.NewMatcher(c.tags)
 	return c, nil
@@ -168,8 +243,8 @@ func (c *Catalog) IDsIn(file string) []string {
 // and whether the language has the message. For the tests that compare
 // languages and check what code reads.
 func (c *Catalog) Forms(lang, id string) (map[string]string, bool) {
-	m := c.sources[lang][id]
-	if m == nil {
+	m, ok := c.sources[lang].message(c.index[id])
+	if _, known := c.index[id]; !known || !ok {
 		return nil, false
 	}
 	out := map[string]string{}
@@ -214,7 +289,7 @@ func (c *Catalog) Localizer(langs ...string) *Localizer {
 // it (see Chain).
 func (c *Catalog) NewLocalizer(langs ...string) *Localizer {
 	chain := c.Chain(langs...)
-	l := &Localizer{chain: chain, forms: map[string]*i18n.Localizer{}, sources: c.sources, cache: map[key]compiled{},
+	l := &Localizer{chain: chain, forms: map[string]*i18n.Localizer{}, index: c.index, sources: c.sources, cache: map[key]compiled{},
 		missing: map[string]bool{}}
 	for _, tag := range chain {
 		l.forms[tag] = i18n.NewLocalizer(c.plurals, tag)
@@ -280,9 +355,10 @@ func posix(s string) string {
 // Localizer speaks one language (with its fallbacks). It is safe for
 // concurrent use.
 type Localizer struct {
-	chain   []string                       // the languages read, best first (Catalog.Chain)
-	forms   map[string]*i18n.Localizer     // by language of chain: go-i18n on Catalog.plurals, for the plural form
-	sources map[string]map[string]*message // the catalog's messages, by language and ID
+	chain   []string                   // the languages read, best first (Catalog.Chain)
+	forms   map[string]*i18n.Localizer // by language of chain: go-i18n on Catalog.plurals, for the plural form
+	index   map[string]int32           // the catalog's Catalog.index
+	sources map[string]*texts          // the catalog's messages, by language
 
 	mu      sync.RWMutex
 	cache   map[key]compiled
@@ -395,16 +471,19 @@ func (l *Localizer) Missing() []string {
 // has the message.
 func (l *Localizer) resolve(id string, n int) (compiled, error) {
 	var (
-		m   *message
-		tag string
+		m     message
+		tag   string
+		found bool
 	)
-	for _, t := range l.chain {
-		if m = l.sources[t][id]; m != nil {
-			tag = t
-			break
+	if k, ok := l.index[id]; ok {
+		for _, t := range l.chain {
+			if m, found = l.sources[t].message(k); found {
+				tag = t
+				break
+			}
 		}
 	}
-	if m == nil {
+	if !found {
 		return nil, &notFoundError{id: id, tag: l.chain[0]}
 	}
 	form := len(pluralForms) - 1 // other

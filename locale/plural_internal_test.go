@@ -45,8 +45,7 @@ func TestResolveAsGoI18n(t *testing.T) {
 		l := c.NewLocalizer(lang)
 		want := i18n.NewLocalizer(bundle, lang)
 		for _, id := range c.IDs() {
-			m := c.sources[lang][id]
-			if m == nil {
+			if _, ok := c.Forms(lang, id); !ok {
 				continue // read in a fallback language: the same rules there
 			}
 			for _, n := range counts {

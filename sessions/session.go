@@ -284,7 +284,8 @@ func (s *Session) Clone() *Session {
 // memory with the caller's: each one equal to the same field of prev (nil:
 // none) is prev's, any other is copied. A Store that keeps decoded sessions
 // in memory keeps such copies: the bot decodes an interaction's strings as
-// views into its request body (about 3 KiB for a click), so that a session
+// views into one copy of its request body (about 1 KiB for a click, the
+// message it was clicked on left out), so that a session
 // holding its channel, its players' names or its webhook token as they were
 // decoded would keep every such body alive for as long as it is kept.
 // Reusing prev's strings makes a move copy only what it changed (the

@@ -159,8 +159,12 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	// The signed message is the timestamp followed by the body: the body
 	// is read in after the timestamp, into one buffer of the declared
 	// length, so that verifying copies nothing.
+	// The buffer is the last request's (DecodeInteraction keeps no view
+	// of it), given back once the body is decoded.
 	ts := r.Header.Get("X-Signature-Timestamp")
-	signed, err := wire.ReadBody(http.MaxBytesReader(w, r.Body, wire.MaxBodyBytes), ts, r.ContentLength)
+	in := bodyBuffers.Get().(*[]byte)
+	signed, err := wire.ReadBody(*in, http.MaxBytesReader(w, r.Body, wire.MaxBodyBytes), ts, r.ContentLength)
+	defer putBody(in, signed)
 	body := signed[len(ts):]
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -214,6 +218,21 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 		f.Flush()
 	}
 	h.Handler.Delivered(i)
+}
+
+// bodyBuffers holds the buffers requests are read into (a click's body is
+// about 3 KB), kept for the next request once decoded; maxPooledBody
+// bounds what is kept, so that a rare large body is not held.
+var bodyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledBody = 64 << 10
+
+// putBody keeps b, read into the buffer of p, for the next request.
+func putBody(p *[]byte, b []byte) {
+	if cap(b) <= maxPooledBody {
+		*p = b[:0]
+		bodyBuffers.Put(p)
+	}
 }
 
 // responseBuffers holds the buffers responses are encoded into, kept for

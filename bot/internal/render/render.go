@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -666,14 +667,15 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	// The custom_ids (the columns', then Forfeit's) are cut from one
 	// string, between offsets off[k] and off[k+1].
 	ids := make([]byte, 0, 32*(columns+1))
-	off := make([]int, 1, columns+2)
+	var offsets [16]int // on the stack for up to 14 columns
+	off := offsets[:1]
 	for c := range columns {
 		ids = customid.New("drop", s.ID, int64(s.PostSeq), int64(m.Plies()), int64(c+1)).Append(ids)
 		off = append(off, len(ids))
 	}
 	ids = customid.New("forfeit", s.ID).Append(ids)
 	off = append(off, len(ids))
-	all := string(ids)
+	all := unsafe.String(unsafe.SliceData(ids), len(ids)) // ids is not written again
 	// Pointers into one slice of buttons and one of rows: a value in an
 	// interface would be a copy on the heap each.
 	buttons := make([]discordgo.Button, columns+1)

@@ -205,3 +205,33 @@ func TestMessageID(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeInteractionOwnsItsStrings checks that nothing DecodeInteraction
+// returns points into the body it was given, which the HTTP server reuses
+// for the next request: a click (the message skimmed; its IDs are views
+// of the body until copied) and a command (decoded whole) read the same
+// after their bodies are overwritten.
+func TestDecodeInteractionOwnsItsStrings(t *testing.T) {
+	for name, body := range map[string][]byte{
+		"click":   recordedClick(t),
+		"command": []byte(`{"type":2,"id":"11","application_id":"12","token":"tok","guild_id":"13","channel_id":"14","locale":"de","guild_locale":"fr","member":{"user":{"id":"15","username":"ann","global_name":"Ann"},"nick":"A","roles":["16"]},"data":{"name":"connectn","options":[{"type":1,"name":"board"}]}}`),
+		"escaped": []byte(`{"type":3,"id":"21","token":"t\u006fk","channel_id":"22","data":{"custom_id":"cn:drop:1:0:0:1"},"message":{"id":"\u0032\u0033","channel_id":"22"}}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := DecodeInteraction(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := DecodeInteraction(bytes.Clone(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range body {
+				body[k] = 'x'
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("after the body was overwritten, the interaction reads\n%+v\nwant\n%+v", got, want)
+			}
+		})
+	}
+}

@@ -107,21 +107,26 @@ func toWire(resp *discordgo.InteractionResponse) (*wireResponse, bool) {
 
 // Rows returns comps as rows of buttons, as discordgo's MarshalJSON
 // writes them (a nil list stays nil), and false when one is not a row of
-// buttons.
+// buttons. The buttons of all the rows are copied into one slice: a board
+// takes two allocations, not one more for each row.
 func Rows(comps []discordgo.MessageComponent) ([]Row, bool) {
-	var out []Row
-	if comps != nil {
-		out = make([]Row, 0, len(comps))
+	if comps == nil {
+		return nil, true
 	}
+	n := 0
 	for _, c := range comps {
 		row, ok := Component[discordgo.ActionsRow](c)
 		if !ok {
 			return nil, false
 		}
+		n += len(row.Components)
+	}
+	out := make([]Row, 0, len(comps))
+	all := make([]Button, 0, n)
+	for _, c := range comps {
+		row, _ := Component[discordgo.ActionsRow](c)
 		wr := Row{ID: row.ID, Type: discordgo.ActionsRowComponent}
-		if row.Components != nil {
-			wr.Components = make([]Button, 0, len(row.Components))
-		}
+		from := len(all)
 		for _, b := range row.Components {
 			btn, ok := Component[discordgo.Button](b)
 			if !ok {
@@ -130,7 +135,10 @@ func Rows(comps []discordgo.MessageComponent) ([]Row, bool) {
 			if btn.Style == 0 {
 				btn.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
 			}
-			wr.Components = append(wr.Components, Button{button: button(btn), Type: discordgo.ButtonComponent})
+			all = append(all, Button{button: button(btn), Type: discordgo.ButtonComponent})
+		}
+		if row.Components != nil {
+			wr.Components = all[from:len(all):len(all)]
 		}
 		out = append(out, wr)
 	}

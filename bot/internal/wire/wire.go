@@ -1,8 +1,8 @@
 // Package wire is the HTTP interactions transport's wire format: reading
 // and verifying a request as Discord signs it (Ed25519 over the
 // X-Signature-Timestamp followed by the body), decoding the interaction
-// fast (the clicked message skimmed, not decoded; strings aliasing the
-// request's buffer), and encoding the response as encoding/json would
+// fast (the clicked message skimmed, not decoded; strings aliasing one
+// copy of the body, so that the request's buffer can be reused), and encoding the response as encoding/json would
 // through discordgo's methods, at a fraction of the cost. The HTTP server
 // around it is transport.HTTPServer.
 //
@@ -40,18 +40,24 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	return ed25519.PublicKey(b), nil
 }
 
-// ReadBody returns prefix followed by everything r reads, in one buffer
-// of prefix's length and size (the declared Content-Length; -1 when
-// unknown) when the size is right, growing it otherwise, as io.ReadAll
-// does. The signed message of a request is its timestamp followed by its
-// body: reading the body in after the timestamp lets Verify check it
-// without a copy. It returns what was read and r's error, if any.
-func ReadBody(r io.Reader, prefix string, size int64) ([]byte, error) {
+// ReadBody appends prefix followed by everything r reads to dst[:0] and
+// returns the result, growing dst to prefix's length and size (the
+// declared Content-Length; -1 when unknown) when it is smaller and the
+// size is right, and as io.ReadAll does otherwise. The signed message of a
+// request is its timestamp followed by its body: reading the body in after
+// the timestamp lets Verify check it without a copy, and passing the
+// buffer of the last request as dst lets a server read without
+// allocating. It returns what was read and r's error, if any.
+func ReadBody(dst []byte, r io.Reader, prefix string, size int64) ([]byte, error) {
 	n := 512
 	if size >= 0 && size <= MaxBodyBytes {
 		n = int(size) + 1 // the read that meets the end needs room
 	}
-	b := append(make([]byte, 0, len(prefix)+n), prefix...)
+	b := dst[:0]
+	if cap(b) < len(prefix)+n {
+		b = make([]byte, 0, len(prefix)+n)
+	}
+	b = append(b, prefix...)
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
