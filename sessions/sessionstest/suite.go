@@ -89,6 +89,7 @@ func Run(t *testing.T, b Backend) {
 		{"CreateGetRoundtrip", testCreateGetRoundtrip},
 		{"UpdateRoundtrip", testUpdateRoundtrip},
 		{"KeepsNoCallerMemory", testKeepsNoCallerMemory},
+		{"HandsOutOwnCopies", testHandsOutOwnCopies},
 		{"UpdateWritesEachChange", testUpdateWritesEachChange},
 		{"UpdateWritesSettledEnd", testUpdateWritesSettledEnd},
 		{"ReopenMidMatch", testReopenMidMatch},
