@@ -135,9 +135,9 @@ func testDatabaseFault(t *testing.T, bin string, f dbFault) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	pub, priv := generateKey()
+	_, priv := generateKey()
 	var logs safeBuffer
-	srv, err := newServer(bin, path, pub, d.apiBase(), &logs)
+	srv, err := newServer(bin, path, priv, d.apiBase(), &logs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -477,7 +477,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 		e.c.work = o.clientWork
 		return e, nil
 	}
-	pub, priv := generateKey()
+	_, priv := generateKey()
 	if e.tmp, err = os.MkdirTemp("", "connectn-loadgen-"); err != nil {
 		d.Close()
 		return nil, err
@@ -509,7 +509,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	if o.botToken {
 		serverEnv = append([]string{"DISCORD_TOKEN=" + botToken}, serverEnv...)
 	}
-	if e.srv, err = newServer(bin, db, pub, d.apiBase(), logw, serverEnv...); err != nil {
+	if e.srv, err = newServer(bin, db, priv, d.apiBase(), logw, serverEnv...); err != nil {
 		e.close()
 		return nil, err
 	}
@@ -521,7 +521,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	e.pids = []int{e.srv.pid()}
 	urls := []string{e.srv.url()}
 	for range o.replicas - 1 {
-		more, err := newServer(bin, db, pub, d.apiBase(), logw, serverEnv...)
+		more, err := newServer(bin, db, priv, d.apiBase(), logw, serverEnv...)
 		if err == nil {
 			err = more.start(ctx)
 		}

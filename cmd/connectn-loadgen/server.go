@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/connectn/connectn/bot/discordtest"
 )
 
 // clockTicks is the unit of utime and stime in /proc/<pid>/stat: USER_HZ,
@@ -80,6 +82,9 @@ type server struct {
 	// db` and /healthz (newServer); gateway mode's are run's (newRunServer).
 	args    []string
 	probe   string
+	// key signs the PING by which start makes sure that the server
+	// answering on addr is this one (serve mode).
+	key     ed25519.PrivateKey
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has exited
 	exitErr error
@@ -105,18 +110,28 @@ func freeAddr() (string, error) {
 }
 
 // newServer prepares `bin serve` on a free loopback port with the database
-// db, verifying with pub and calling back the REST API at api. Its log
-// goes to logw.
-func newServer(bin, db string, pub ed25519.PublicKey, api string, logw io.Writer, extraEnv ...string) (*server, error) {
+// db, verifying with key's public key and calling back the REST API at api.
+// Its log goes to logw.
+func newServer(bin, db string, key ed25519.PrivateKey, api string, logw io.Writer, extraEnv ...string) (*server, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
+	pub := key.Public().(ed25519.PublicKey)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "CONNECTN_DISCORD_API=" + api,
 		"CONNECTN_LOG_LEVEL=warn"}
-	return &server{bin: bin, db: db, addr: addr, env: append(env, extraEnv...), log: logw}, nil
+	return &server{bin: bin, db: db, addr: addr, env: append(env, extraEnv...), log: logw, key: key}, nil
 }
+
+// errNotOurs is start's error when the endpoint on a server's address
+// refuses a PING signed with the server's key: another process listens on
+// the port (freeAddr's port was taken, for example by a second generator,
+// between choosing it and the server's start), and this server could not.
+var errNotOurs = errors.New("another server answers on its port")
+
+// startTries bounds start's attempts on a fresh port after errNotOurs.
+const startTries = 3
 
 // url returns the interactions endpoint.
 func (s *server) url() string { return "http://" + s.addr + "/interactions" }
@@ -125,8 +140,27 @@ func (s *server) url() string { return "http://" + s.addr + "/interactions" }
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // start starts the server and waits until GET /healthz (or s.probe)
-// answers 200.
+// answers 200. In serve mode it then sends a PING signed with s.key, which
+// only this server accepts: if another answers (errNotOurs), it stops this
+// one and starts it again on a fresh port, up to startTries times, so that
+// two generators started at once never drive one server.
 func (s *server) start(ctx context.Context) error {
+	for try := 1; ; try++ {
+		err := s.startOnce(ctx)
+		if !errors.Is(err, errNotOurs) || try == startTries {
+			return err
+		}
+		s.kill()
+		addr, ferr := freeAddr()
+		if ferr != nil {
+			return ferr
+		}
+		s.addr = addr
+	}
+}
+
+// startOnce is one attempt of start on s.addr.
+func (s *server) startOnce(ctx context.Context) error {
 	args, probe := s.args, s.probe
 	if args == nil {
 		args, probe = []string{"serve", "-addr", s.addr, "-db", s.db}, "/healthz"
@@ -149,7 +183,10 @@ func (s *server) start(ctx context.Context) error {
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return nil
+				if s.args != nil || s.key == nil {
+					return nil
+				}
+				return s.answersOurs(ctx)
 			}
 		}
 		select {
@@ -165,6 +202,27 @@ func (s *server) start(ctx context.Context) error {
 			return fmt.Errorf("connectn %s did not answer %s with 200 within 20s", args[0], probe)
 		}
 	}
+}
+
+// answersOurs sends the interactions endpoint a PING signed with s.key: a
+// 401 means the endpoint verifies with another key (errNotOurs).
+func (s *server) answersOurs(ctx context.Context) error {
+	req, err := discordtest.SignedRequest(ctx, s.url(), s.key, time.Now(), discordtest.Ping("1", "check", appID))
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("PING %s: %w", s.url(), err)
+	}
+	res.Body.Close()
+	switch res.StatusCode {
+	case http.StatusOK:
+		return nil
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%s: %w", s.addr, errNotOurs)
+	}
+	return fmt.Errorf("PING %s: HTTP %d", s.url(), res.StatusCode)
 }
 
 // kill sends SIGKILL and waits for the process to be gone.
