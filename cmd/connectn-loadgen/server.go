@@ -80,8 +80,8 @@ type server struct {
 	// args is the command line after bin, and probe the path on addr
 	// polled until it answers 200: nil and "" mean `serve -addr addr -db
 	// db` and /healthz (newServer); gateway mode's are run's (newRunServer).
-	args    []string
-	probe   string
+	args  []string
+	probe string
 	// key signs the PING by which start makes sure that the server
 	// answering on addr is this one (serve mode).
 	key     ed25519.PrivateKey
