@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -95,9 +96,11 @@ func checkPlan(t *testing.T, db *sql.DB, q sqlstore.PlannedQuery, generic bool) 
 
 // explainText returns the plan EXPLAIN prints for query in tx, a line a
 // row.
-func explainText(t *testing.T, tx *sql.Tx, query string) string {
+func explainText(t *testing.T, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string) string {
 	t.Helper()
-	rows, err := tx.QueryContext(t.Context(), query)
+	rows, err := q.QueryContext(t.Context(), query)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
@@ -147,31 +150,38 @@ func TestNewestManyPlan(t *testing.T) {
 	}
 }
 
-// TestGenericPlans checks that the store's connections plan a prepared
-// statement once for any arguments (genericPlans), and that a URL that
-// sets plan_cache_mode keeps its own.
-func TestGenericPlans(t *testing.T) {
+// TestConnectionSettings checks the settings the store's connections
+// make by default, and that a URL that sets one keeps its own:
+// plan_cache_mode plans a prepared statement once for any arguments
+// (genericPlans), random_page_cost prices a page read out of order at 1.1
+// (cheapRandomReads).
+func TestConnectionSettings(t *testing.T) {
 	u := sessionstest.PostgresSchema(t, serverURL(t))
 	for _, tt := range []struct {
-		name, url, want string
+		setting, byDefault, byURL string
 	}{
-		{"default", u, "force_generic_plan"},
-		{"set by the URL", u + "&plan_cache_mode=force_custom_plan", "force_custom_plan"},
+		{"plan_cache_mode", "force_generic_plan", "force_custom_plan"},
+		{"random_page_cost", "1.1", "2"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			db, err := postgres.OpenDB(t.Context(), tt.url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			var got string
-			if err := db.QueryRowContext(t.Context(), "SHOW plan_cache_mode").Scan(&got); err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("plan_cache_mode = %q, want %q", got, tt.want)
-			}
-		})
+		for _, c := range []struct{ name, url, want string }{
+			{"default", u, tt.byDefault},
+			{"set by the URL", u + "&" + tt.setting + "=" + tt.byURL, tt.byURL},
+		} {
+			t.Run(tt.setting+"/"+c.name, func(t *testing.T) {
+				db, err := postgres.OpenDB(t.Context(), c.url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				var got string
+				if err := db.QueryRowContext(t.Context(), "SHOW "+tt.setting).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != c.want {
+					t.Errorf("%s = %q, want %q", tt.setting, got, c.want)
+				}
+			})
+		}
 	}
 }
 
@@ -216,53 +226,9 @@ func TestNewTablePlans(t *testing.T) {
 	if _, err := conn.ExecContext(t.Context(), "PREPARE moves AS "+postgres.UpdateManySQL(set, arrays)); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.QueryContext(t.Context(), "EXPLAIN EXECUTE moves("+strings.Join(lits, ", ")+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, line)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(plan, "\n")
+	text := explainText(t, conn, "EXPLAIN EXECUTE moves("+strings.Join(lits, ", ")+")")
 	t.Logf("plan:\n%s", text)
 	if strings.Contains(text, "Seq Scan") || !strings.Contains(text, "using matches_pkey on matches m") {
 		t.Errorf("the batched UPDATE of moves on a new table reads matches otherwise than by a lookup in matches_pkey per move:\n%s", text)
-	}
-}
-
-// TestRandomPageCost checks that the store's connections price a page
-// read out of order at 1.1 (cheapRandomReads), and that a URL that sets
-// random_page_cost keeps its own.
-func TestRandomPageCost(t *testing.T) {
-	u := sessionstest.PostgresSchema(t, serverURL(t))
-	for _, tt := range []struct {
-		name, url, want string
-	}{
-		{"default", u, "1.1"},
-		{"set by the URL", u + "&random_page_cost=2", "2"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			db, err := postgres.OpenDB(t.Context(), tt.url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			var got string
-			if err := db.QueryRowContext(t.Context(), "SHOW random_page_cost").Scan(&got); err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("random_page_cost = %q, want %q", got, tt.want)
-			}
-		})
 	}
 }

@@ -131,21 +131,12 @@ func updateManySQL(set, arrays []string) string {
 // It returns the first error; PostgreSQL then rolled back the whole
 // batch.
 func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("pipeline: connection of type %T, want pgx's", dc)
-		}
+	return onPgxConn(ctx, db, "pipeline", func(c *pgx.Conn) error {
 		var b pgx.Batch
 		for _, p := range batch {
 			b.Queue(p.Query, p.Args...)
 		}
-		br := c.Conn().SendBatch(ctx, &b)
+		br := c.SendBatch(ctx, &b)
 		for i := range batch {
 			p := &batch[i]
 			switch {
@@ -184,17 +175,8 @@ func pipeline(ctx context.Context, db *sql.DB, batch []sqlstore.Piped) error {
 // more round trip) and returns the error; a connection that cannot roll
 // back is closed, so that the pool drops it.
 func pipedTx(ctx context.Context, db *sql.DB, fn func(sqlstore.Pipe) error) error {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("piped transaction: connection of type %T, want pgx's", dc)
-		}
-		p := &pipe{conn: c.Conn()}
+	return onPgxConn(ctx, db, "piped transaction", func(c *pgx.Conn) error {
+		p := &pipe{conn: c}
 		p.Exec("begin", nil, nil)
 		err := fn(p)
 		if err == nil {
@@ -210,6 +192,24 @@ func pipedTx(ctx context.Context, db *sql.DB, fn func(sqlstore.Pipe) error) erro
 			}
 		}
 		return err
+	})
+}
+
+// onPgxConn runs fn on the pgx connection under one connection of db's
+// pool, held for fn's duration; what names the caller in the error of a
+// connection that is not pgx's.
+func onPgxConn(ctx context.Context, db *sql.DB, what string, fn func(*pgx.Conn) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("%s: connection of type %T, want pgx's", what, dc)
+		}
+		return fn(c.Conn())
 	})
 }
 
@@ -511,7 +511,7 @@ func cheapRandomReads(ctx context.Context, conn *pgx.Conn) error {
 // PostgreSQL's CPU under load (perf, two replicas at random). Every
 // statement of the store finds its rows through an index whatever its
 // arguments (TestQueryPlans), which a plan for any arguments keeps;
-// TestGenericPlans checks the setting. A plan made while the table is
+// TestConnectionSettings checks the setting. A plan made while the table is
 // still empty and unanalyzed may scan it whole, as before: PostgreSQL
 // plans the statements again once autovacuum has analyzed the table.
 func genericPlans(ctx context.Context, conn *pgx.Conn) error {
