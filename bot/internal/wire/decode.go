@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
 )
 
 // interactionFields is discordgo.Interaction without its methods, to
@@ -141,70 +142,70 @@ var rawInteractions = sync.Pool{New: func() any { return new(wireInteraction) }}
 // null, else its "id" and "channel_id". Nothing returned points into body:
 // the IDs are kept in the copy's buffer, after its JSON. It reports false,
 // for the body to be decoded whole, when body is not an object or has no
-// message (or more than two), when a name in it is escaped (the skim
-// compares names as they are written), when a message is not an object or
-// null, or when an ID does not decode as a string.
+// message, when a name in it is escaped (the skim compares names as they
+// are written), when a message is not an object or null, or when an ID
+// does not decode as a string.
 //
-// The skim passes over a value by finding its end (a string by its
-// closing quote, found with bytes.IndexByte) where a decoder reads every
-// byte of every string, and goes over the message once; it assumes the
-// JSON is valid, which the decoding of what is left of the body then
-// checks but for the inside of the message.
+// The skim is gjson's iteration, which passes over a value by finding its
+// end (strings by their closing quote) where a decoder reads every byte of
+// every string; it assumes the JSON is valid, which the decoding of what
+// is left of the body then checks but for the inside of the message.
 func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
-	type span struct{ start, end int }
-	var (
-		spans  [2]span
-		nspans int
-	)
-	at := skipSpace(body, 0)
-	if at >= len(body) || body[at] != '{' {
+	if len(body) == 0 {
 		return nil, nil, false
 	}
-	at = skipSpace(body, at+1)
-	if at < len(body) && body[at] == '}' {
-		return nil, nil, false // an empty object: no message
+	// A view of body, not a copy: body is not changed while the results,
+	// which point into it, are read.
+	top := gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body)))
+	if !top.IsObject() {
+		return nil, nil, false
 	}
-	for {
-		key, end, ok := member(body, at)
-		if !ok {
-			return nil, nil, false
+	type span struct{ start, end int }
+	var (
+		spans  [2]span // a click's body has one message
+		nspans int
+	)
+	ok = true
+	top.ForEach(func(k, v gjson.Result) bool {
+		if strings.IndexByte(k.Raw, '\\') >= 0 {
+			ok = false
+			return false
 		}
-		at = end
-		if !strings.EqualFold(unsafeString(key), "message") {
-			if at, ok = skipValue(body, at); !ok {
-				return nil, nil, false
-			}
-		} else {
-			if nspans == len(spans) {
-				return nil, nil, false
-			}
-			if at < len(body) && body[at] == '{' {
-				msg, end, ok = skimObject(body, at)
-			} else {
-				msg = nil
-				end, ok = skipValue(body, at)
-				ok = ok && unsafeString(body[at:end]) == "null"
-			}
-			if !ok {
-				return nil, nil, false
-			}
-			spans[nspans] = span{at, end}
-			nspans++
-			at = end
+		if !strings.EqualFold(k.Str, "message") {
+			return true
 		}
-		at = skipSpace(body, at)
-		if at >= len(body) {
-			return nil, nil, false
+		if v.Index <= 0 || v.Index+len(v.Raw) > len(body) || nspans == len(spans) {
+			ok = false
+			return false
 		}
-		if body[at] == '}' {
-			break
+		spans[nspans] = span{v.Index, v.Index + len(v.Raw)}
+		nspans++
+		switch {
+		case v.Raw == "null":
+			msg = nil
+		case v.IsObject():
+			msg = new(messageRef)
+			v.ForEach(func(k, v gjson.Result) bool {
+				var into *string
+				switch {
+				case strings.IndexByte(k.Raw, '\\') >= 0:
+					ok = false
+				case strings.EqualFold(k.Str, "id"):
+					into = &msg.ID
+				case strings.EqualFold(k.Str, "channel_id"):
+					into = &msg.ChannelID
+				}
+				if into != nil && !decodeString(v.Raw, into) {
+					ok = false
+				}
+				return ok
+			})
+		default:
+			ok = false
 		}
-		if body[at] != ',' {
-			return nil, nil, false
-		}
-		at = skipSpace(body, at+1)
-	}
-	if nspans == 0 {
+		return ok
+	})
+	if !ok || nspans == 0 {
 		return nil, nil, false
 	}
 	size := len(body)
@@ -226,162 +227,12 @@ func skimMessage(body []byte) (rest []byte, msg *messageRef, ok bool) {
 		// The IDs after the JSON, in the same buffer: views of body
 		// (digits between quotes) must not outlive it.
 		n := len(rest)
-		tail := append(append(rest, msg.ID...), msg.ChannelID...)
-		msg.ID = unsafeString(tail[n : n+len(msg.ID)])
-		msg.ChannelID = unsafeString(tail[n+len(msg.ID) : n+extra])
+		tail := append(append(rest, msg.ID...), msg.ChannelID...)[n:]
+		ids := unsafe.String(unsafe.SliceData(tail), len(tail))
+		msg.ID, msg.ChannelID = ids[:len(msg.ID)], ids[len(msg.ID):]
 	}
 	return rest, msg, true
 }
-
-// skimObject reads the message object that starts at body[at] == '{': its
-// "id" and "channel_id" (names matched as encoding/json does, without
-// regard to case; the last of each wins, null leaves it as it was), the
-// other members passed over. It returns the index after the object, and
-// false when a name is escaped or an ID is not a string.
-func skimObject(body []byte, at int) (msg *messageRef, end int, ok bool) {
-	msg = new(messageRef)
-	at = skipSpace(body, at+1)
-	if at < len(body) && body[at] == '}' {
-		return msg, at + 1, true
-	}
-	for {
-		key, end, ok := member(body, at)
-		if !ok {
-			return nil, 0, false
-		}
-		at = end
-		if end, ok = skipValue(body, at); !ok {
-			return nil, 0, false
-		}
-		var into *string
-		switch k := unsafeString(key); {
-		case strings.EqualFold(k, "id"):
-			into = &msg.ID
-		case strings.EqualFold(k, "channel_id"):
-			into = &msg.ChannelID
-		}
-		if into != nil && !decodeString(unsafeString(body[at:end]), into) {
-			return nil, 0, false
-		}
-		at = skipSpace(body, end)
-		if at >= len(body) {
-			return nil, 0, false
-		}
-		if body[at] == '}' {
-			return msg, at + 1, true
-		}
-		if body[at] != ',' {
-			return nil, 0, false
-		}
-		at = skipSpace(body, at+1)
-	}
-}
-
-// member reads the name of an object's member that starts at body[at] (a
-// string, then a colon), returning the name as written between its quotes
-// and the index of the value after the colon; false when there is no name
-// there or the name is escaped.
-func member(body []byte, at int) (key []byte, value int, ok bool) {
-	if at >= len(body) || body[at] != '"' {
-		return nil, 0, false
-	}
-	end, ok := skipString(body, at)
-	if !ok {
-		return nil, 0, false
-	}
-	key = body[at+1 : end-1]
-	if bytes.IndexByte(key, '\\') >= 0 {
-		return nil, 0, false
-	}
-	at = skipSpace(body, end)
-	if at >= len(body) || body[at] != ':' {
-		return nil, 0, false
-	}
-	return key, skipSpace(body, at+1), true
-}
-
-// skipSpace returns the index of the first byte of body from at that is
-// not JSON whitespace.
-func skipSpace(body []byte, at int) int {
-	for at < len(body) {
-		switch body[at] {
-		case ' ', '\t', '\n', '\r':
-			at++
-		default:
-			return at
-		}
-	}
-	return at
-}
-
-// skipString returns the index after the string that starts at
-// body[at] == '"': after the first quote not escaped by a backslash.
-func skipString(body []byte, at int) (int, bool) {
-	from := at + 1
-	for {
-		k := bytes.IndexByte(body[from:], '"')
-		if k < 0 {
-			return 0, false
-		}
-		q := from + k
-		n := 0 // backslashes right before the quote
-		for p := q - 1; p > at && body[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, true
-		}
-		from = q + 1
-	}
-}
-
-// skipValue returns the index after the JSON value that starts at
-// body[at]: a string, an object or array (its strings passed over whole,
-// its brackets counted), or a literal or number (up to the next
-// delimiter). It reports false when the value does not end.
-func skipValue(body []byte, at int) (int, bool) {
-	if at >= len(body) {
-		return 0, false
-	}
-	switch body[at] {
-	case '"':
-		return skipString(body, at)
-	case '{', '[':
-		depth := 0
-		for at < len(body) {
-			switch body[at] {
-			case '"':
-				end, ok := skipString(body, at)
-				if !ok {
-					return 0, false
-				}
-				at = end
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return at + 1, true
-				}
-			}
-			at++
-		}
-		return 0, false
-	}
-	start := at
-	for at < len(body) {
-		switch body[at] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return at, at > start
-		}
-		at++
-	}
-	return at, at > start
-}
-
-// unsafeString returns a view of b as a string, not a copy: b must not
-// change while the string is in use.
-func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeString decodes the JSON value v into *into as encoding/json decodes
 // into a string (null leaves it as it was), and reports whether it could:
