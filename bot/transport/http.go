@@ -159,8 +159,8 @@ func (h *HTTPServer) interactions(w http.ResponseWriter, r *http.Request) {
 	// The signed message is the timestamp followed by the body: the body
 	// is read in after the timestamp, into one buffer of the declared
 	// length, so that verifying copies nothing.
-	// The buffer is the last request's (DecodeInteraction keeps no view
-	// of it), given back once the body is decoded.
+	// The buffer is an earlier request's (DecodeInteraction keeps no view
+	// of it), given back when this request has been answered.
 	ts := r.Header.Get("X-Signature-Timestamp")
 	in := bodyBuffers.Get().(*[]byte)
 	signed, err := wire.ReadBody(*in, http.MaxBytesReader(w, r.Body, wire.MaxBodyBytes), ts, r.ContentLength)
