@@ -75,6 +75,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -152,6 +153,28 @@ func (l *envList) Set(v string) error {
 	return nil
 }
 
+// replicaEnv returns env for replica k (0 is the first, which takes env
+// as it is): a CONNECTN_PPROF_ADDR of HOST:PORT becomes HOST:PORT+k, so
+// that every replica serves its profiles (-server-env
+// CONNECTN_PPROF_ADDR=127.0.0.1:6081 gives the second replica 6082). It
+// returns an error for an address without a numeric port.
+func replicaEnv(env envList, k int) (envList, error) {
+	out := slices.Clone(env)
+	for i, v := range out {
+		addr, ok := strings.CutPrefix(v, "CONNECTN_PPROF_ADDR=")
+		if !ok || k == 0 || addr == "" || strings.EqualFold(addr, "off") {
+			continue
+		}
+		host, port, err := net.SplitHostPort(addr)
+		n, perr := strconv.Atoi(port)
+		if err != nil || perr != nil || n+k > 65535 {
+			return nil, fmt.Errorf("-server-env CONNECTN_PPROF_ADDR=%s: want HOST:PORT, so that replica %d can take port PORT+%d", addr, k+1, k)
+		}
+		out[i] = "CONNECTN_PPROF_ADDR=" + net.JoinHostPort(host, strconv.Itoa(n+k))
+	}
+	return out, nil
+}
+
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("connectn-loadgen", flag.ContinueOnError)
@@ -199,7 +222,7 @@ Flags:
 	fs.BoolVar(&o.postgresCPU, "postgres-cpu", false, "also read the CPU time of every PostgreSQL process of this machine (from /proc) and report it per move beside the server's")
 	fs.StringVar(&o.postgresDB, "postgres-db", "", "with -postgres-cpu: count only the backends of this database and the server's own processes (writers, checkpointer), not other databases' clients on a shared server")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this program's own CPU profile to the file (the server's is not included)")
-	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info")
+	fs.Var(&o.serverEnv, "server-env", "KEY=VALUE added to the spawned server's environment (repeatable), e.g. CONNECTN_LOG_LEVEL=info; with -replicas, CONNECTN_PPROF_ADDR=HOST:PORT gives replica k (from 1) port PORT+k-1")
 	fs.StringVar(&o.serverLog, "server-log", "", "file for the spawned server's log (default: standard error)")
 	fs.StringVar(&matches, "matches", "1,50,500", "comma-separated numbers of concurrent matches, one pair of phases each")
 	repeat := fs.Int("repeat", 1, "run the figures of -matches this many times in turn (1,50,1,50,...), and print the median of the move's CPU over a PING's for each figure beside every run's")
@@ -520,8 +543,13 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*env, error) {
 	}
 	e.pids = []int{e.srv.pid()}
 	urls := []string{e.srv.url()}
-	for range o.replicas - 1 {
-		more, err := newServer(bin, db, priv, d.apiBase(), logw, serverEnv...)
+	for k := range o.replicas - 1 {
+		env, err := replicaEnv(serverEnv, k+1)
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+		more, err := newServer(bin, db, priv, d.apiBase(), logw, env...)
 		if err == nil {
 			err = more.start(ctx)
 		}

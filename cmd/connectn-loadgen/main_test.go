@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -314,3 +315,35 @@ func TestTokens(t *testing.T) {
 }
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
+
+// TestReplicaEnv checks that each replica serves its profiles on a port of
+// its own, and that nothing else in -server-env changes.
+func TestReplicaEnv(t *testing.T) {
+	env := envList{"CONNECTN_LOG_LEVEL=info", "CONNECTN_PPROF_ADDR=127.0.0.1:6081"}
+	tests := []struct {
+		name    string
+		env     envList
+		k       int
+		want    envList
+		wantErr bool
+	}{
+		{"the first replica", env, 0, env, false},
+		{"the second", env, 1, envList{"CONNECTN_LOG_LEVEL=info", "CONNECTN_PPROF_ADDR=127.0.0.1:6082"}, false},
+		{"the fourth, IPv6", envList{"CONNECTN_PPROF_ADDR=[::1]:6081"}, 3, envList{"CONNECTN_PPROF_ADDR=[::1]:6084"}, false},
+		{"profiles off", envList{"CONNECTN_PPROF_ADDR=off"}, 1, envList{"CONNECTN_PPROF_ADDR=off"}, false},
+		{"no profiles", envList{"CONNECTN_LOG_LEVEL=info"}, 1, envList{"CONNECTN_LOG_LEVEL=info"}, false},
+		{"a port that is not a number", envList{"CONNECTN_PPROF_ADDR=localhost:pprof"}, 1, nil, true},
+		{"past the last port", envList{"CONNECTN_PPROF_ADDR=127.0.0.1:65535"}, 1, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := replicaEnv(tt.env, tt.k)
+			if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+				t.Errorf("replicaEnv(%q, %d) = %q, %v; want %q (error: %t)", tt.env, tt.k, got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+	if env[1] != "CONNECTN_PPROF_ADDR=127.0.0.1:6081" {
+		t.Errorf("replicaEnv changed the list it was given: %q", env)
+	}
+}

@@ -291,3 +291,46 @@ func TestUpdateMany(t *testing.T) {
 		t.Errorf("chan-0 after the write: %v, %v, want its session with the move written", got, err)
 	}
 }
+
+// TestScansQueuedTogether checks QueuePuzzleScan when its inserts go in
+// the moves' pipeline, several at once: each match is queued once (one
+// call reports it queued, the others that it was queued before), however
+// many calls for it share a pipeline.
+func TestScansQueuedTogether(t *testing.T) {
+	st, err := postgres.Open(t.Context(), sessionstest.PostgresSchema(t, serverURL(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const matches, callers = 8, 16
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		queued = map[int64]int{}
+		errs   []error
+	)
+	for g := range callers {
+		wg.Go(func() {
+			for i := range matches {
+				m := int64((g+i)%matches + 1)
+				ok, err := st.QueuePuzzleScan(t.Context(), sessions.PuzzleScan{Match: m, GuildID: "guild-1", ChannelID: fmt.Sprintf("chan-%d", m)})
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else if ok {
+					queued[m]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		t.Errorf("QueuePuzzleScan() error = %v", err)
+	}
+	for m := int64(1); m <= matches; m++ {
+		if queued[m] != 1 {
+			t.Errorf("match %d reported queued by %d calls of %d, want 1", m, queued[m], callers)
+		}
+	}
+}

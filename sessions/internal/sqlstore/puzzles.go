@@ -21,11 +21,13 @@ var _ sessions.PuzzleStore = (*Store)(nil)
 // (SQLite) its insert joins the group commit of the moves (see batcher)
 // instead of committing a transaction of its own: a match's end queues
 // its scan, and a commit cost as much as the moves of a batch together.
+// With a Pipeline (PostgreSQL) it joins the moves' pipeline the same way,
+// instead of a round trip of its own (about one in ten of a match's).
 func (s *Store) QueuePuzzleScan(ctx context.Context, scan sessions.PuzzleScan) (bool, error) {
 	args := []any{scan.Match, scan.GuildID, scan.ChannelID, formatTime(s.clock())}
 	var err error
 	if s.st.queueScan != nil {
-		err = s.writeSwap(&swap{ctx: ctx, stmt: s.st.queueScan, args: args})
+		err = s.writeSwap(&swap{ctx: ctx, stmt: s.st.queueScan, query: s.texts[s.st.queueScan], args: args})
 	} else {
 		done := s.lockWrites()
 		err = swapped(s.db.ExecContext(ctx, s.d.Rebind(queueScanSQL), args...))

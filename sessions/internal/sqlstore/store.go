@@ -177,8 +177,8 @@ type statements struct {
 	// RatedToday.
 	writeRating, matchRatings *sql.Stmt
 	rating, ratedToday        *sql.Stmt
-	// queueScan is queueScanSQL, prepared with SerialWrites only (see
-	// QueuePuzzleScan).
+	// queueScan is queueScanSQL, prepared with SerialWrites or a Pipeline
+	// only (see QueuePuzzleScan).
 	queueScan *sql.Stmt
 }
 
@@ -216,7 +216,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, name string, o sessions.Opt
 			query string
 		}{&s.st.newestMany, d.NewestMany})
 	}
-	if d.SerialWrites {
+	if d.SerialWrites || d.Pipeline != nil {
 		prep = append(prep, struct {
 			dst   **sql.Stmt
 			query string
