@@ -358,8 +358,9 @@ func (s *searcher) swapWith(moves, n int) int {
 // move ordering, from 0 to 1000: the cells where the move leaves the
 // player a line to complete (Pons' count), the ones right above a
 // playable cell, which the opponent cannot play under, counting more
-// (after c4's ordering), and none directly above an opponent's threat
-// (opp), which could never be played.
+// (after c4's ordering), as do the first player's threats on odd rows
+// (counted from 1), and none directly above an opponent's threat (opp),
+// which could never be played.
 //
 // mine is the player's winning cells after the move, g.winning(p.cur|m,
 // p.mask|m).
@@ -375,8 +376,18 @@ func (s *searcher) moveScore(p *position, m, opp, mine uint64) int {
 		return bits.OnesCount64(w)
 	case 3:
 		return 3*bits.OnesCount64(w) + 12*bits.OnesCount64(w&(next<<1)) + 5*bits.OnesCount64(w&(next<<2))
+	case 4:
+		return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1)), 1000)
 	}
-	return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1)), 1000)
+	// The first player's threats on odd rows (counted from 1) count four
+	// times too: in the end game the second player's follow-up takes the
+	// even rows, and an odd threat is what wins the first player the game
+	// (Allis' zugzwang rules).
+	odd := 0
+	if p.moves&1 == 0 {
+		odd = bits.OnesCount64(w & g.oddRows)
+	}
+	return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1))+3*odd, 1000)
 }
 
 // store records bounds and a best column (in the position's own

@@ -13,9 +13,10 @@ var (
 	// of its own instead of passing straight to its child.
 	noForced = false
 	// orderBy picks the move ordering: 0 the default (threats not above an
-	// opponent's threat, those right above a playable cell counting four
-	// times), 1 Pons' count of winning cells, 2 threats not above an
-	// opponent's threat, 3 c4's weights.
+	// opponent's threat, those right above a playable cell and the first
+	// player's on odd rows counting four times), 1 Pons' count of winning
+	// cells, 2 threats not above an opponent's threat, 3 c4's weights, 4
+	// the default before the first player's odd threats counted more.
 	orderBy = 0
 	// probeBy picks the root's sequence of null windows: 0 the default
 	// (probes.med), 1 Pons' bisection throughout, 2 c4's (0 first, then
