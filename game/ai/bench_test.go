@@ -171,10 +171,11 @@ func BenchmarkProbes(b *testing.B) {
 // name: each turns one idea off when true (mulhash: the table's slot by a
 // product's top bits, turned off by Pons' modulo).
 var ideaSwitches = map[string]*bool{
-	"claimeven": &noClaimeven,
-	"wintwo":    &noWinTwo,
-	"forced":    &noForced,
-	"mulhash":   &tableModulo,
+	"claimeven":  &noClaimeven,
+	"wintwo":     &noWinTwo,
+	"forced":     &noForced,
+	"oddthreats": &noOddThreats,
+	"mulhash":    &tableModulo,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of

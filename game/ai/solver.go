@@ -376,15 +376,13 @@ func (s *searcher) moveScore(p *position, m, opp, mine uint64) int {
 		return bits.OnesCount64(w)
 	case 3:
 		return 3*bits.OnesCount64(w) + 12*bits.OnesCount64(w&(next<<1)) + 5*bits.OnesCount64(w&(next<<2))
-	case 4:
-		return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1)), 1000)
 	}
 	// The first player's threats on odd rows (counted from 1) count four
-	// times too: in the end game the second player's follow-up takes the
-	// even rows, and an odd threat is what wins the first player the game
-	// (Allis' zugzwang rules).
+	// times too, with at least oddThreatsFrom empty cells: in the end game
+	// the second player's follow-up takes the even rows, and an odd threat
+	// is what wins the first player the game (Allis' zugzwang rules).
 	odd := 0
-	if p.moves&1 == 0 {
+	if p.moves&1 == 0 && !noOddThreats && g.cells-p.moves >= oddThreatsFrom {
 		odd = bits.OnesCount64(w & g.oddRows)
 	}
 	return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1))+3*odd, 1000)
