@@ -220,7 +220,7 @@ func secs(m measure) string {
 	if !m.ok {
 		return "-"
 	}
-	return fmt.Sprintf("%.3f", float64(m.micros)/1e6)
+	return fmt.Sprintf("%.4g", float64(m.micros)/1e6)
 }
 
 func nodes(m measure) string {
