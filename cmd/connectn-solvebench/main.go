@@ -220,7 +220,12 @@ func secs(m measure) string {
 	if !m.ok {
 		return "-"
 	}
-	return fmt.Sprintf("%.4g", float64(m.micros)/1e6)
+	// Three decimals, or three significant digits below a second, so that
+	// a set of microsecond positions (End-Easy's 200: 0.6 ms) compares.
+	if v := float64(m.micros) / 1e6; v < 1 {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.3f", float64(m.micros)/1e6)
 }
 
 func nodes(m measure) string {
