@@ -220,6 +220,11 @@ func secs(m measure) string {
 	if !m.ok {
 		return "-"
 	}
+	// Three decimals, or three significant digits below a second, so that
+	// a set of microsecond positions (End-Easy's 200: 0.6 ms) compares.
+	if v := float64(m.micros) / 1e6; v < 1 {
+		return fmt.Sprintf("%.3g", v)
+	}
 	return fmt.Sprintf("%.3f", float64(m.micros)/1e6)
 }
 

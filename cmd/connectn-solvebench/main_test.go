@@ -97,3 +97,16 @@ func TestRepeat(t *testing.T) {
 		t.Errorf("row %q: want c4's time 6.000 (3 s, the least, for each of 2 positions) and 2 nodes", lines[2])
 	}
 }
+
+// TestSecs checks the times' format: three decimals from a second, three
+// significant digits below, so that sets of microsecond positions compare.
+func TestSecs(t *testing.T) {
+	for _, c := range []struct {
+		micros int64
+		want   string
+	}{{6_000_000, "6.000"}, {1_232_000, "1.232"}, {80_500, "0.0805"}, {616, "0.000616"}} {
+		if got := secs(measure{ok: true, micros: c.micros}); got != c.want {
+			t.Errorf("secs(%d µs) = %q, want %q", c.micros, got, c.want)
+		}
+	}
+}

@@ -125,11 +125,12 @@ func BenchmarkProbeOrder(b *testing.B) {
 // CONNECTN_PROBES (comma-separated, columns from 1, "-" for the empty
 // board), and logs each null-window probe: its window (med, med+1), its
 // result and its interior nodes. Without CONNECTN_PROBES it solves 4444
-// (about 30 million interior nodes: seconds). The empty board, as docs/ai.md gives it:
+// (about 30 million interior nodes: seconds); CONNECTN_PROBES_WEAK=1 solves
+// weakly instead. The empty board, as docs/ai.md gives it:
 //
 //	CONNECTN_PROBES=- CONNECTN_PROBES_MB=1024 go test -run '^$' -bench 'Probes$' -benchtime 1x -v ./game/ai
 func BenchmarkProbes(b *testing.B) {
-	list, mb := "4444", 64
+	list, mb, weak := "4444", 64, os.Getenv("CONNECTN_PROBES_WEAK") == "1"
 	if e := os.Getenv("CONNECTN_PROBES"); e != "" {
 		list = e
 	}
@@ -157,7 +158,7 @@ func BenchmarkProbes(b *testing.B) {
 			probeTrace = func(med, r int, n uint64) { trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d", med, med+1, r, n)) }
 			s.Reset()
 			start := time.Now()
-			r, err := s.Solve(context.Background(), pos, false)
+			r, err := s.Solve(context.Background(), pos, weak)
 			if err != nil {
 				b.Fatalf("%q: %v", text, err)
 			}
@@ -170,10 +171,11 @@ func BenchmarkProbes(b *testing.B) {
 // name: each turns one idea off when true (mulhash: the table's slot by a
 // product's top bits, turned off by Pons' modulo).
 var ideaSwitches = map[string]*bool{
-	"claimeven": &noClaimeven,
-	"wintwo":    &noWinTwo,
-	"forced":    &noForced,
-	"mulhash":   &tableModulo,
+	"claimeven":  &noClaimeven,
+	"wintwo":     &noWinTwo,
+	"forced":     &noForced,
+	"oddthreats": &noOddThreats,
+	"mulhash":    &tableModulo,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of

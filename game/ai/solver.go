@@ -276,6 +276,12 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	var childOpp [maxColumns64]uint64 // each child's opp, by column
 	n := 0
 	winsInTwo := false // a move after which the opponent loses at once
+	// The first player's odd threats count more away from the end
+	// (moveScore): the cells that weigh, once for every move.
+	var odd uint64
+	if p.moves&1 == 0 && g.cells-p.moves >= oddThreatsFrom && !noOddThreats {
+		odd = g.oddRows
+	}
 	for rank := 0; rank < g.columns; rank++ {
 		c := g.order[rank]
 		m := possible & g.column[c]
@@ -291,7 +297,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		if c == ttColumn {
 			score = 1023
 		} else {
-			score = s.moveScore(&p, m, opp, w)
+			score = s.moveScore(&p, m, opp, w, odd)
 		}
 		k := uint16(score<<5 | (31 - rank))
 		i := n
@@ -358,12 +364,15 @@ func (s *searcher) swapWith(moves, n int) int {
 // move ordering, from 0 to 1000: the cells where the move leaves the
 // player a line to complete (Pons' count), the ones right above a
 // playable cell, which the opponent cannot play under, counting more
-// (after c4's ordering), and none directly above an opponent's threat
-// (opp), which could never be played.
+// (after c4's ordering), as do the first player's threats on odd rows
+// (counted from 1), and none directly above an opponent's threat (opp),
+// which could never be played.
 //
 // mine is the player's winning cells after the move, g.winning(p.cur|m,
-// p.mask|m).
-func (s *searcher) moveScore(p *position, m, opp, mine uint64) int {
+// p.mask|m); odd is the cells whose threats count four times too (the odd
+// rows for the first player with at least oddThreatsFrom empty cells, else
+// none).
+func (s *searcher) moveScore(p *position, m, opp, mine, odd uint64) int {
 	g := s.g
 	mask := p.mask | m
 	w := mine &^ (opp << 1)
@@ -376,7 +385,15 @@ func (s *searcher) moveScore(p *position, m, opp, mine uint64) int {
 	case 3:
 		return 3*bits.OnesCount64(w) + 12*bits.OnesCount64(w&(next<<1)) + 5*bits.OnesCount64(w&(next<<2))
 	}
-	return min(bits.OnesCount64(w)+3*bits.OnesCount64(w&(next<<1)), 1000)
+	// The first player's threats on odd rows (counted from 1) count four
+	// times too, with at least oddThreatsFrom empty cells (odd): in the end
+	// game the second player's follow-up takes the even rows, and an odd
+	// threat is what wins the first player the game (Allis' zugzwang rules).
+	score := bits.OnesCount64(w) + 3*bits.OnesCount64(w&(next<<1))
+	if odd != 0 {
+		score += 3 * bits.OnesCount64(w&odd)
+	}
+	return min(score, 1000)
 }
 
 // store records bounds and a best column (in the position's own
