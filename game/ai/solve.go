@@ -407,8 +407,11 @@ func catchStop(f func()) (err error) {
 // probes as the main worker with the replies to the root's moves in another
 // order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
 // table, so each worker finds entries the others have settled (lazy SMP).
-// Its results are never used directly, so it cannot change a score, only
-// how fast it is found.
+// The workers mark the positions they are searching near the root (marks),
+// so that one defers a move another is searching. A helper that finishes a
+// probe before the main worker ends it with its result (helperResults),
+// which is as sound as the main worker's: the same window, searched in
+// another order.
 type helper struct {
 	variant    int
 	started    bool
