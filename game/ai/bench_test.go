@@ -98,7 +98,7 @@ func BenchmarkProbeOrder(b *testing.B) {
 				}
 				probeBy = order.by
 				probes := 0
-				probeTrace = func(int, int, uint64) { probes++ }
+				probeTrace = func(int, int, uint64, bool) { probes++ }
 				defer func() { probeBy, probeTrace = 0, nil }()
 				var interior uint64
 				for i := 0; i < b.N; i++ {
@@ -155,7 +155,9 @@ func BenchmarkProbes(b *testing.B) {
 				b.Fatalf("%q: %v", text, err)
 			}
 			var trace []string
-			probeTrace = func(med, r int, n uint64) { trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d", med, med+1, r, n)) }
+			probeTrace = func(med, r int, n uint64, _ bool) {
+				trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d", med, med+1, r, n))
+			}
 			s.Reset()
 			start := time.Now()
 			r, err := s.Solve(context.Background(), pos, weak)

@@ -144,7 +144,9 @@ func TestPruningGuards(t *testing.T) {
 }
 
 // TestManyWorkers solves positions with four workers that all join at
-// once: the helpers share the table and must not change a score.
+// once: the helpers share the table and must not change a score, and a
+// helper's result may end only the probe it belongs to (probeBoard.post's
+// check of the probe's number: without it, scores go wrong here).
 func TestManyWorkers(t *testing.T) {
 	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 16, Workers: 4})
 	if err != nil {

@@ -228,8 +228,13 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 	if s.workers > 1 || report != nil {
 		main.extra = func() {
 			if len(helpers) > 0 && !helpers[0].started && main.calls >= s.helperAfter {
+				var mk *marks
+				if markPlies > 0 {
+					mk = new(marks)
+					main.marks = mk
+				}
 				for i := range helpers {
-					helpers[i].start(s, p, &stop)
+					helpers[i].start(s, p, &stop, mk)
 				}
 			}
 			if report != nil {
@@ -241,30 +246,47 @@ func (s *Solver) solve(ctx context.Context, p position, weak bool, report func(P
 		}
 	}
 	column := -1
-	err := catchStop(func() {
-		var next probes
-		for lo < hi {
-			next.lo, next.hi = lo, hi
-			med := next.med()
-			// Next to a bound that failed high, the probe is expected to
-			// fail low: every root move must be refuted.
-			low := next.adjacent && next.last == med && helperExpect
-			for i := range helpers {
-				helpers[i].probe(window{med, low})
+	var board probeBoard
+	if helperResults {
+		main.quit = &board.done
+	}
+	var err error
+	var pr probes
+	for seq := 1; lo < hi; seq++ {
+		pr.lo, pr.hi = lo, hi
+		med := pr.med()
+		// Next to a bound that failed high, the probe is expected to
+		// fail low: every root move must be refuted.
+		low := pr.adjacent && pr.last == med && helperExpect
+		board.begin(seq)
+		for i := range helpers {
+			helpers[i].probe(window{med: med, low: low, seq: seq, board: &board})
+		}
+		n0 := main.nodes
+		var r, c int
+		byHelper := false
+		if err = catchStop(func() { r, c = main.rootProbe(p, med, med+1) }); err != nil {
+			if !stop.Load() {
+				// A helper settled the probe first: its result is
+				// as sound as the main worker's (the same window,
+				// searched in another order).
+				r, c, err = board.take()
+				byHelper = true
 			}
-			n0 := main.nodes
-			r, c := main.rootProbe(p, med, med+1)
-			if probeTrace != nil {
-				probeTrace(med, r, main.nodes-n0)
-			}
-			next.last = r
-			if r <= med {
-				hi = r
-			} else {
-				lo, column = r, c
+			if err != nil {
+				break
 			}
 		}
-	})
+		if probeTrace != nil {
+			probeTrace(med, r, main.nodes-n0, byHelper)
+		}
+		pr.last = r
+		if r <= med {
+			hi = r
+		} else {
+			lo, column = r, c
+		}
+	}
 	nodes, interior := main.calls, main.nodes
 	for i := range helpers {
 		c, n := helpers[i].finish()
@@ -337,8 +359,9 @@ func (n *probes) med() int {
 
 // probeTrace, when set (by tests and benchmarks), is called after each of
 // the main worker's root probes with the probe's window (med, med+1), its
-// result and the interior nodes it explored.
-var probeTrace func(med, result int, interior uint64)
+// result, the interior nodes it explored and whether a helper settled the
+// probe first.
+var probeTrace func(med, result int, interior uint64, byHelper bool)
 
 // firstPlayable returns the first column, centre first, that is not full
 // and does not hand the opponent a win when another such column exists.
@@ -384,13 +407,17 @@ func catchStop(f func()) (err error) {
 // probes as the main worker with the replies to the root's moves in another
 // order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
 // table, so each worker finds entries the others have settled (lazy SMP).
-// Its results are never used directly, so it cannot change a score, only
-// how fast it is found.
+// The workers mark the positions they are searching near the root (marks),
+// so that one defers a move another is searching. A helper that finishes a
+// probe before the main worker ends it with its result (helperResults),
+// which is as sound as the main worker's: the same window, searched in
+// another order.
 type helper struct {
 	variant    int
 	started    bool
 	s          *Solver
 	p          position
+	marks      *marks
 	parent     *atomic.Bool
 	probes     chan window
 	stop       atomic.Bool // ends the current probe
@@ -404,15 +431,58 @@ type helper struct {
 	next       window
 }
 
-// window is a helper's next probe: the null window (med, med+1), and
-// whether it is expected to fail low (see searcher.allParity).
+// window is a helper's next probe: the null window (med, med+1), whether
+// it is expected to fail low (see searcher.allParity), the probe's number
+// in the solve and the board where the helper posts its result.
 type window struct {
-	med int
-	low bool
+	med   int
+	low   bool
+	seq   int
+	board *probeBoard
 }
 
-func (h *helper) start(s *Solver, p position, parent *atomic.Bool) {
-	h.started, h.s, h.p, h.parent = true, s, p, parent
+// probeBoard holds the result of the solve's current probe when a helper
+// settles it before the main worker (helperResults): the first worker to
+// finish a probe ends it for all, as in c4's pool of threads.
+type probeBoard struct {
+	done atomic.Bool // a helper posted the current probe's result
+	mu   sync.Mutex
+	seq  int // the current probe's number
+	r, c int // the helper's result: rootProbe's score and column
+}
+
+// begin makes probe seq the current one, with no result yet.
+func (b *probeBoard) begin(seq int) {
+	b.mu.Lock()
+	b.seq = seq
+	b.done.Store(false)
+	b.mu.Unlock()
+}
+
+// post records a helper's result of probe seq, if it is still the
+// current one and unsettled, and tells the main worker (done).
+func (b *probeBoard) post(seq, r, c int) {
+	b.mu.Lock()
+	if seq == b.seq && !b.done.Load() {
+		b.r, b.c = r, c
+		b.done.Store(true)
+	}
+	b.mu.Unlock()
+}
+
+// take returns the posted result of the current probe; errStopped if
+// none was posted.
+func (b *probeBoard) take() (r, c int, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.done.Load() {
+		return 0, 0, errStopped
+	}
+	return b.r, b.c, nil
+}
+
+func (h *helper) start(s *Solver, p position, parent *atomic.Bool, mk *marks) {
+	h.started, h.s, h.p, h.parent, h.marks = true, s, p, parent, mk
 	h.probes = make(chan window, 1)
 	h.done = make(chan struct{})
 	h.probes <- h.next
@@ -435,7 +505,7 @@ func (h *helper) probe(med window) {
 
 func (h *helper) run() {
 	defer close(h.done)
-	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, nearMost: nearReach(h.s.t), stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves}
+	w := &searcher{g: h.s.g, t: h.s.t, near: h.s.near, nearMost: nearReach(h.s.t), stop: &h.stop, quit: &h.quit, variant: h.variant, rootMoves: h.p.moves, marks: h.marks}
 	for next := range h.probes {
 		if h.parent.Load() || h.quit.Load() {
 			break
@@ -445,7 +515,10 @@ func (h *helper) run() {
 		if next.low {
 			w.allParity = 0
 		}
-		_ = catchStop(func() { w.rootProbe(h.p, next.med, next.med+1) })
+		var r, c int
+		if catchStop(func() { r, c = w.rootProbe(h.p, next.med, next.med+1) }) == nil && helperResults && next.board != nil {
+			next.board.post(next.seq, r, c)
+		}
 		h.nodes.Store(w.nodes)
 		h.calls.Store(w.calls)
 		// A finished probe waits for the next one.

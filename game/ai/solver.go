@@ -76,6 +76,9 @@ type searcher struct {
 	// expected to fail high, 0 (the root and the replies' replies) for one
 	// expected to fail low.
 	allParity int
+	// marks, with helpers, is shared by the workers of a solve (see
+	// markPlies).
+	marks *marks
 	// extra, when set, is called every checkEvery nodes by the main worker
 	// (to start a helper once a search proves long).
 	extra func()
@@ -327,11 +330,37 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	}
 
 	best := -1
-	for i := 0; i < n; i++ {
-		c := g.order[31-int(list[i]&31)]
+	// With helpers, near the root, a move another worker is searching
+	// waits until the others are done (ABDADA's deferral): by then the
+	// table likely holds its result.
+	mk := s.marks
+	if mk != nil && p.moves >= s.rootMoves+markPlies {
+		mk = nil
+	}
+	var later [maxColumns64]uint16
+	n1, nl := n, 0
+	for i := 0; i < n1+nl; i++ {
+		k := list[min(i, n1-1)]
+		if i >= n1 {
+			k = later[i-n1]
+		}
+		c := g.order[31-int(k&31)]
 		q := p
 		g.play(&q, possible&g.column[c], c)
+		var ck uint64
+		if mk != nil {
+			ck = q.canonicalKey()
+			if i > 0 && i < n1 && mk.busy(ck) {
+				later[nl] = k
+				nl++
+				continue
+			}
+			mk.enter(ck)
+		}
 		score := -s.negamax(q, -beta, -alpha, childOpp[c])
+		if mk != nil {
+			mk.leave(ck)
+		}
 		if score >= beta {
 			s.store(t, key, mirrored, max(lower, score), upper, c, s.nodes-nodes0)
 			return score
@@ -351,6 +380,22 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	}
 	return alpha
 }
+
+// marks holds the keys of positions some worker is searching, near the
+// root, so that the others search other moves first (after Weill's
+// ABDADA, 1996). A slot keeps one key; a collision only loses a mark,
+// which changes an order, never a score.
+type marks struct {
+	slots [1 << 12]atomic.Uint64
+}
+
+func (m *marks) slot(key uint64) *atomic.Uint64 {
+	return &m.slots[key*hashMul>>52]
+}
+
+func (m *marks) busy(key uint64) bool { return m.slot(key).Load() == key }
+func (m *marks) enter(key uint64)     { m.slot(key).Store(key) }
+func (m *marks) leave(key uint64)     { m.slot(key).CompareAndSwap(key, 0) }
 
 // swapWith returns which of a helper's n > 1 ordered moves it explores
 // first, at a node with moves discs: the second for the first helper,

@@ -46,4 +46,14 @@ var (
 	// that failed high, which is expected to fail low (every root move
 	// refuted); false keeps the replies in every probe.
 	helperExpect = true
+	// helperResults lets a helper that settles a probe before the main
+	// worker end it with its result (the first worker to finish wins, as
+	// in c4); false leaves the helpers only filling the table.
+	helperResults = true
+	// markPlies: with helpers, the workers mark the positions they search
+	// up to this many plies from the root, and search a move another
+	// worker is searching after their other moves (after Weill's ABDADA);
+	// 0 for none. Without it two workers on the same path go down it
+	// together, each searching what the other searches at the same time.
+	markPlies = 12
 )
