@@ -120,13 +120,15 @@ func BenchmarkProbeOrder(b *testing.B) {
 	}
 }
 
-// BenchmarkProbes solves strongly, with one worker and an empty table of
-// CONNECTN_PROBES_MB MiB (64 by default), the 7x6 positions listed in
-// CONNECTN_PROBES (comma-separated, columns from 1, "-" for the empty
-// board), and logs each null-window probe: its window (med, med+1), its
-// result and its interior nodes. Without CONNECTN_PROBES it solves 4444
-// (about 30 million interior nodes: seconds); CONNECTN_PROBES_WEAK=1 solves
-// weakly instead. The empty board, as docs/ai.md gives it:
+// BenchmarkProbes solves strongly, with one worker (CONNECTN_PROBES_WORKERS
+// for more) and an empty table of CONNECTN_PROBES_MB MiB (64 by default),
+// the 7x6 positions listed in CONNECTN_PROBES (comma-separated, columns
+// from 1, "-" for the empty board), and logs each null-window probe: its
+// window (med, med+1), its result, the main worker's interior nodes in it,
+// the time since the solve began when it ended and, with helpers, "by a
+// helper" when a helper settled it first. Without CONNECTN_PROBES it solves
+// 4444 (about 30 million interior nodes: seconds); CONNECTN_PROBES_WEAK=1
+// solves weakly instead. The empty board, as docs/ai.md gives it:
 //
 //	CONNECTN_PROBES=- CONNECTN_PROBES_MB=1024 go test -run '^$' -bench 'Probes$' -benchtime 1x -v ./game/ai
 func BenchmarkProbes(b *testing.B) {
@@ -139,7 +141,13 @@ func BenchmarkProbes(b *testing.B) {
 			b.Fatalf("CONNECTN_PROBES_MB=%q: %v", e, err)
 		}
 	}
-	s, err := NewSolver(6, 7, 4, SolverOptions{Workers: 1, TableMB: mb})
+	workers := 1
+	if e := os.Getenv("CONNECTN_PROBES_WORKERS"); e != "" {
+		if _, err := fmt.Sscan(e, &workers); err != nil || workers < 1 {
+			b.Fatalf("CONNECTN_PROBES_WORKERS=%q: want a number of workers from 1", e)
+		}
+	}
+	s, err := NewSolver(6, 7, 4, SolverOptions{Workers: workers, TableMB: mb})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -154,12 +162,20 @@ func BenchmarkProbes(b *testing.B) {
 			if err != nil {
 				b.Fatalf("%q: %v", text, err)
 			}
-			var trace []string
-			probeTrace = func(med, r int, n uint64, _ bool) {
-				trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d", med, med+1, r, n))
+			var (
+				trace []string
+				start time.Time
+			)
+			probeTrace = func(med, r int, n uint64, byHelper bool) {
+				by := ""
+				if byHelper {
+					by = " by a helper"
+				}
+				trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d at %v%s", med, med+1, r, n,
+					time.Since(start).Round(time.Millisecond), by))
 			}
 			s.Reset()
-			start := time.Now()
+			start = time.Now()
 			r, err := s.Solve(context.Background(), pos, weak)
 			if err != nil {
 				b.Fatalf("%q: %v", text, err)
