@@ -64,7 +64,7 @@ type searcher struct {
 	nodes    uint64       // interior nodes: positions whose moves are searched (c4's count)
 	calls    uint64       // negamax calls, counted as Pons counts them
 	stop     *atomic.Bool // set when the search must end
-	quit     *atomic.Bool // for a helper: set, never cleared, when it must end for good
+	quit     *atomic.Bool // for a helper: set, never cleared, when it must end for good; for the main worker: set when a helper settled the probe (probeBoard.done)
 	// variant, for a helper, reorders the first moves of every node near
 	// the root, so that the helper explores other subtrees first and fills
 	// the shared table for the others (lazy SMP); 0 for the main worker.
@@ -337,22 +337,22 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	if mk != nil && p.moves >= s.rootMoves+markPlies {
 		mk = nil
 	}
-	var later [maxColumns64]uint16
-	n1, nl := n, 0
-	for i := 0; i < n1+nl; i++ {
-		k := list[min(i, n1-1)]
-		if i >= n1 {
-			k = later[i-n1]
+	var deferred uint64 // the indices in list of the moves put off, in order
+	for j, nd := 0, 0; j < n+nd; j++ {
+		i := j
+		if j >= n {
+			i = bits.TrailingZeros64(deferred)
+			deferred &= deferred - 1
 		}
-		c := g.order[31-int(k&31)]
+		c := g.order[31-int(list[i]&31)]
 		q := p
 		g.play(&q, possible&g.column[c], c)
 		var ck uint64
 		if mk != nil {
 			ck = q.canonicalKey()
-			if i > 0 && i < n1 && mk.busy(ck) {
-				later[nl] = k
-				nl++
+			if j > 0 && j < n && mk.busy(ck) {
+				deferred |= 1 << j
+				nd++
 				continue
 			}
 			mk.enter(ck)

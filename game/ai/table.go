@@ -82,28 +82,26 @@ func newTable(sizeMB int) *table {
 	entries := uint64(max(sizeMB, 1)) << 20 / 8
 	log := uint(max(bits.Len64(entries)-1, minTableLog))
 	if !twoTierOff && 64-(log-1)+workCheckShift <= 64 {
-		// Buckets of two slots: the check needs one bit more than with
-		// single slots.
-		t := &table{size: 1 << (log - 1), shift: 64 - (log - 1), bits: 64 - (log - 1), checkShift: workCheckShift, twoTier: true}
-		if tableModulo {
-			t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
-		}
-		t.slots = allocSlots(2 * t.size)
-		t.generations()
-		return t
+		// Buckets of two slots.
+		return shapedTable(log-1, workCheckShift, true, allocSlots)
 	}
-	return sizedTable(log, checkShift)
+	return shapedTable(log, checkShift, false, allocSlots)
 }
 
-// sizedTable returns a table of 1 << log single slots whose check starts at
-// bit checkShift of an entry (64 - log bits of it, one more with
-// tableModulo).
-func sizedTable(log, checkShift uint) *table {
-	t := &table{size: 1 << log, shift: 64 - log, bits: 64 - log, checkShift: checkShift}
+// shapedTable returns a table of 1 << log slots (of buckets of two slots
+// with twoTier), or of the prime below with tableModulo, their memory from
+// alloc, whose check starts at bit checkShift of an entry: 64 - log bits
+// of it, one more with tableModulo.
+func shapedTable(log, checkShift uint, twoTier bool, alloc func(n uint64) []uint64) *table {
+	t := &table{size: 1 << log, shift: 64 - log, bits: 64 - log, checkShift: checkShift, twoTier: twoTier}
 	if tableModulo {
 		t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
 	}
-	t.slots = allocSlots(t.size)
+	n := t.size
+	if twoTier {
+		n *= 2
+	}
+	t.slots = alloc(n)
 	t.generations()
 	return t
 }
@@ -154,11 +152,10 @@ func prevPrime(n uint64) uint64 {
 // (a prime size and a power of two determine h by the Chinese remainder
 // theorem).
 func (t *table) hash(key, salt uint64) (slot uint64, check uint64) {
+	h := key ^ salt
 	if t.modulo {
-		h := key ^ salt
 		return h % t.size, h & (1<<t.bits - 1)
 	}
-	h := key ^ salt
 	low := h & (t.size - 1)
 	return low ^ (h>>(64-t.shift))*hashMul>>t.shift, h >> (64 - t.shift)
 }
@@ -255,11 +252,5 @@ func (t *table) clear() {
 const nearTableLog = 17
 
 func newNearTable() *table {
-	t := &table{size: 1 << nearTableLog, shift: 64 - nearTableLog, bits: 64 - nearTableLog, checkShift: moveShift}
-	if tableModulo {
-		t.size, t.bits, t.modulo = prevPrime(t.size), t.bits+1, true
-	}
-	t.slots = make([]uint64, t.size)
-	t.generations()
-	return t
+	return shapedTable(nearTableLog, moveShift, false, func(n uint64) []uint64 { return make([]uint64, n) })
 }
