@@ -28,7 +28,8 @@ var (
 	// ErrCorrupt means a stored row cannot be turned back into a session:
 	// its configuration is not valid JSON, its actions cannot be read (in
 	// neither of their stored forms) or no longer replay (the game error is
-	// wrapped too), or a timestamp or phase is unreadable. Abandon is the way out for such a row.
+	// wrapped too), or a timestamp or phase is unreadable. Abandon is the
+	// way out for such a row.
 	ErrCorrupt = errors.New("corrupt session record")
 	// ErrConflict means Update found the session changed by another
 	// process every time it tried to write it back (Update retries on a
@@ -285,9 +286,9 @@ func (s *Session) Clone() *Session {
 // none) is prev's, any other is copied. A Store that keeps decoded sessions
 // in memory keeps such copies: the bot decodes an interaction's strings as
 // views into one copy of its request body (about 1 KiB for a click, the
-// message it was clicked on left out), so that a session
-// holding its channel, its players' names or its webhook token as they were
-// decoded would keep every such body alive for as long as it is kept.
+// message it was clicked on left out), so that a session holding its
+// channel, its players' names or its webhook token as they were decoded
+// would keep every such body alive for as long as it is kept.
 // Reusing prev's strings makes a move copy only what it changed (the
 // interaction token, mostly).
 func (s *Session) CloneOwned(prev *Session) *Session {

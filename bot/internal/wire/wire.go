@@ -3,8 +3,9 @@
 // X-Signature-Timestamp followed by the body), decoding the interaction
 // fast (the clicked message skimmed, not decoded; strings aliasing one
 // copy of the body, so that the request's buffer can be reused), and
-// encoding the response as encoding/json would through discordgo's methods, at a fraction of the cost. The HTTP server
-// around it is transport.HTTPServer.
+// encoding the response as encoding/json would through discordgo's
+// methods, at a fraction of the cost. The HTTP server around it is
+// transport.HTTPServer.
 //
 // Source: Discord's "Receiving and Responding" (security and
 // authorization: discord.com/developers/docs/interactions/receiving-and-responding).
