@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -666,16 +665,18 @@ func boardButtons(l *locale.Localizer, s *sessions.Session) []discordgo.MessageC
 	// Built in as few allocations as it takes: this runs at every move.
 	// The custom_ids (the columns', then Forfeit's) are cut from one
 	// string, between offsets off[k] and off[k+1].
-	ids := make([]byte, 0, 32*(columns+1))
-	var offsets [16]int // on the stack for up to 14 columns
+	var ids strings.Builder
+	ids.Grow(32 * (columns + 1))
+	var id [limits.CustomID]byte // each custom_id's bytes, on the stack
+	var offsets [16]int          // on the stack for up to 14 columns
 	off := offsets[:1]
 	for c := range columns {
-		ids = customid.New("drop", s.ID, int64(s.PostSeq), int64(m.Plies()), int64(c+1)).Append(ids)
-		off = append(off, len(ids))
+		ids.Write(customid.New("drop", s.ID, int64(s.PostSeq), int64(m.Plies()), int64(c+1)).Append(id[:0]))
+		off = append(off, ids.Len())
 	}
-	ids = customid.New("forfeit", s.ID).Append(ids)
-	off = append(off, len(ids))
-	all := unsafe.String(unsafe.SliceData(ids), len(ids)) // ids is not written again
+	ids.Write(customid.New("forfeit", s.ID).Append(id[:0]))
+	off = append(off, ids.Len())
+	all := ids.String()
 	// Pointers into one slice of buttons and one of rows: a value in an
 	// interface would be a copy on the heap each.
 	buttons := make([]discordgo.Button, columns+1)
