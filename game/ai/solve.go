@@ -375,6 +375,10 @@ func (n *probes) med() int {
 // probe first.
 var probeTrace func(med, result int, interior uint64, byHelper bool)
 
+// helperHook, when set (by tests and benchmarks), is called by a helper
+// (its variant) as it begins the solve's probe seq; a test may delay it.
+var helperHook func(variant, seq int)
+
 // firstPlayable returns the first column, centre first, that is not full
 // and does not hand the opponent a win when another such column exists.
 func (g *geometry) firstPlayable(p *position) int {
@@ -526,6 +530,9 @@ func (h *helper) run() {
 		w.allParity = 1
 		if next.low {
 			w.allParity = 0
+		}
+		if helperHook != nil {
+			helperHook(h.variant, next.seq)
 		}
 		var r, c int
 		if catchStop(func() { r, c = w.rootProbe(h.p, next.med, next.med+1) }) == nil && helperResults && next.board != nil {
