@@ -422,7 +422,10 @@ func catchStop(f func()) (err error) {
 // helper is a further worker of a long search: it runs the same null-window
 // probes as the main worker with the replies to the root's moves in another
 // order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
-// table, so each worker finds entries the others have settled (lazy SMP).
+// table, so each worker finds entries the others have settled (lazy SMP);
+// where it puts another move first, it keeps the common order's first as
+// the position's best move in the table (helperHints), so that its order
+// leaves no trace in the next probe's.
 // The workers mark the positions they are searching near the root (marks),
 // so that one defers a move another is searching. A helper that finishes a
 // probe before the main worker ends it with its result (helperResults),
