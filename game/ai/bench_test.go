@@ -129,7 +129,11 @@ func BenchmarkProbeOrder(b *testing.B) {
 // the time since the solve began when it ended and, with helpers, "by a
 // helper" when a helper settled it first. Without CONNECTN_PROBES it solves
 // 4444 (about 30 million interior nodes: seconds); CONNECTN_PROBES_WEAK=1
-// solves weakly instead. The empty board, as docs/ai.md gives it:
+// solves weakly instead; CONNECTN_PROBES_ROOTS=1 also logs when each worker
+// begins and ends each root move (rootTrace) and takes each probe, and
+// CONNECTN_PROBES_DELAY=seq:ms holds the helpers back ms milliseconds at
+// the start of probe seq (helperHook). The empty board, as docs/ai.md
+// gives it:
 //
 //	CONNECTN_PROBES=- CONNECTN_PROBES_MB=1024 go test -run '^$' -bench 'Probes$' -benchtime 1x -v ./game/ai
 func BenchmarkProbes(b *testing.B) {
