@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -128,7 +129,11 @@ func BenchmarkProbeOrder(b *testing.B) {
 // the time since the solve began when it ended and, with helpers, "by a
 // helper" when a helper settled it first. Without CONNECTN_PROBES it solves
 // 4444 (about 30 million interior nodes: seconds); CONNECTN_PROBES_WEAK=1
-// solves weakly instead. The empty board, as docs/ai.md gives it:
+// solves weakly instead; CONNECTN_PROBES_ROOTS=1 also logs when each worker
+// begins and ends each root move (rootTrace) and takes each probe, and
+// CONNECTN_PROBES_DELAY=seq:ms holds the helpers back ms milliseconds at
+// the start of probe seq (helperHook). The empty board, as docs/ai.md
+// gives it:
 //
 //	CONNECTN_PROBES=- CONNECTN_PROBES_MB=1024 go test -run '^$' -bench 'Probes$' -benchtime 1x -v ./game/ai
 func BenchmarkProbes(b *testing.B) {
@@ -151,6 +156,7 @@ func BenchmarkProbes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	s.Clear() // the table's memory mapped before any clock starts
 	defer func() { probeTrace = nil }()
 	for i := 0; i < b.N; i++ {
 		for _, text := range strings.Split(list, ",") {
@@ -174,6 +180,44 @@ func BenchmarkProbes(b *testing.B) {
 				trace = append(trace, fmt.Sprintf("(%d,%d) -> %d: %d at %v%s", med, med+1, r, n,
 					time.Since(start).Round(time.Millisecond), by))
 			}
+			var (
+				mu    sync.Mutex
+				roots []string
+			)
+			if os.Getenv("CONNECTN_PROBES_ROOTS") == "1" {
+				rootTrace = func(variant, column int, done bool, score int, nodes uint64) {
+					mu.Lock()
+					defer mu.Unlock()
+					ev := "begins"
+					if done {
+						ev = fmt.Sprintf("done %d", score)
+					}
+					roots = append(roots, fmt.Sprintf("%v w%d col %d %s (%d nodes)", time.Since(start).Round(time.Millisecond), variant, column+1, ev, nodes))
+				}
+				helperHook = func(variant, seq int) {
+					mu.Lock()
+					defer mu.Unlock()
+					roots = append(roots, fmt.Sprintf("%v w%d takes probe %d", time.Since(start).Round(time.Millisecond), variant, seq))
+				}
+				defer func() { rootTrace, helperHook = nil, nil }()
+			}
+			if e := os.Getenv("CONNECTN_PROBES_DELAY"); e != "" {
+				// seq:ms — helpers begin probe seq ms late.
+				var seq, ms int
+				if _, err := fmt.Sscanf(e, "%d:%d", &seq, &ms); err != nil {
+					b.Fatalf("CONNECTN_PROBES_DELAY=%q: want seq:ms", e)
+				}
+				log := helperHook
+				helperHook = func(variant, sq int) {
+					if sq == seq {
+						time.Sleep(time.Duration(ms) * time.Millisecond)
+					}
+					if log != nil {
+						log(variant, sq)
+					}
+				}
+				defer func() { helperHook = nil }()
+			}
 			s.Reset()
 			start = time.Now()
 			r, err := s.Solve(context.Background(), pos, weak)
@@ -181,6 +225,9 @@ func BenchmarkProbes(b *testing.B) {
 				b.Fatalf("%q: %v", text, err)
 			}
 			b.Logf("%q: score %d, %d interior nodes (%d calls), %v; probes %s", text, r.Score, r.Interior, r.Nodes, time.Since(start).Round(time.Millisecond), strings.Join(trace, ", "))
+			if len(roots) > 0 {
+				b.Logf("root moves:\n%s", strings.Join(roots, "\n"))
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -176,5 +177,49 @@ func TestManyWorkers(t *testing.T) {
 		if got.Interior == 0 || got.Nodes < got.Interior {
 			t.Errorf("line %d: %d nodes, %d interior: want 0 < interior <= nodes", c.line, got.Nodes, got.Interior)
 		}
+	}
+}
+
+// TestHelperLeavesNoHint: a helper that puts another move first near the
+// root (here the replies to the root's move 3, in a null window far below
+// their score, where every move cuts) keeps in the table, as the position's
+// best move, the one the main worker would (the common order's first), so
+// that the order of the next probe does not depend on which worker stored
+// the entry last (docs/ai.md, "Workers"); with helperHints it keeps its own.
+func TestHelperLeavesNoHint(t *testing.T) {
+	defer func() { helperHints = false }()
+	s, err := NewSolver(6, 7, 4, SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.g.replay([]int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := func(variant int, hints bool) int {
+		helperHints = hints
+		s.Reset()
+		w := &searcher{g: s.g, t: s.t, near: s.near, nearMost: nearReach(s.t), stop: new(atomic.Bool), variant: variant, allParity: 1}
+		if r := w.negamax(p, -11, -10, s.g.winning(p.cur^p.mask, p.mask)); r < -10 {
+			t.Fatalf("variant %d: %d in the window (-11,-10): want a cut", variant, r)
+		}
+		_, _, c, ok := s.t.get(p.canonicalKey(), s.g.salt)
+		if !ok {
+			t.Fatalf("variant %d: no entry", variant)
+		}
+		if p.mcur+p.mmask < p.cur+p.mask && c >= 0 {
+			c = s.g.columns - 1 - c
+		}
+		return c
+	}
+	main := hint(0, false)
+	if main < 0 {
+		t.Fatal("the main worker kept no best move")
+	}
+	if got := hint(1, false); got != main {
+		t.Errorf("a helper kept column %d as the best move; the main worker keeps %d", got+1, main+1)
+	}
+	if got := hint(1, true); got == main {
+		t.Errorf("with helperHints, a helper kept column %d, the main worker's: the test does not see the helper's order", got+1)
 	}
 }

@@ -124,6 +124,18 @@ func (s *Solver) Reset() {
 	s.near.clear()
 }
 
+// Clear empties the transposition table by writing every entry, as c4's
+// clear_state and Pons' reset do, and so also has the system map all of
+// the table's memory, which Reset and a new Solver leave to the first
+// searches that reach it: a 1 GiB table's first touch costs 0.1 to 3 s
+// on the virtual machine of docs/ai.md. A benchmark calls it before its
+// clock starts, so that it times the search, not the system's paging; it
+// must not be called while a Solve of s runs.
+func (s *Solver) Clear() {
+	s.t.wipe()
+	s.near.wipe()
+}
+
 // Position is a position on a Solver's board, built by Solver.Play.
 type Position struct {
 	p position
@@ -363,6 +375,10 @@ func (n *probes) med() int {
 // probe first.
 var probeTrace func(med, result int, interior uint64, byHelper bool)
 
+// helperHook, when set (by tests and benchmarks), is called by a helper
+// (its variant) as it begins the solve's probe seq; a test may delay it.
+var helperHook func(variant, seq int)
+
 // firstPlayable returns the first column, centre first, that is not full
 // and does not hand the opponent a win when another such column exists.
 func (g *geometry) firstPlayable(p *position) int {
@@ -406,7 +422,10 @@ func catchStop(f func()) (err error) {
 // helper is a further worker of a long search: it runs the same null-window
 // probes as the main worker with the replies to the root's moves in another
 // order (its variant; see helperOddOnly), in its own goroutine, and shares the transposition
-// table, so each worker finds entries the others have settled (lazy SMP).
+// table, so each worker finds entries the others have settled (lazy SMP);
+// where it puts another move first, it keeps the common order's first as
+// the position's best move in the table (helperHints), so that its order
+// leaves no trace in the next probe's.
 // The workers mark the positions they are searching near the root (marks),
 // so that one defers a move another is searching. A helper that finishes a
 // probe before the main worker ends it with its result (helperResults),
@@ -514,6 +533,9 @@ func (h *helper) run() {
 		w.allParity = 1
 		if next.low {
 			w.allParity = 0
+		}
+		if helperHook != nil {
+			helperHook(h.variant, next.seq)
 		}
 		var r, c int
 		if catchStop(func() { r, c = w.rootProbe(h.p, next.med, next.med+1) }) == nil && helperResults && next.board != nil {

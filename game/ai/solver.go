@@ -324,8 +324,16 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			}
 		}
 	}
+	// hint, when not -1, is the move the table keeps as this position's
+	// best when a move cuts off the search instead of the cutting one:
+	// for a helper that put another move first, the common order's first
+	// (the table's old hint if any), so that its order leaves no trace.
+	hint := -1
 	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == s.allParity) {
 		j := s.swapWith(p.moves, n)
+		if !helperHints {
+			hint = g.order[31-int(list[0]&31)]
+		}
 		list[0], list[j] = list[j], list[0]
 	}
 
@@ -362,6 +370,14 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			mk.leave(ck)
 		}
 		if score >= beta {
+			if hint >= 0 {
+				// A helper's cut, maybe with a move it put first: any
+				// move cuts in a window far from the score, and the
+				// next search would take the helper's order for the
+				// position's best move. The hint the main worker
+				// starts from is as good a guess.
+				c = hint
+			}
 			s.store(t, key, mirrored, max(lower, score), upper, c, s.nodes-nodes0)
 			return score
 		}
@@ -450,6 +466,12 @@ func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, colu
 	t.put(key, s.g.salt, lower, upper, column, nodes)
 }
 
+// rootTrace, when set (by tests and benchmarks), is called by rootProbe
+// before (done false) and after (done true, with its score) each root move
+// a worker searches, with the worker's variant (0 for the main worker) and
+// its interior nodes so far. A move cut short by a stop never reports done.
+var rootTrace func(variant, column int, done bool, score int, nodes uint64)
+
 // rootProbe is negamax at the root: it searches every move (no table
 // cutoff) and also returns the column whose score decided the result: the
 // move that failed high, or the best one seen when all failed low (-1 when
@@ -506,7 +528,13 @@ func (s *searcher) rootProbe(p position, alpha, beta int) (score, column int) {
 		q := p
 		m := possible & g.column[c]
 		g.play(&q, m, c)
+		if rootTrace != nil {
+			rootTrace(s.variant, c, false, 0, s.nodes)
+		}
 		sc := -s.negamax(q, -beta, -alpha, g.winning(p.cur|m, q.mask))
+		if rootTrace != nil {
+			rootTrace(s.variant, c, true, sc, s.nodes)
+		}
 		if sc > best {
 			best = sc
 			if sc > alpha {

@@ -241,6 +241,12 @@ func (t *table) clear() {
 		t.tag = t.gen << t.bits
 		return
 	}
+	t.wipe()
+}
+
+// wipe empties the table by writing every slot, whatever its generation.
+// No search may use the table meanwhile.
+func (t *table) wipe() {
 	clear(t.slots)
 	t.gen = min(1, t.maxGen)
 	t.tag = t.gen << t.bits

@@ -46,6 +46,10 @@ var (
 	// that failed high, which is expected to fail low (every root move
 	// refuted); false keeps the replies in every probe.
 	helperExpect = true
+	// helperHints: true lets a helper that put another move first near
+	// the root keep the move that cut as the position's best in the
+	// table; false keeps the common order's first (or the old hint).
+	helperHints = false
 	// helperResults lets a helper that settles a probe before the main
 	// worker end it with its result (the first worker to finish wins, as
 	// in c4); false leaves the helpers only filling the table.
