@@ -8,31 +8,32 @@
 //	connectn-solvebench -settled [flags]        the settled shares
 //
 // The side-by-side table solves the empty 7x6 board (strongly and weakly,
-// with -empty; one of the two with -empty-strong or -empty-weak) and the first -n positions of each of Pascal Pons' test sets
-// (-sets, read from -dir) with this solver, in this process, and with each
-// outside solver named by -c4 and -pons. An outside solver is a program
-// that reads positions on standard input, one a line (columns numbered from
-// 1, an empty line the empty board), empties its table before each, and
-// prints "moves score nodes microseconds" for each, the format of
-// "connectn solve"; given -w as its first argument it solves weakly (1, 0,
-// -1). docs/ai.md shows the two small drivers that make c4's and Pons'
-// solvers speak it; they are built outside this repository (c4 is under the
-// AGPL), and this command builds nothing: it only runs the paths it is
-// given. This solver's nodes are given twice: counted as Pons counts his
-// (every position visited) and as c4 counts its (positions whose moves are
-// searched). Like c4's and Pons' drivers, which empty their tables by
-// writing them before their clocks start, it empties this solver's table
-// by Solver.Clear before timing anything, so that no solver's time
-// includes the system's first touch of its table's memory. Every score is checked against the set's; a wrong one is printed
-// and makes the exit status 1. With -repeat k every solver solves the set
-// k times over (an outside solver is sent its lines k times), each position
-// from an empty table, and a position's time is the least of its k: a
-// loaded machine's interruptions then weigh little on positions of
-// microseconds (and the same position is never solved twice in a row,
-// which would find the caches full of its own table entries). With -cpu
-// this solver's time is the process's processor time (over every worker),
-// not the wall clock's; the outside solvers' drivers must then report
-// processor time too (docs/ai.md shows how).
+// with -empty; one of the two with -empty-strong or -empty-weak) and the
+// first -n positions of each of Pascal Pons' test sets (-sets, read from
+// -dir) with this solver, in this process, and with each outside solver
+// named by -c4 and -pons. An outside solver is a program that reads
+// positions on standard input, one a line (columns numbered from 1, an empty
+// line the empty board), empties its table before each, and prints "moves
+// score nodes microseconds" for each, the format of "connectn solve"; given
+// -w as its first argument it solves weakly (1, 0, -1). docs/ai.md shows the
+// two small drivers that make c4's and Pons' solvers speak it; they are
+// built outside this repository (c4 is under the AGPL), and this command
+// builds nothing: it only runs the paths it is given. This solver's nodes
+// are given twice: counted as Pons counts his (every position visited) and
+// as c4 counts its (positions whose moves are searched). Like c4's and Pons'
+// drivers, which empty their tables by writing them before their clocks
+// start, it empties this solver's table by Solver.Clear before timing
+// anything, so that no solver's time includes the system's first touch of
+// its table's memory. Every score is checked against the set's; a wrong one
+// is printed and makes the exit status 1. With -repeat k every solver solves
+// the set k times over (an outside solver is sent its lines k times), each
+// position from an empty table, and a position's time is the least of its k:
+// a loaded machine's interruptions then weigh little on positions of
+// microseconds (and the same position is never solved twice in a row, which
+// would find the caches full of its own table entries). With -cpu this
+// solver's time is the process's processor time (over every worker), not the
+// wall clock's; the outside solvers' drivers must then report processor time
+// too (docs/ai.md shows how).
 //
 // The settled shares play -games games per board between two players that
 // win when they can, block when they must, avoid handing the opponent a
