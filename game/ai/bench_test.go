@@ -194,6 +194,8 @@ var ideaSwitches = map[string]*bool{
 	"forced":     &noForced,
 	"oddthreats": &noOddThreats,
 	"mulhash":    &tableModulo,
+	"winnow":     &noWinNow,
+	"childce":    &noChildClaimeven,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of

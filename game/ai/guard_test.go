@@ -130,6 +130,8 @@ func TestPruningGuards(t *testing.T) {
 		{"enhanced transposition cutoff", faultETC},
 		{"forced block", faultBlock},
 		{"win in two discs", faultWinTwo},
+		{"win with the next disc but one", faultWinNow},
+		{"claimeven on children, parity", faultChildParity},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			faults = f.fault

@@ -94,15 +94,17 @@ type searcher struct {
 // rule, making it unsound, so that a test can watch a wrong score appear
 // (guard_test.go). They are all off outside tests.
 const (
-	faultLower     = 1 << iota // the opponent is assumed unable to win with their next two discs
-	faultUpper                 // the player is assumed unable to win with their next two discs
-	faultDraw                  // a player is bounded by a draw whether or not a line is still open to them
-	faultClaimeven             // the claimeven bound applies whether or not the player can still make a line
-	faultParity                // the claimeven bound applies with either player to move
-	faultTable                 // a table entry's lower bound is taken for an exact score
-	faultETC                   // a child's lower bound in the table cuts off its parent
-	faultBlock                 // a single immediate threat of the opponent is not blocked at once
-	faultWinTwo                // the player is assumed unable to win with their next two discs whatever their moves
+	faultLower       = 1 << iota // the opponent is assumed unable to win with their next two discs
+	faultUpper                   // the player is assumed unable to win with their next two discs
+	faultDraw                    // a player is bounded by a draw whether or not a line is still open to them
+	faultClaimeven               // the claimeven bound applies whether or not the player can still make a line
+	faultParity                  // the claimeven bound applies with either player to move
+	faultTable                   // a table entry's lower bound is taken for an exact score
+	faultETC                     // a child's lower bound in the table cuts off its parent
+	faultBlock                   // a single immediate threat of the opponent is not blocked at once
+	faultWinTwo                  // the player is assumed unable to win with their next two discs whatever their moves
+	faultWinNow                  // a move that leaves the opponent a single non-losing reply is taken for a win with the next disc but one
+	faultChildParity             // claimeven is tried on every child, whoever moves in it
 )
 
 // faults holds the knobs set by a test; 0 outside tests.
@@ -293,8 +295,27 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		}
 		w := g.winning(p.cur|m, p.mask|m)
 		childOpp[c] = w
-		if g.nonLosingAfter(p.mask|m, w) == 0 {
+		if r := g.nonLosingAfter(p.mask|m, w); r == 0 || (faults&faultWinNow != 0 && r&(r-1) == 0) {
+			if !noWinNow && faults&faultWinTwo == 0 {
+				// The opponent loses at once: a win with the
+				// player's second disc, the best left (upper).
+				v := (g.cells - 1 - p.moves) / 2
+				s.store(t, key, mirrored, v, v, c, s.nodes-nodes0)
+				return v
+			}
 			winsInTwo = true
+		}
+		// Claimeven on the child, whose player to move is then the
+		// first player: its upper bound is the move's lower bound, a
+		// cutoff before any move is searched (c4's static evaluation
+		// of children).
+		if g.evenRows && (p.moves&1 == 1 || faults&faultChildParity != 0) && !noChildClaimeven && !noClaimeven {
+			q := p
+			g.play(&q, m, c)
+			if u := g.claimeven(&q); -u >= beta {
+				s.store(t, key, mirrored, max(lower, -u), upper, c, s.nodes-nodes0)
+				return -u
+			}
 		}
 		var score int
 		if c == ttColumn {
