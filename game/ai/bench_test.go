@@ -196,6 +196,7 @@ var ideaSwitches = map[string]*bool{
 	"mulhash":    &tableModulo,
 	"winnow":     &noWinNow,
 	"childce":    &noChildClaimeven,
+	"winthree":   &noWinThree,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of

@@ -132,6 +132,7 @@ func TestPruningGuards(t *testing.T) {
 		{"win in two discs", faultWinTwo},
 		{"win with the next disc but one", faultWinNow},
 		{"claimeven on children, parity", faultChildParity},
+		{"win with the third disc", faultWinThree},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			faults = f.fault

@@ -105,6 +105,7 @@ const (
 	faultWinTwo                  // the player is assumed unable to win with their next two discs whatever their moves
 	faultWinNow                  // a move that leaves the opponent a single non-losing reply is taken for a win with the next disc but one
 	faultChildParity             // claimeven is tried on every child, whoever moves in it
+	faultWinThree                // a move after whose forced reply the opponent has a single non-losing reply to a move of the player's is taken for a win with the third disc
 )
 
 // faults holds the knobs set by a test; 0 outside tests.
@@ -281,6 +282,10 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	var childOpp [maxColumns64]uint64 // each child's opp, by column
 	n := 0
 	winsInTwo := false // a move after which the opponent loses at once
+	// forcing: the moves after which the opponent has a single reply
+	// that does not lose at once (replies, by column).
+	var forcing uint64
+	var replies [maxColumns64]uint64
 	// The first player's odd threats count more away from the end
 	// (moveScore): the cells that weigh, once for every move.
 	var odd uint64
@@ -304,15 +309,16 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 				return v
 			}
 			winsInTwo = true
+		} else if r&(r-1) == 0 {
+			forcing |= 1 << c
+			replies[c] = r
 		}
 		// Claimeven on the child, whose player to move is then the
 		// first player: its upper bound is the move's lower bound, a
 		// cutoff before any move is searched (c4's static evaluation
 		// of children).
 		if g.evenRows && (p.moves&1 == 1 || faults&faultChildParity != 0) && !noChildClaimeven && !noClaimeven {
-			q := p
-			g.play(&q, m, c)
-			if u := g.claimeven(&q); -u >= beta {
+			if u := g.claimevenOf(p.cur|m, p.mask|m); -u >= beta {
 				s.store(t, key, mirrored, max(lower, -u), upper, c, s.nodes-nodes0)
 				return -u
 			}
@@ -342,6 +348,16 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 					s.store(t, key, mirrored, lower, upper, ttColumn, s.nodes-nodes0)
 					return beta
 				}
+			}
+		}
+		// A move whose single reply leaves the player a move after
+		// which the opponent loses at once wins with the third disc:
+		// the best left (c4's static evaluation follows forced moves).
+		if forcing != 0 && !noWinThree && g.cells-p.moves >= 5 {
+			if c := s.winThree(&p, forcing, &replies); c >= 0 {
+				v := (g.cells - 3 - p.moves) / 2
+				s.store(t, key, mirrored, v, v, c, s.nodes-nodes0)
+				return v
 			}
 		}
 	}
@@ -400,6 +416,31 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		s.store(t, key, mirrored, lower, min(upper, alpha), best, s.nodes-nodes0)
 	}
 	return alpha
+}
+
+// winThree returns a column of the player to move in p after which the
+// opponent has a single reply that does not lose at once (forcing, a bit
+// per column; replies, by column) and the player then a move after which
+// the opponent loses at once: a win with the player's third disc; -1 for
+// none. p must leave at least five empty cells.
+func (s *searcher) winThree(p *position, forcing uint64, replies *[maxColumns64]uint64) int {
+	g := s.g
+	for f := forcing; f != 0; f &= f - 1 {
+		c := bits.TrailingZeros64(f)
+		m := g.possible(p) & g.column[c]
+		r := replies[c]
+		mine, mask := p.cur|m, p.mask|m|r
+		theirs := mask &^ mine
+		nl := g.nonLosingAfter(mask, g.winning(theirs, mask))
+		for ; nl != 0; nl &= nl - 1 {
+			m2 := nl & -nl
+			w := g.winning(mine|m2, mask|m2)
+			if x := g.nonLosingAfter(mask|m2, w); x == 0 || (faults&faultWinThree != 0 && x&(x-1) == 0) {
+				return c
+			}
+		}
+	}
+	return -1
 }
 
 // marks holds the keys of positions some worker is searching, near the

@@ -17,6 +17,11 @@ var (
 	// to move is the first player before searching any (c4's static
 	// evaluation of children), whose bound may cut off at once.
 	noChildClaimeven = false
+	// noWinThree keeps searching a position with a move whose single
+	// reply that does not lose at once leaves the player a move after
+	// which the opponent loses at once (a win with the third disc, the
+	// best left once no move wins with the second).
+	noWinThree = false
 	// noForced searches a position with a single non-losing move as a node
 	// of its own instead of passing straight to its child.
 	noForced = false
