@@ -197,6 +197,7 @@ var ideaSwitches = map[string]*bool{
 	"winnow":     &noWinNow,
 	"childce":    &noChildClaimeven,
 	"winthree":   &noWinThree,
+	"etcforced":  &noETCForced,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of

@@ -133,6 +133,7 @@ func TestPruningGuards(t *testing.T) {
 		{"win with the next disc but one", faultWinNow},
 		{"claimeven on children, parity", faultChildParity},
 		{"win with the third disc", faultWinThree},
+		{"enhanced transposition cutoff through a forced reply", faultETCForced},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			faults = f.fault

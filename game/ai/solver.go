@@ -105,6 +105,7 @@ const (
 	faultWinTwo                  // the player is assumed unable to win with their next two discs whatever their moves
 	faultWinNow                  // a move that leaves the opponent a single non-losing reply is taken for a win with the next disc but one
 	faultChildParity             // claimeven is tried on every child, whoever moves in it
+	faultETCForced               // the enhanced transposition cutoff looks up the grandchild after one of several replies, as if it were forced
 	faultWinThree                // a move after whose forced reply the opponent has a single non-losing reply to a move of the player's is taken for a win with the third disc
 )
 
@@ -250,32 +251,6 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	}
 	alpha0, nodes0 := alpha, s.nodes
 
-	// Enhanced transposition cutoff: a child the table already proves good
-	// enough ends the search here without exploring any move. Looking the
-	// children up together also lets the processor fetch their entries in
-	// parallel, before the recursive calls need them.
-	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
-		ct := s.t
-		if g.cells-p.moves-1 <= s.nearMost {
-			ct = s.near
-		}
-		for m := possible; m != 0; m &= m - 1 {
-			move := m & -m
-			c := g.columnOf(move)
-			q := p
-			g.play(&q, move, c)
-			if lo, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok {
-				if faults&faultETC != 0 {
-					hi = lo
-				}
-				if -hi >= beta {
-					s.store(t, key, mirrored, max(lower, -hi), upper, c, 1)
-					return -hi
-				}
-			}
-		}
-	}
-
 	// Order the moves: the table's best move first, then by the threats
 	// the move leaves us (ordering, below), centre first among equals.
 	var list [maxColumns64]uint16
@@ -312,6 +287,8 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		} else if r&(r-1) == 0 {
 			forcing |= 1 << c
 			replies[c] = r
+		} else if faults&faultETCForced != 0 {
+			replies[c] = r & -r // one reply of several
 		}
 		// Claimeven on the child, whose player to move is then the
 		// first player: its upper bound is the move's lower bound, a
@@ -361,6 +338,50 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			}
 		}
 	}
+	// Enhanced transposition cutoff: a child the table already proves good
+	// enough ends the search here without exploring any move. Looking the
+	// children up together also lets the processor fetch their entries in
+	// parallel, before the recursive calls need them. A child with a
+	// single reply that does not lose at once has no entry (it passes
+	// straight to that reply): its grandchild is looked up instead.
+	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
+		ct, gt := s.t, s.t
+		if g.cells-p.moves-1 <= s.nearMost {
+			ct = s.near
+		}
+		if g.cells-p.moves-2 <= s.nearMost {
+			gt = s.near
+		}
+		for m := possible; m != 0; m &= m - 1 {
+			move := m & -m
+			c := g.columnOf(move)
+			q := p
+			g.play(&q, move, c)
+			if r := replies[c]; (forcing&(1<<c) != 0 || faults&faultETCForced != 0 && r != 0) && !noETCForced {
+				g.play(&q, r, g.columnOf(r))
+				if lo, hi, _, ok := gt.get(q.canonicalKey(), g.salt); ok {
+					if faults&faultETC != 0 {
+						lo = hi
+					}
+					if lo >= beta {
+						s.store(t, key, mirrored, max(lower, lo), upper, c, 1)
+						return lo
+					}
+				}
+				continue
+			}
+			if lo, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok {
+				if faults&faultETC != 0 {
+					hi = lo
+				}
+				if -hi >= beta {
+					s.store(t, key, mirrored, max(lower, -hi), upper, c, 1)
+					return -hi
+				}
+			}
+		}
+	}
+
 	if s.variant > 0 && p.moves < s.rootMoves+3 && n > 1 && (!helperOddOnly || (p.moves-s.rootMoves)&1 == s.allParity) {
 		j := s.swapWith(p.moves, n)
 		list[0], list[j] = list[j], list[0]

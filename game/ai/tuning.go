@@ -22,6 +22,10 @@ var (
 	// which the opponent loses at once (a win with the third disc, the
 	// best left once no move wins with the second).
 	noWinThree = false
+	// noETCForced looks up, in the enhanced transposition cutoffs, a
+	// child with a single reply that does not lose at once (which has no
+	// entry of its own) instead of the grandchild after that reply.
+	noETCForced = false
 	// noForced searches a position with a single non-losing move as a node
 	// of its own instead of passing straight to its child.
 	noForced = false
