@@ -291,10 +291,10 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			replies[c] = r & -r // one reply of several
 		}
 		// Claimeven on the child, whose player to move is then the
-		// first player: its upper bound is the move's lower bound, a
-		// cutoff before any move is searched (c4's static evaluation
-		// of children).
-		if g.evenRows && (p.moves&1 == 1 || faults&faultChildParity != 0) && !noChildClaimeven && !noClaimeven {
+		// first player: its upper bound (0 or -1 when it says
+		// anything) is the move's lower bound, a cutoff before any
+		// move is searched (c4's static evaluation of children).
+		if g.evenRows && beta <= 1 && (p.moves&1 == 1 || faults&faultChildParity != 0) && !noChildClaimeven && !noClaimeven {
 			if u := g.claimevenOf(p.cur|m, p.mask|m); -u >= beta {
 				s.store(t, key, mirrored, max(lower, -u), upper, c, s.nodes-nodes0)
 				return -u
