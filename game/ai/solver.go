@@ -258,9 +258,8 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	n := 0
 	winsInTwo := false // a move after which the opponent loses at once
 	// forcing: the moves after which the opponent has a single reply
-	// that does not lose at once (replies, by column).
+	// that does not lose at once, a bit per column.
 	var forcing uint64
-	var replies [maxColumns64]uint64
 	// The first player's odd threats count more away from the end
 	// (moveScore): the cells that weigh, once for every move.
 	var odd uint64
@@ -286,9 +285,6 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			winsInTwo = true
 		} else if r&(r-1) == 0 {
 			forcing |= 1 << c
-			replies[c] = r
-		} else if faults&faultETCForced != 0 {
-			replies[c] = r & -r // one reply of several
 		}
 		// Claimeven on the child, whose player to move is then the
 		// first player: its upper bound (0 or -1 when it says
@@ -331,7 +327,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		// which the opponent loses at once wins with the third disc:
 		// the best left (c4's static evaluation follows forced moves).
 		if forcing != 0 && !noWinThree && g.cells-p.moves >= 5 {
-			if c := s.winThree(&p, forcing, &replies); c >= 0 {
+			if c := s.winThree(&p, forcing, &childOpp); c >= 0 {
 				v := (g.cells - 3 - p.moves) / 2
 				s.store(t, key, mirrored, v, v, c, s.nodes-nodes0)
 				return v
@@ -357,7 +353,12 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 			c := g.columnOf(move)
 			q := p
 			g.play(&q, move, c)
-			if r := replies[c]; (forcing&(1<<c) != 0 || faults&faultETCForced != 0 && r != 0) && !noETCForced {
+			if forcing&(1<<c) != 0 && !noETCForced || faults&faultETCForced != 0 {
+				r := g.nonLosingAfter(p.mask|move, childOpp[c])
+				if r == 0 {
+					continue
+				}
+				r &= -r // the reply (under faultETCForced, one of several)
 				g.play(&q, r, g.columnOf(r))
 				if lo, hi, _, ok := gt.get(q.canonicalKey(), g.salt); ok {
 					if faults&faultETC != 0 {
@@ -441,15 +442,16 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 
 // winThree returns a column of the player to move in p after which the
 // opponent has a single reply that does not lose at once (forcing, a bit
-// per column; replies, by column) and the player then a move after which
-// the opponent loses at once: a win with the player's third disc; -1 for
-// none. p must leave at least five empty cells.
-func (s *searcher) winThree(p *position, forcing uint64, replies *[maxColumns64]uint64) int {
+// per column; childOpp, the player's winning cells after each move) and
+// the player then a move after which the opponent loses at once: a win
+// with the player's third disc; -1 for none. p must leave at least five
+// empty cells.
+func (s *searcher) winThree(p *position, forcing uint64, childOpp *[maxColumns64]uint64) int {
 	g := s.g
 	for f := forcing; f != 0; f &= f - 1 {
 		c := bits.TrailingZeros64(f)
 		m := g.possible(p) & g.column[c]
-		r := replies[c]
+		r := g.nonLosingAfter(p.mask|m, childOpp[c])
 		mine, mask := p.cur|m, p.mask|m|r
 		theirs := mask &^ mine
 		nl := g.nonLosingAfter(mask, g.winning(theirs, mask))
