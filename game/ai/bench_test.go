@@ -241,10 +241,14 @@ var ideaSwitches = map[string]*bool{
 	"forced":     &noForced,
 	"oddthreats": &noOddThreats,
 	"mulhash":    &tableModulo,
+	"winnow":     &noWinNow,
+	"childce":    &noChildClaimeven,
+	"winthree":   &noWinThree,
+	"etcforced":  &noETCForced,
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of
-// ideaSwitches; claimeven by default): it solves the first CONNECTN_IDEA_N
+// ideaSwitches, or several comma-separated together; claimeven by default): it solves the first CONNECTN_IDEA_N
 // positions (20 by default) of each of Pons' sets in CONNECTN_IDEA_SETS
 // (comma-separated; Test_L1_R2 by default) strongly, one worker, an empty
 // 64 MiB table each, with the idea and without it, alternating position by
@@ -267,9 +271,19 @@ func BenchmarkIdea(b *testing.B) {
 			b.Fatalf("CONNECTN_IDEA_N=%q: %v", e, err)
 		}
 	}
-	off := ideaSwitches[name]
-	if off == nil {
-		b.Fatalf("CONNECTN_IDEA=%q: not a switch", name)
+	// Several names, comma-separated, weigh those ideas together.
+	var offs []*bool
+	for _, n := range strings.Split(name, ",") {
+		p := ideaSwitches[n]
+		if p == nil {
+			b.Fatalf("CONNECTN_IDEA=%q: %q is not a switch", name, n)
+		}
+		offs = append(offs, p)
+	}
+	setOff := func(v bool) {
+		for _, p := range offs {
+			*p = v
+		}
 	}
 	for _, set := range strings.Split(sets, ",") {
 		cases := readPons(b, set, n)
@@ -277,9 +291,9 @@ func BenchmarkIdea(b *testing.B) {
 			// A solver for each, made with the switch as it searches (the
 			// table's hash is chosen when it is made).
 			var solvers [2]*Solver
-			defer func() { *off = false }()
+			defer setOff(false)
 			for k := range solvers {
-				*off = k == 1
+				setOff(k == 1)
 				s, err := NewSolver(6, 7, 4, SolverOptions{Workers: 1})
 				if err != nil {
 					b.Fatal(err)
@@ -291,7 +305,7 @@ func BenchmarkIdea(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, c := range cases {
 					for k, without := range []bool{false, true} {
-						*off = without
+						setOff(without)
 						s := solvers[k]
 						pos, _ := s.Play(c.moves)
 						s.Reset()

@@ -276,10 +276,13 @@ func (g *geometry) hasLine(set uint64) bool { return g.canStillWin(g.board &^ se
 // for the player, the player can never win: the bound is 0, and -1 when the
 // opponent's cells hold a line, which they then complete. Otherwise the
 // bound says nothing: (cells+1)/2.
-func (g *geometry) claimeven(p *position) int {
-	opp := p.cur ^ p.mask
-	empty := g.board &^ p.mask
-	theirs := opp | (empty &^ g.oddRows &^ g.possible(p))
+func (g *geometry) claimeven(p *position) int { return g.claimevenOf(p.cur^p.mask, p.mask) }
+
+// claimevenOf is claimeven for the position whose discs are mask, opp
+// those of the opponent of the player to move.
+func (g *geometry) claimevenOf(opp, mask uint64) int {
+	empty := g.board &^ mask
+	theirs := opp | (empty &^ g.oddRows &^ ((mask + g.bottom) & g.board))
 	if faults&faultClaimeven == 0 && g.hasLine(g.board&^theirs) {
 		return (g.cells + 1) / 2
 	}

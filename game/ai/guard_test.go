@@ -131,6 +131,10 @@ func TestPruningGuards(t *testing.T) {
 		{"enhanced transposition cutoff", faultETC},
 		{"forced block", faultBlock},
 		{"win in two discs", faultWinTwo},
+		{"win with the next disc but one", faultWinNow},
+		{"claimeven on children, parity", faultChildParity},
+		{"win with the third disc", faultWinThree},
+		{"enhanced transposition cutoff through a forced reply", faultETCForced},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			faults = f.fault

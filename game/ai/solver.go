@@ -94,15 +94,19 @@ type searcher struct {
 // rule, making it unsound, so that a test can watch a wrong score appear
 // (guard_test.go). They are all off outside tests.
 const (
-	faultLower     = 1 << iota // the opponent is assumed unable to win with their next two discs
-	faultUpper                 // the player is assumed unable to win with their next two discs
-	faultDraw                  // a player is bounded by a draw whether or not a line is still open to them
-	faultClaimeven             // the claimeven bound applies whether or not the player can still make a line
-	faultParity                // the claimeven bound applies with either player to move
-	faultTable                 // a table entry's lower bound is taken for an exact score
-	faultETC                   // a child's lower bound in the table cuts off its parent
-	faultBlock                 // a single immediate threat of the opponent is not blocked at once
-	faultWinTwo                // the player is assumed unable to win with their next two discs whatever their moves
+	faultLower       = 1 << iota // the opponent is assumed unable to win with their next two discs
+	faultUpper                   // the player is assumed unable to win with their next two discs
+	faultDraw                    // a player is bounded by a draw whether or not a line is still open to them
+	faultClaimeven               // the claimeven bound applies whether or not the player can still make a line
+	faultParity                  // the claimeven bound applies with either player to move
+	faultTable                   // a table entry's lower bound is taken for an exact score
+	faultETC                     // a child's lower bound in the table cuts off its parent
+	faultBlock                   // a single immediate threat of the opponent is not blocked at once
+	faultWinTwo                  // the player is assumed unable to win with their next two discs whatever their moves
+	faultWinNow                  // a move that leaves the opponent a single non-losing reply is taken for a win with the next disc but one
+	faultChildParity             // claimeven is tried on every child, whoever moves in it
+	faultETCForced               // the enhanced transposition cutoff looks up the grandchild after one of several replies, as if it were forced
+	faultWinThree                // a move after whose forced reply the opponent has a single non-losing reply to a move of the player's is taken for a win with the third disc
 )
 
 // faults holds the knobs set by a test; 0 outside tests.
@@ -247,38 +251,15 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	}
 	alpha0, nodes0 := alpha, s.nodes
 
-	// Enhanced transposition cutoff: a child the table already proves good
-	// enough ends the search here without exploring any move. Looking the
-	// children up together also lets the processor fetch their entries in
-	// parallel, before the recursive calls need them.
-	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
-		ct := s.t
-		if g.cells-p.moves-1 <= s.nearMost {
-			ct = s.near
-		}
-		for m := possible; m != 0; m &= m - 1 {
-			move := m & -m
-			c := g.columnOf(move)
-			q := p
-			g.play(&q, move, c)
-			if lo, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok {
-				if faults&faultETC != 0 {
-					hi = lo
-				}
-				if -hi >= beta {
-					s.store(t, key, mirrored, max(lower, -hi), upper, c, 1)
-					return -hi
-				}
-			}
-		}
-	}
-
 	// Order the moves: the table's best move first, then by the threats
 	// the move leaves us (ordering, below), centre first among equals.
 	var list [maxColumns64]uint16
 	var childOpp [maxColumns64]uint64 // each child's opp, by column
 	n := 0
 	winsInTwo := false // a move after which the opponent loses at once
+	// forcing: the moves after which the opponent has a single reply
+	// that does not lose at once, a bit per column.
+	var forcing uint64
 	// The first player's odd threats count more away from the end
 	// (moveScore): the cells that weigh, once for every move.
 	var odd uint64
@@ -293,8 +274,27 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		}
 		w := g.winning(p.cur|m, p.mask|m)
 		childOpp[c] = w
-		if g.nonLosingAfter(p.mask|m, w) == 0 {
+		if r := g.nonLosingAfter(p.mask|m, w); r == 0 || (faults&faultWinNow != 0 && r&(r-1) == 0) {
+			if !noWinNow && faults&faultWinTwo == 0 {
+				// The opponent loses at once: a win with the
+				// player's second disc, the best left (upper).
+				v := (g.cells - 1 - p.moves) / 2
+				s.store(t, key, mirrored, v, v, c, s.nodes-nodes0)
+				return v
+			}
 			winsInTwo = true
+		} else if r&(r-1) == 0 {
+			forcing |= 1 << c
+		}
+		// Claimeven on the child, whose player to move is then the
+		// first player: its upper bound (0 or -1 when it says
+		// anything) is the move's lower bound, a cutoff before any
+		// move is searched (c4's static evaluation of children).
+		if g.evenRows && beta <= 1 && (p.moves&1 == 1 || faults&faultChildParity != 0) && !noChildClaimeven && !noClaimeven {
+			if u := g.claimevenOf(p.cur|m, p.mask|m); -u >= beta {
+				s.store(t, key, mirrored, max(lower, -u), upper, c, s.nodes-nodes0)
+				return -u
+			}
 		}
 		var score int
 		if c == ttColumn {
@@ -323,7 +323,66 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 				}
 			}
 		}
+		// A move whose single reply leaves the player a move after
+		// which the opponent loses at once wins with the third disc:
+		// the best left (c4's static evaluation follows forced moves).
+		if forcing != 0 && !noWinThree && g.cells-p.moves >= 5 {
+			if c := s.winThree(&p, forcing, &childOpp); c >= 0 {
+				v := (g.cells - 3 - p.moves) / 2
+				s.store(t, key, mirrored, v, v, c, s.nodes-nodes0)
+				return v
+			}
+		}
 	}
+	// Enhanced transposition cutoff: a child the table already proves good
+	// enough ends the search here without exploring any move. Looking the
+	// children up together also lets the processor fetch their entries in
+	// parallel, before the recursive calls need them. A child with a
+	// single reply that does not lose at once has no entry (it passes
+	// straight to that reply): its grandchild is looked up instead.
+	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
+		ct, gt := s.t, s.t
+		if g.cells-p.moves-1 <= s.nearMost {
+			ct = s.near
+		}
+		if g.cells-p.moves-2 <= s.nearMost {
+			gt = s.near
+		}
+		for m := possible; m != 0; m &= m - 1 {
+			move := m & -m
+			c := g.columnOf(move)
+			q := p
+			g.play(&q, move, c)
+			if forcing&(1<<c) != 0 && !noETCForced || faults&faultETCForced != 0 {
+				r := g.nonLosingAfter(p.mask|move, childOpp[c])
+				if r == 0 {
+					continue
+				}
+				r &= -r // the reply (under faultETCForced, one of several)
+				g.play(&q, r, g.columnOf(r))
+				if lo, hi, _, ok := gt.get(q.canonicalKey(), g.salt); ok {
+					if faults&faultETC != 0 {
+						lo = hi
+					}
+					if lo >= beta {
+						s.store(t, key, mirrored, max(lower, lo), upper, c, 1)
+						return lo
+					}
+				}
+				continue
+			}
+			if lo, hi, _, ok := ct.get(q.canonicalKey(), g.salt); ok {
+				if faults&faultETC != 0 {
+					hi = lo
+				}
+				if -hi >= beta {
+					s.store(t, key, mirrored, max(lower, -hi), upper, c, 1)
+					return -hi
+				}
+			}
+		}
+	}
+
 	// hint, when not -1, is the move the table keeps as this position's
 	// best when a move cuts off the search instead of the cutting one:
 	// for a helper that put another move first, the common order's first
@@ -395,6 +454,32 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		s.store(t, key, mirrored, lower, min(upper, alpha), best, s.nodes-nodes0)
 	}
 	return alpha
+}
+
+// winThree returns a column of the player to move in p after which the
+// opponent has a single reply that does not lose at once (forcing, a bit
+// per column; childOpp, the player's winning cells after each move) and
+// the player then a move after which the opponent loses at once: a win
+// with the player's third disc; -1 for none. p must leave at least five
+// empty cells.
+func (s *searcher) winThree(p *position, forcing uint64, childOpp *[maxColumns64]uint64) int {
+	g := s.g
+	for f := forcing; f != 0; f &= f - 1 {
+		c := bits.TrailingZeros64(f)
+		m := g.possible(p) & g.column[c]
+		r := g.nonLosingAfter(p.mask|m, childOpp[c])
+		mine, mask := p.cur|m, p.mask|m|r
+		theirs := mask &^ mine
+		nl := g.nonLosingAfter(mask, g.winning(theirs, mask))
+		for ; nl != 0; nl &= nl - 1 {
+			m2 := nl & -nl
+			w := g.winning(mine|m2, mask|m2)
+			if x := g.nonLosingAfter(mask|m2, w); x == 0 || (faults&faultWinThree != 0 && x&(x-1) == 0) {
+				return c
+			}
+		}
+	}
+	return -1
 }
 
 // marks holds the keys of positions some worker is searching, near the

@@ -9,6 +9,23 @@ var (
 	// noWinTwo turns off the bound of a player who has no move that leaves
 	// the opponent lost at once (they cannot win with their next two discs).
 	noWinTwo = false
+	// noWinNow keeps searching a position with a move that leaves the
+	// opponent lost at once (no reply that does not lose at once)
+	// instead of returning its score, a win with the next disc but one.
+	noWinNow = false
+	// noChildClaimeven leaves out claimeven on every child whose player
+	// to move is the first player before searching any (c4's static
+	// evaluation of children), whose bound may cut off at once.
+	noChildClaimeven = false
+	// noWinThree keeps searching a position with a move whose single
+	// reply that does not lose at once leaves the player a move after
+	// which the opponent loses at once (a win with the third disc, the
+	// best left once no move wins with the second).
+	noWinThree = false
+	// noETCForced looks up, in the enhanced transposition cutoffs, a
+	// child with a single reply that does not lose at once (which has no
+	// entry of its own) instead of the grandchild after that reply.
+	noETCForced = false
 	// noForced searches a position with a single non-losing move as a node
 	// of its own instead of passing straight to its child.
 	noForced = false
