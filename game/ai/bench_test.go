@@ -248,14 +248,14 @@ var ideaSwitches = map[string]*bool{
 }
 
 // BenchmarkIdea weighs one idea of the solver (CONNECTN_IDEA, a name of
-// ideaSwitches, or several comma-separated together; claimeven by default): it solves the first CONNECTN_IDEA_N
-// positions (20 by default) of each of Pons' sets in CONNECTN_IDEA_SETS
-// (comma-separated; Test_L1_R2 by default) strongly, one worker, an empty
-// 64 MiB table each, with the idea and without it, alternating position by
-// position so that the machine's load weighs on both alike. It reports the
-// interior nodes of each per position and the processor time without the
-// idea over the time with it (above 1: the idea pays). docs/ai.md, "What each idea
-// pays":
+// ideaSwitches, or several comma-separated together; claimeven by default):
+// it solves the first CONNECTN_IDEA_N positions (20 by default) of each of
+// Pons' sets in CONNECTN_IDEA_SETS (comma-separated; Test_L1_R2 by default)
+// strongly, one worker, an empty 64 MiB table each, with the idea and
+// without it, alternating position by position so that the machine's load
+// weighs on both alike. It reports the interior nodes of each per position
+// and the processor time without the idea over the time with it (above 1:
+// the idea pays). docs/ai.md, "What each idea pays":
 //
 //	CONNECTN_IDEA=claimeven go test -run '^$' -bench Idea -benchtime 1x ./game/ai
 func BenchmarkIdea(b *testing.B) {

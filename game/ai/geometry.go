@@ -166,7 +166,11 @@ func (p *position) key() uint64 { return p.cur + p.mask }
 func (p *position) canonicalKey() uint64 { return min(p.cur+p.mask, p.mcur+p.mmask) }
 
 // possible returns the cells where a disc can be dropped now.
-func (g *geometry) possible(p *position) uint64 { return (p.mask + g.bottom) & g.board }
+func (g *geometry) possible(p *position) uint64 { return g.playable(p.mask) }
+
+// playable returns the cells where a disc can be dropped on the board whose
+// discs are mask: the lowest empty cell of each column not full.
+func (g *geometry) playable(mask uint64) uint64 { return (mask + g.bottom) & g.board }
 
 // play drops the player to move's disc on move (one bit of possible) in
 // column c.
@@ -221,7 +225,7 @@ func (g *geometry) nonLosingWith(p *position, opp uint64) uint64 {
 // discs are mask (the cells each player holds do not matter beyond opp,
 // the opponent's winning cells).
 func (g *geometry) nonLosingAfter(mask, opp uint64) uint64 {
-	possible := (mask + g.bottom) & g.board
+	possible := g.playable(mask)
 	if forced := possible & opp; forced != 0 {
 		if forced&(forced-1) != 0 {
 			return 0
@@ -282,7 +286,7 @@ func (g *geometry) claimeven(p *position) int { return g.claimevenOf(p.cur^p.mas
 // those of the opponent of the player to move.
 func (g *geometry) claimevenOf(opp, mask uint64) int {
 	empty := g.board &^ mask
-	theirs := opp | (empty &^ g.oddRows &^ ((mask + g.bottom) & g.board))
+	theirs := opp | (empty &^ g.oddRows &^ g.playable(mask))
 	if faults&faultClaimeven == 0 && g.hasLine(g.board&^theirs) {
 		return (g.cells + 1) / 2
 	}

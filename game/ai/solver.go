@@ -207,10 +207,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 		key, mirrored = mk, true
 	}
 	ttColumn := -1
-	t := s.t
-	if g.cells-p.moves <= s.nearMost {
-		t = s.near
-	}
+	t := s.tableFor(g.cells - p.moves)
 	if lo, hi, c, ok := t.get(key, g.salt); ok {
 		if faults&faultTable != 0 {
 			hi = lo
@@ -341,13 +338,7 @@ func (s *searcher) negamax(p position, alpha, beta int, opp uint64) int {
 	// single reply that does not lose at once has no entry (it passes
 	// straight to that reply): its grandchild is looked up instead.
 	if g.cells-p.moves > etcMinEmpty && s.nodes > etcAfter {
-		ct, gt := s.t, s.t
-		if g.cells-p.moves-1 <= s.nearMost {
-			ct = s.near
-		}
-		if g.cells-p.moves-2 <= s.nearMost {
-			gt = s.near
-		}
+		ct, gt := s.tableFor(g.cells-p.moves-1), s.tableFor(g.cells-p.moves-2) // children's, grandchildren's
 		for m := possible; m != 0; m &= m - 1 {
 			move := m & -m
 			c := g.columnOf(move)
@@ -549,6 +540,16 @@ func (s *searcher) store(t *table, key uint64, mirrored bool, lower, upper, colu
 		column = s.g.columns - 1 - column
 	}
 	t.put(key, s.g.salt, lower, upper, column, nodes)
+}
+
+// tableFor returns the table that keeps positions of empty empty cells:
+// the small one near the end of the game (at most nearMost), else the main
+// one.
+func (s *searcher) tableFor(empty int) *table {
+	if empty <= s.nearMost {
+		return s.near
+	}
+	return s.t
 }
 
 // rootTrace, when set (by tests and benchmarks), is called by rootProbe
