@@ -176,6 +176,9 @@ func TestAttachCarriesAltText(t *testing.T) {
 // content fits Discord's 2,000 characters, and the alt text fits the
 // 1,024 Discord keeps without being cut.
 func TestCardMessagesInEveryLanguage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: draws both cards in every language on one goroutine (25 s under the race detector); the plain run checks them")
+	}
 	worst := strings.Repeat("*", 40)
 	s := finishedMatch(t, "forest", worst, worst)
 	for _, lang := range locale.Default().Languages() {
