@@ -11,8 +11,8 @@ import (
 // ponsLimit is how many positions of each Pons set TestPons checks in a
 // plain run: the first 100 of every set but the slowest, Test_L1_R3
 // (Begin-Hard, whose first 100 take five minutes on two cores), of which
-// the first 10, or the first CONNECTN_PONS (a number from 1 to 1000; a step
-// of .ci/run sets 24). A value that is not such a number reads as the
+// the first 10, or the first CONNECTN_PONS (a number from 1 to 1000;
+// .ci/run sets 16). A value that is not such a number reads as the
 // default, and TestPonsLimit fails.
 func ponsLimit(set string) int {
 	if set != "Test_L1_R3" {

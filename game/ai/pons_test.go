@@ -67,7 +67,7 @@ func readPons(tb testing.TB, set string, limit int) []ponsCase {
 
 // TestPons requires the exact score and a playable best column for the
 // first ponsLimit(set) positions of every set: 100 in a plain run (10 of
-// the slowest set, or CONNECTN_PONS of them: CI's own step sets 24; see
+// the slowest set, or CONNECTN_PONS of them: CI sets 16; see
 // pons_norace_test.go), fewer under the race detector (see
 // pons_race_test.go); CONNECTN_PONS_FULL=1 checks all 6,000.
 func TestPons(t *testing.T) {
@@ -87,11 +87,11 @@ func TestPons(t *testing.T) {
 			if full {
 				limit = 0
 			} else if limit == 0 {
-				t.Skipf("race detector on: %s is too slow under it; the plain run (go test ./game/ai) checks it: the first 100 positions of Test_L1_R2, 10 of Test_L1_R3 (16 in CI's own step)", set)
+				t.Skipf("race detector on: %s is too slow under it; the plain run (go test ./game/ai) checks it: the first 100 positions of Test_L1_R2, 10 of Test_L1_R3 (16 in CI)", set)
 			} else if raceEnabled {
 				t.Logf("race detector on: checking the first %d positions of %s (100 in the plain run)", limit, set)
 			} else if limit < 100 {
-				t.Logf("checking the first %d positions of %s; CONNECTN_PONS=100 checks 100 (CI's step checks 16)", limit, set)
+				t.Logf("checking the first %d positions of %s; CONNECTN_PONS=100 checks 100 (CI checks 16)", limit, set)
 			}
 			cases := readPons(t, set, limit)
 			start := time.Now()
