@@ -44,8 +44,13 @@
 // the machine's load; -wall caps the wall-clock time), printing
 // the share settled by number of discs on 7x6 (columns x rows), 8x7 and
 // 9x7 (-boards picks among them; -v prints each position, its processor
-// time and nodes on standard error). It uses only the solver's public API, so the same file builds
-// against an older version of game/ai to measure "before".
+// time and nodes on standard error). Given -c4 or -pons, the outside
+// solvers solve the same 7x6 positions of -outside-from (8) discs or more,
+// each in a process of its own stopped after -wall or 3 budgets and 5 s,
+// and their own settled counts stand beside this solver's: a reference
+// measured in the same run, on the same positions, whatever the machine's
+// speed that hour. It uses only the solver's public API, so the same file
+// builds against an older version of game/ai to measure "before".
 package main
 
 import (
@@ -93,6 +98,7 @@ type options struct {
 	seed          uint64
 	verbose       bool
 	boards        string
+	outsideFrom   int
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -119,9 +125,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.games, "games", 10, "games per board for -settled")
 	fs.IntVar(&o.discs, "discs", 20, "most discs of a position for -settled")
 	fs.DurationVar(&o.budget, "budget", 1200*time.Millisecond, "processor time budget of one position for -settled")
-	fs.DurationVar(&o.wallCap, "wall", 30*time.Second, "wall-clock time after which -settled gives a position up")
+	fs.DurationVar(&o.wallCap, "wall", 30*time.Second, "wall-clock time after which -settled gives a position up (an outside solver's too, or after 3 budgets and 5 s)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the games for -settled")
 	fs.StringVar(&o.boards, "boards", "7x6,8x7,9x7", "boards (columns x rows) for -settled, comma-separated, of 7x6, 8x7 and 9x7")
+	fs.IntVar(&o.outsideFrom, "outside-from", 8, "with -settled, the fewest discs of the 7x6 positions the outside solvers (-c4, -pons) solve too")
 	fs.BoolVar(&o.verbose, "v", false, "with -settled, print each position (columns from 1), its processor time and nodes on standard error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -129,7 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() > 0 || o.n < 1 || o.workers < 1 || o.repeat < 1 || o.games < 1 || o.discs < 0 || o.budget <= 0 {
+	if fs.NArg() > 0 || o.n < 1 || o.workers < 1 || o.repeat < 1 || o.games < 1 || o.discs < 0 || o.budget <= 0 || o.outsideFrom < 0 {
 		fmt.Fprintln(stderr, "connectn-solvebench: bad arguments; -h lists the flags")
 		return 2
 	}
@@ -430,6 +437,17 @@ func settled(o options, stdout, stderr io.Writer) int {
 		}
 		settledBy := make([]int, o.discs+1)
 		totalBy := make([]int, o.discs+1)
+		// The outside solvers' drivers are built for 7x6: they solve the
+		// positions of o.outsideFrom discs or more of that board.
+		var outside []outsideSolver
+		if b.name == "7x6" {
+			for _, ref := range []outsideSolver{{name: "c4", path: o.c4}, {name: "Pons", path: o.pons}} {
+				if ref.path != "" {
+					ref.settledBy = make([]int, o.discs+1)
+					outside = append(outside, ref)
+				}
+			}
+		}
 		rng := rand.New(rand.NewPCG(o.seed, uint64(b.rows*100+b.columns)))
 		for g := 0; g < o.games; g++ {
 			for _, moves := range gamePositions(rng, b.rows, b.columns, o.discs) {
@@ -449,33 +467,119 @@ func settled(o options, stdout, stderr io.Writer) int {
 				if ok {
 					settledBy[len(moves)]++
 				}
+				text := make([]byte, len(moves))
+				for i, c := range moves {
+					text[i] = "123456789abcdefghijklmnopqrstuvw"[c]
+				}
 				if o.verbose {
-					text := make([]byte, len(moves))
-					for i, c := range moves {
-						text[i] = "123456789abcdefghijklmnopqrstuvw"[c]
-					}
 					fmt.Fprintf(stderr, "%s %q: %d discs, %v of processor time, %d nodes, settled %v\n", b.name, text, len(moves), cpu.Round(time.Millisecond), r.Nodes, ok)
+				}
+				if len(moves) < o.outsideFrom {
+					continue
+				}
+				for k := range outside {
+					ref := &outside[k]
+					score, took, done, err := solveOutsideOne(ref.path, string(text), min(o.wallCap, 3*o.budget+5*time.Second))
+					if err != nil {
+						fmt.Fprintf(stderr, "connectn-solvebench: %s: %v\n", ref.name, err)
+						return 1
+					}
+					if done && ok && score != r.Score {
+						fmt.Fprintf(stderr, "connectn-solvebench: %s %q: %s's score %d, this solver's %d\n", b.name, text, ref.name, score, r.Score)
+						return 1
+					}
+					if done && took <= o.budget {
+						ref.settledBy[len(moves)]++
+					}
+					if o.verbose {
+						fmt.Fprintf(stderr, "%s %q: %s: %v of processor time, finished %v, settled %v\n", b.name, text, ref.name, took.Round(time.Millisecond), done, done && took <= o.budget)
+					}
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "%s (columns x rows):\n| discs | positions | settled | share |\n|---|---|---|---|\n", b.name)
+		fmt.Fprintf(stdout, "%s (columns x rows):\n| discs | positions | settled | share |", b.name)
+		for _, ref := range outside {
+			fmt.Fprintf(stdout, " %s settled |", ref.name)
+		}
+		fmt.Fprintf(stdout, "\n|---|---|---|---|%s\n", strings.Repeat("---|", len(outside)))
 		var from8, total8 int
+		outside8 := make([]int, len(outside))
 		for d := 0; d <= o.discs; d++ {
 			if totalBy[d] == 0 {
 				continue
 			}
-			fmt.Fprintf(stdout, "| %d | %d | %d | %.0f%% |\n", d, totalBy[d], settledBy[d], 100*float64(settledBy[d])/float64(totalBy[d]))
+			fmt.Fprintf(stdout, "| %d | %d | %d | %.0f%% |", d, totalBy[d], settledBy[d], 100*float64(settledBy[d])/float64(totalBy[d]))
+			for k, ref := range outside {
+				if d < o.outsideFrom {
+					fmt.Fprint(stdout, " - |")
+					continue
+				}
+				fmt.Fprintf(stdout, " %d |", ref.settledBy[d])
+				if d >= 8 {
+					outside8[k] += ref.settledBy[d]
+				}
+			}
+			fmt.Fprintln(stdout)
 			if d >= 8 {
 				from8 += settledBy[d]
 				total8 += totalBy[d]
 			}
 		}
 		if total8 > 0 {
-			fmt.Fprintf(stdout, "| 8 to %d | %d | %d | %.0f%% |\n", o.discs, total8, from8, 100*float64(from8)/float64(total8))
+			fmt.Fprintf(stdout, "| 8 to %d | %d | %d | %.0f%% |", o.discs, total8, from8, 100*float64(from8)/float64(total8))
+			for k := range outside {
+				if o.outsideFrom > 8 {
+					fmt.Fprint(stdout, " - |")
+					continue
+				}
+				fmt.Fprintf(stdout, " %d |", outside8[k])
+			}
+			fmt.Fprintln(stdout)
 		}
 		fmt.Fprintln(stdout)
 	}
 	return 0
+}
+
+// outsideSolver is an outside solver's driver and the positions it
+// settled, by number of discs.
+type outsideSolver struct {
+	name, path string
+	settledBy  []int
+}
+
+// solveOutsideOne runs the outside solver at path on one position (moves,
+// columns from 1) as a process of its own, which it stops after wall: it
+// returns the score and the time the solver reported (its processor time
+// with the drivers of docs/ai.md), done false when the solver did not answer
+// within wall, or an error when it failed or answered out of format.
+func solveOutsideOne(path, moves string, wall time.Duration) (score int, took time.Duration, done bool, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), wall)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Stdin = strings.NewReader(moves + "\n")
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	// Stopped at wall, it may leave children holding its output open:
+	// they are not waited for.
+	cmd.WaitDelay = 100 * time.Millisecond
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return 0, wall, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("%s: %v: %s", path, err, strings.TrimSpace(errOut.String()))
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 4 || f[0] != moves {
+		return 0, 0, false, fmt.Errorf("%s: %q is not \"moves score nodes microseconds\" for %q", path, strings.TrimSpace(string(out)), moves)
+	}
+	score, err1 := strconv.Atoi(f[1])
+	us, err2 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil || us < 0 {
+		return 0, 0, false, fmt.Errorf("%s: %q: not numbers", path, strings.TrimSpace(string(out)))
+	}
+	return score, time.Duration(us) * time.Microsecond, true, nil
 }
 
 // cpuTime returns the processor time this process has used (user and

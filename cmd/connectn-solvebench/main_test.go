@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -108,5 +109,87 @@ func TestSecs(t *testing.T) {
 		if got := secs(measure{ok: true, micros: c.micros}); got != c.want {
 			t.Errorf("secs(%d µs) = %q, want %q", c.micros, got, c.want)
 		}
+	}
+}
+
+// TestSettledOutside checks -settled beside an outside solver: it is given
+// the 7x6 positions of -outside-from discs or more, one process each; a
+// position counts as settled for it when its reported time is within the
+// budget; one that does not answer within -wall is not settled; a score
+// that differs from this solver's fails the run.
+func TestSettledOutside(t *testing.T) {
+	// The positions of the run's one game (seed 1, as -settled plays it),
+	// with their scores from this solver.
+	s, err := ai.NewSolver(6, 7, 4, ai.SolverOptions{TableMB: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	from := map[int]string{}
+	for _, moves := range gamePositions(rand.New(rand.NewPCG(1, 607)), 6, 7, 20) {
+		if len(moves) < 16 {
+			continue
+		}
+		pos, err := s.Play(moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Solve(t.Context(), pos, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := ""
+		for _, c := range moves {
+			text += string(rune('1' + c))
+		}
+		from[len(moves)] = text
+		fmt.Fprintf(&table, "%s %d\n", text, r.Score)
+	}
+	if len(from) < 4 {
+		t.Fatalf("the game has %d positions of 16 discs or more; the test needs 4 (16 to 19)", len(from))
+	}
+	dir := t.TempDir()
+	scores := filepath.Join(dir, "scores")
+	if err := os.WriteFile(scores, []byte(table.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// fake answers every position with its score from the table; 16 discs
+	// take 5 s of processor time (over the 50 ms budget), 17 discs wait
+	// past -wall, the others 1 ms. The row of 8 discs or more shows "-":
+	// the outside solver did not solve from 8. With wrong set, it adds 1 to every score.
+	fake := func(wrong bool) string {
+		add := 0
+		if wrong {
+			add = 1
+		}
+		path := filepath.Join(dir, fmt.Sprintf("fake%d", add))
+		script := "#!/bin/sh\nread -r m\ns=$(grep \"^$m \" " + scores + " | cut -d' ' -f2)\n" +
+			"case ${#m} in 16) us=5000000;; 17) sleep 30;; *) us=1000;; esac\n" +
+			fmt.Sprintf("echo \"$m $((s + %d)) 1 $us\"\n", add)
+		if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	args := []string{"-settled", "-games", "1", "-boards", "7x6", "-discs", "20", "-outside-from", "16", "-wall", "1s", "-budget", "50ms"}
+	var out, errOut bytes.Buffer
+	if code := run(append(args, "-c4", fake(false)), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if cells := strings.Split(l, " | "); len(cells) == 5 && strings.HasPrefix(l, "| ") {
+			rows[strings.TrimPrefix(cells[0], "| ")] = strings.TrimSuffix(cells[4], " |")
+		}
+	}
+	for d, want := range map[string]string{"15": "-", "16": "0", "17": "0", "18": "1", "19": "1", "8 to 20": "-"} {
+		if rows[d] != want {
+			t.Errorf("discs %s: c4 settled %q, want %q\n%s", d, rows[d], want, out.String())
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run(append(args, "-c4", fake(true)), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "c4's score") {
+		t.Errorf("wrong scores: exit %d, stderr %q; want 1 and the score named", code, errOut.String())
 	}
 }
