@@ -71,6 +71,7 @@ func readPons(tb testing.TB, set string, limit int) []ponsCase {
 // pons_norace_test.go), fewer under the race detector (see
 // pons_race_test.go); CONNECTN_PONS_FULL=1 checks all 6,000.
 func TestPons(t *testing.T) {
+	t.Parallel() // beside TestSolverAgainstBruteForce (see there)
 	full := os.Getenv("CONNECTN_PONS_FULL") == "1"
 	workers := ponsWorkers(t)
 	solvers := make([]*Solver, workers)

@@ -101,6 +101,10 @@ func (b *refBoard) score(memo map[uint64]int) int {
 // on the empty board and on every position of up to 3 discs, plus random
 // positions deeper in the game.
 func TestSolverAgainstBruteForce(t *testing.T) {
+	// Beside TestPons, after the other tests: the reference's one goroutine
+	// (its 5x5 board alone takes half a minute) and Pons' workers share
+	// the cores instead of taking turns.
+	t.Parallel()
 	boards := []struct{ rows, columns, connect, randomPositions int }{
 		{4, 4, 3, 40},
 		{4, 4, 4, 40},
