@@ -164,7 +164,7 @@ func TestSettledOutside(t *testing.T) {
 		}
 		path := filepath.Join(dir, fmt.Sprintf("fake%d", add))
 		script := "#!/bin/sh\nread -r m\ns=$(grep \"^$m \" " + scores + " | cut -d' ' -f2)\n" +
-			"case ${#m} in 16) us=5000000;; 17) sleep 30;; *) us=1000;; esac\n" +
+			"case ${#m} in 16) us=5000000;; 17) exec sleep 30;; *) us=1000;; esac\n" +
 			fmt.Sprintf("echo \"$m $((s + %d)) 1 $us\"\n", add)
 		if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
 			t.Fatal(err)
