@@ -154,18 +154,10 @@ func (r *reporter) event(e event) {
 // own output.
 func (r *reporter) end(name string, p *pkg, failed bool) {
 	if !failed {
-		printed := false
 		for _, l := range p.lines {
 			if l.test == "" && (strings.HasPrefix(l.text, "ok ") || strings.HasPrefix(l.text, "?")) {
 				fmt.Fprint(r.out, l.text)
-				printed = true
 			}
-		}
-		if !printed {
-			// A test binary run through go tool test2json (a part of a
-			// package's tests, as .ci/run runs the bot's) prints PASS,
-			// not go test's ok line.
-			fmt.Fprintf(r.out, "ok  \t%s\t(a part of its tests, run by its test binary)\n", name)
 		}
 	} else {
 		r.failed = true
