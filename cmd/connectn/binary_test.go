@@ -46,6 +46,13 @@ func TestMain(m *testing.M) {
 // another user.
 func connectnBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// CI's race detector run: the binary is a process of its own,
+		// which the race detector does not watch, and building it with
+		// that run's cgo would compile every package once more. The
+		// plain run runs these tests.
+		t.Skip("-short: builds and runs the connectn binary, a process the race detector does not watch; the plain run runs it")
+	}
 	binOnce.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
