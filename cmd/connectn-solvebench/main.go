@@ -388,18 +388,9 @@ func solveOutside(path string, lines []line, weak bool, repeat int) measure {
 	least := make([]int64, len(lines))
 	for j, text := range got {
 		i := j % len(lines)
-		f := strings.Fields(text)
-		if len(lines[i].moves) == 0 {
-			f = append([]string{""}, f...) // the empty board's line starts with its score
-		}
-		if len(f) != 4 || f[0] != lines[i].moves {
-			return measure{unavailable: fmt.Sprintf("%s: line %d %q is not \"moves score nodes microseconds\" for %q", path, i+1, text, lines[i].moves)}
-		}
-		score, err1 := strconv.Atoi(f[1])
-		n, err2 := strconv.ParseUint(f[2], 10, 64)
-		us, err3 := strconv.ParseInt(f[3], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			return measure{unavailable: fmt.Sprintf("%s: line %d %q: not numbers", path, i+1, text)}
+		score, n, us, err := parseAnswer(text, lines[i].moves)
+		if err != nil {
+			return measure{unavailable: fmt.Sprintf("%s: line %d: %v", path, i+1, err)}
 		}
 		if j < len(lines) {
 			least[i] = us
@@ -570,16 +561,32 @@ func solveOutsideOne(path, moves string, wall time.Duration) (score int, took ti
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("%s: %v: %s", path, err, strings.TrimSpace(errOut.String()))
 	}
-	f := strings.Fields(string(out))
-	if len(f) != 4 || f[0] != moves {
-		return 0, 0, false, fmt.Errorf("%s: %q is not \"moves score nodes microseconds\" for %q", path, strings.TrimSpace(string(out)), moves)
-	}
-	score, err1 := strconv.Atoi(f[1])
-	us, err2 := strconv.ParseInt(f[3], 10, 64)
-	if err1 != nil || err2 != nil || us < 0 {
-		return 0, 0, false, fmt.Errorf("%s: %q: not numbers", path, strings.TrimSpace(string(out)))
+	score, _, us, err := parseAnswer(strings.TrimRight(string(out), "\n"), moves)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("%s: %v", path, err)
 	}
 	return score, time.Duration(us) * time.Microsecond, true, nil
+}
+
+// parseAnswer reads an outside solver's line for the position moves
+// (columns from 1; "" the empty board, whose line starts with its score):
+// "moves score nodes microseconds". It returns an error naming the line when
+// it is not that, or when the time is negative.
+func parseAnswer(text, moves string) (score int, nodes uint64, us int64, err error) {
+	f := strings.Fields(text)
+	if moves == "" {
+		f = append([]string{""}, f...)
+	}
+	if len(f) != 4 || f[0] != moves {
+		return 0, 0, 0, fmt.Errorf("%q is not \"moves score nodes microseconds\" for %q", text, moves)
+	}
+	score, err1 := strconv.Atoi(f[1])
+	nodes, err2 := strconv.ParseUint(f[2], 10, 64)
+	us, err3 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || us < 0 {
+		return 0, 0, 0, fmt.Errorf("%q: not numbers", text)
+	}
+	return score, nodes, us, nil
 }
 
 // cpuTime returns the processor time this process has used (user and
