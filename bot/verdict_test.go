@@ -116,6 +116,9 @@ func TestVerdictRenders(t *testing.T) {
 	if dir == "" {
 		t.Skip("CONNECTN_RENDERS not set")
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	write := func(name string, v any) {
 		b, err := json.MarshalIndent(v, "", " ")
 		if err != nil {

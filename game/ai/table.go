@@ -53,8 +53,8 @@ type table struct {
 	// twoTier: a key's bucket is two slots; the first keeps the entry
 	// that cost the most work, the second the newest (Breuker, Uiterwijk
 	// and van den Herik's two-tier replacement). Only tables of at least
-	// 64 MiB have room for the work in their entries; off by default
-	// (twoTierOff).
+	// 32 MiB (64 MiB with tableModulo's extra check bit) have room for
+	// the work in their entries; off by default (twoTierOff).
 	twoTier bool
 }
 
@@ -81,8 +81,13 @@ const (
 func newTable(sizeMB int) *table {
 	entries := uint64(max(sizeMB, 1)) << 20 / 8
 	log := uint(max(bits.Len64(entries)-1, minTableLog))
-	if !twoTierOff && 64-(log-1)+workCheckShift <= 64 {
-		// Buckets of two slots.
+	modBit := uint(0)
+	if tableModulo {
+		modBit = 1 // the check's extra bit (shapedTable)
+	}
+	if !twoTierOff && 64-(log-1)+modBit+workCheckShift <= 64 {
+		// Buckets of two slots, when the work and the check fit beside
+		// the bounds and the move.
 		return shapedTable(log-1, workCheckShift, true, allocSlots)
 	}
 	return shapedTable(log, checkShift, false, allocSlots)

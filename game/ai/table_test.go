@@ -19,7 +19,8 @@ func TestTableHashUnique(t *testing.T) {
 		twoTier   bool
 		sizeMB    int
 		nearTable bool
-	}{{"4 MiB", false, false, 4, false}, {"64 MiB", false, false, 64, false}, {"two tiers", false, true, 64, false}, {"near", false, false, 0, true}, {"modulo", true, false, 64, false}} {
+	}{{"4 MiB", false, false, 4, false}, {"64 MiB", false, false, 64, false}, {"two tiers", false, true, 64, false}, {"near", false, false, 0, true}, {"modulo", true, false, 64, false},
+		{"modulo, two tiers, 32 MiB", true, true, 32, false}, {"modulo, two tiers, 64 MiB", true, true, 64, false}} {
 		tableModulo, twoTierOff = kind.modulo, !kind.twoTier
 		var tb *table
 		if kind.nearTable {
