@@ -435,7 +435,7 @@ func (h *dailyPuzzles) send(ctx context.Context, d sessions.DailyPuzzle, post se
 	}
 	tctx, cancel := clock.WithTimeout(ctx, h.clock, dailyTry)
 	defer cancel()
-	return h.boards.Messenger.SendChannelMessage(tctx, post.ChannelID, msg)
+	return h.boards.Messenger.SendChannelMessage(tctx, post.ChannelID, "", msg) // one try; a retaken post looks first
 }
 
 // errDailyNoToken is the failure of a post on a bot without its token.

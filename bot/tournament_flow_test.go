@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -510,5 +511,47 @@ func TestTournamentStartsAtItsTime(t *testing.T) {
 	mustContain(t, "called off", messageText(lonely.e.message(tour.Posts.Podium)), "was called off")
 	if labels(lonely.signUp().Components) != "" {
 		t.Errorf("the called-off tournament's sign-up keeps its buttons")
+	}
+}
+
+// TestTournamentPostLostAnswer: Discord makes the sign-up message but the
+// answer is lost (the connection reset after the message was made), and
+// the bot tries again. Every try carries the post's nonce with
+// enforce_nonce, so Discord answers the second with the message the first
+// made: one sign-up in the channel, recorded, never two. (Without the
+// nonce, the retry posts a second sign-up.)
+func TestTournamentPostLostAnswer(t *testing.T) {
+	e := newFaultEnv(t, 3*time.Second, 300*time.Millisecond, 5*time.Millisecond)
+	e.withBotToken(true)
+	c := &cup{e: e, t: t, admin: user{ID: "1400000000000000099", Username: "tess", GlobalName: "Tess"}, byID: map[string]user{}}
+	c.e.fake.Inject(isChannelPost, discordtest.FaultLostReset, 0)
+	signUp := c.create(append(smallBoard, strArg("name", "Club night"))...)
+	var signUps []string
+	for _, m := range c.e.fake.ChannelMessages(channelID) {
+		for _, b := range buttons(m.Components) {
+			if strings.HasPrefix(b.CustomID, "cn:tjoin:") {
+				signUps = append(signUps, m.ID)
+				break
+			}
+		}
+	}
+	if len(signUps) != 1 || signUps[0] != signUp.ID {
+		t.Fatalf("sign-up messages in the channel: %v, want one, the recorded %s", signUps, signUp.ID)
+	}
+	var nonces []string
+	for _, r := range c.e.fake.Requests() {
+		if isChannelPost(r) {
+			var body struct {
+				Nonce        string `json:"nonce"`
+				EnforceNonce bool   `json:"enforce_nonce"`
+			}
+			if err := json.Unmarshal(r.Body, &body); err != nil || !body.EnforceNonce {
+				t.Errorf("a post without enforce_nonce (%v): %s", err, r.Body)
+			}
+			nonces = append(nonces, body.Nonce)
+		}
+	}
+	if len(nonces) != 2 || nonces[0] == "" || nonces[0] != nonces[1] {
+		t.Errorf("the posts' nonces: %q, want the lost one and its retry with one nonce", nonces)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -469,5 +470,59 @@ func TestWithFaultsRejectsMistakes(t *testing.T) {
 		if n := len(srv.Messages()); n != 0 {
 			t.Errorf("%+v: %d messages made", inj, n)
 		}
+	}
+}
+
+// TestEnforceNonce: a channel post with a nonce and enforce_nonce that
+// repeats one made in the past few minutes is answered with the message
+// that nonce made, and makes none; without enforce_nonce, with another
+// nonce, or after NonceWindow, a post makes a message; a nonce of more
+// than 25 characters is refused.
+func TestEnforceNonce(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	srv := newServer(t, discordtest.WithClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now }))
+	post := func(body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/20/messages", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bot "+srv.Token())
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m struct {
+			ID string `json:"id"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m.ID
+	}
+	count := func() int { return len(srv.ChannelMessages("20")) }
+	_, first := post(`{"content":"a","nonce":"n1","enforce_nonce":true}`)
+	if status, again := post(`{"content":"a","nonce":"n1","enforce_nonce":true}`); status != 200 || again != first || count() != 1 {
+		t.Fatalf("the nonce again: %d %s (first %s), %d messages; want the first, one message", status, again, first, count())
+	}
+	if _, other := post(`{"content":"a","nonce":"n1"}`); other == first || count() != 2 {
+		t.Fatalf("without enforce_nonce: %s, %d messages; want a new one", other, count())
+	}
+	if _, other := post(`{"content":"a","nonce":"n2","enforce_nonce":true}`); other == first || count() != 3 {
+		t.Fatalf("another nonce: %s, %d messages; want a new one", other, count())
+	}
+	if _, n := post(`{"content":"a","nonce":12345,"enforce_nonce":true}`); n == "" {
+		t.Fatal("an integer nonce was refused")
+	} else if _, again := post(`{"content":"a","nonce":12345,"enforce_nonce":true}`); again != n {
+		t.Fatalf("an integer nonce again: %s, want %s", again, n)
+	}
+	if status, _ := post(`{"content":"a","nonce":"` + strings.Repeat("x", 26) + `","enforce_nonce":true}`); status != http.StatusBadRequest {
+		t.Fatalf("a nonce of 26 characters: status %d, want 400", status)
+	}
+	mu.Lock()
+	now = now.Add(discordtest.NonceWindow)
+	mu.Unlock()
+	before := count()
+	if _, later := post(`{"content":"a","nonce":"n1","enforce_nonce":true}`); later == first || count() != before+1 {
+		t.Fatalf("the nonce after its window: %s, %d messages; want a new one", later, count())
 	}
 }

@@ -272,12 +272,17 @@ func (s *Server) readPayload(contentType string, body io.Reader) ([]byte, []*dis
 // embeds, components, flags and attachments, each when its key is there
 // (like Discord, "components": null keeps the components).
 type patch struct {
-	Content     *string                 `json:"content"`
-	TTS         *bool                   `json:"tts"`
-	Embeds      json.RawMessage         `json:"embeds"`
-	Components  json.RawMessage         `json:"components"`
-	Flags       *discordgo.MessageFlags `json:"flags"`
-	Attachments json.RawMessage         `json:"attachments"`
+	// Nonce and EnforceNonce are read by a channel post only
+	// (channelMessageCreate): a string or an integer, and whether Discord
+	// folds a post whose nonce it saw into the message that nonce made.
+	Nonce        json.RawMessage         `json:"nonce"`
+	EnforceNonce bool                    `json:"enforce_nonce"`
+	Content      *string                 `json:"content"`
+	TTS          *bool                   `json:"tts"`
+	Embeds       json.RawMessage         `json:"embeds"`
+	Components   json.RawMessage         `json:"components"`
+	Flags        *discordgo.MessageFlags `json:"flags"`
+	Attachments  json.RawMessage         `json:"attachments"`
 }
 
 // apply writes p onto m and adds files to its attachments. It returns an
@@ -451,16 +456,72 @@ func (s *Server) channelMessageCreate(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr)
 		return
 	}
+	nonce, apiErr := nonceOf(patch.Nonce)
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		return
+	}
 	s.mu.Lock()
+	key := s.cfg.user.ID + "\x00" + nonce
+	if n, ok := s.nonces[key]; ok && patch.EnforceNonce && nonce != "" && s.now().Sub(n.at) < NonceWindow {
+		if m := s.messages[n.messageID]; m != nil {
+			// Discord answers with the message the nonce made, and makes
+			// none.
+			raw := m.raw
+			s.mu.Unlock()
+			writeRaw(w, raw)
+			return
+		}
+	}
 	if apiErr := s.postInThreadLocked(msg.ChannelID, msg.ID); apiErr != nil {
 		s.mu.Unlock()
 		writeAPIError(w, apiErr)
 		return
 	}
 	raw := s.storeLocked(msg, "")
+	if patch.EnforceNonce && nonce != "" {
+		s.nonces[key] = nonced{messageID: msg.ID, at: s.now()}
+	}
 	s.recordLocked(ChannelMessageCreate, "", msg, raw, payload)
 	s.mu.Unlock()
 	writeRaw(w, raw)
+}
+
+// NonceWindow is how long the fake remembers a channel post's nonce for
+// enforce_nonce. Discord documents "the past few minutes"
+// (https://discord.com/developers/docs/resources/message#create-message);
+// the fake takes 5.
+const NonceWindow = 5 * time.Minute
+
+// nonced is a channel post made with enforce_nonce: the message and when.
+type nonced struct {
+	messageID string
+	at        time.Time
+}
+
+// nonceOf reads a post's nonce, a string or an integer of at most 25
+// characters as Discord takes it; absent or null is "".
+func nonceOf(raw json.RawMessage) (string, *APIError) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return "", nil
+	}
+	var v string
+	if t[0] == '"' {
+		if err := json.Unmarshal(t, &v); err != nil {
+			return "", errInvalidJSON
+		}
+	} else {
+		var n json.Number
+		if err := json.Unmarshal(t, &n); err != nil {
+			return "", formError([]fieldError{{"nonce", "MODEL_TYPE_CONVERT", "Could not interpret the nonce."}})
+		}
+		v = n.String()
+	}
+	if len(v) > 25 {
+		return "", formError([]fieldError{{"nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."}})
+	}
+	return v, nil
 }
 
 // channelMessageLocked finds a non-ephemeral message in a channel. s.mu

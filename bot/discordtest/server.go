@@ -233,12 +233,15 @@ type Server struct {
 	interactions map[string]*interactionState // by interaction id
 	byToken      map[string]*interactionState // by interaction token
 	messages     map[string]*storedMessage    // by message id
-	files        map[string][]byte            // uploaded files, by attachment id
-	records      []messageRecord
-	requests     []Request
-	commands     map[string][]byte // by guild id, "" for global
-	failures     []failure         // queued by FailNext and Inject, oldest first
-	stopStalls   chan struct{}     // closed by Close: stalled requests end
+	// nonces are the channel posts made with enforce_nonce, by their
+	// author and nonce (channelMessageCreate).
+	nonces     map[string]nonced
+	files      map[string][]byte // uploaded files, by attachment id
+	records    []messageRecord
+	requests   []Request
+	commands   map[string][]byte // by guild id, "" for global
+	failures   []failure         // queued by FailNext and Inject, oldest first
+	stopStalls chan struct{}     // closed by Close: stalled requests end
 
 	// Channels, as far as the fake knows them (channels.go).
 	keptOut      map[string]bool         // channel IDs the bot is not a member of
@@ -270,6 +273,7 @@ func New(opts ...Option) *Server {
 		interactions: make(map[string]*interactionState),
 		byToken:      make(map[string]*interactionState),
 		messages:     make(map[string]*storedMessage),
+		nonces:       make(map[string]nonced),
 		files:        make(map[string][]byte),
 		commands:     make(map[string][]byte),
 		keptOut:      make(map[string]bool),

@@ -413,7 +413,7 @@ func (b *Boards) Post(ctx context.Context, s *sessions.Session) {
 		err = b.deliver(ctx, func(ctx context.Context) error {
 			return send(ctx, func(ctx context.Context) error {
 				var err error
-				id, err = b.Messenger.SendChannelMessage(ctx, s.ChannelID, msg)
+				id, err = b.Messenger.SendChannelMessage(ctx, s.ChannelID, "", msg) // the look above guards its retries
 				return err
 			})
 		})

@@ -10,18 +10,23 @@ import (
 
 // SendChannel posts msg in channelID with the bot token, tried as deliver
 // does (its files sent whole at every try), and returns the new message's
-// ID. A try that got no answer may have posted it: the caller records
-// what it posted, and a post retried after a crash may show twice.
-func (b *Boards) SendChannel(ctx context.Context, channelID string, msg *message) (string, error) {
+// ID. key names the post (Nonce): a try that got no answer may have
+// posted it, and every try carries the key's nonce, so that Discord
+// answers a retry with the message the lost try made instead of making
+// a second. The same key posted again within Discord's window of a few
+// minutes (after a crash between the post and its record) is folded the
+// same way; later, it posts again.
+func (b *Boards) SendChannel(ctx context.Context, channelID, key string, msg *message) (string, error) {
 	if b.Messenger == nil {
 		return "", errUnreachable
 	}
 	var id string
 	files := msg.Files
+	nonce := Nonce(key)
 	err := b.deliver(ctx, func(ctx context.Context) error {
 		msg.Files = freshFiles(files)
 		var err error
-		id, err = b.Messenger.SendChannelMessage(ctx, channelID, msg)
+		id, err = b.Messenger.SendChannelMessage(ctx, channelID, nonce, msg)
 		return err
 	})
 	return id, err

@@ -3,6 +3,8 @@ package outbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,8 +45,11 @@ type Messenger interface {
 	// EditChannelMessage can work.
 	HasBotToken() bool
 	// SendChannelMessage posts msg in channelID with the bot token, and
-	// returns the new message's ID.
-	SendChannelMessage(ctx context.Context, channelID string, msg *message) (string, error)
+	// returns the new message's ID. A nonce (at most 25 characters; ""
+	// for none) is sent with enforce_nonce: Discord then answers a post
+	// whose nonce it saw from the bot in the past few minutes with the
+	// message that nonce made, and makes none (see Nonce).
+	SendChannelMessage(ctx context.Context, channelID, nonce string, msg *message) (string, error)
 	// EditChannelMessage replaces the content, embeds and components of a
 	// channel message with the bot token.
 	EditChannelMessage(ctx context.Context, channelID, messageID string, msg *message) error
@@ -285,8 +290,19 @@ func (d *DiscordMessenger) OriginalMessageID(ctx context.Context, appID, token s
 // HasBotToken implements Messenger.
 func (d *DiscordMessenger) HasBotToken() bool { return d.Session.Token != "" }
 
-// SendChannelMessage implements Messenger.
-func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID string, msg *message) (string, error) {
+// channelPost is the body of a channel post: discordgo's MessageSend,
+// which has no nonce, with Discord's nonce and enforce_nonce.
+type channelPost struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
+}
+
+// SendChannelMessage implements Messenger. The body is encoded here
+// rather than by discordgo's ChannelMessageSendComplex, for the nonce and
+// the files' descriptions (withAltTexts); embeds without a type are
+// "rich", as that method makes them.
+func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID, nonce string, msg *message) (string, error) {
 	if !d.HasBotToken() {
 		return "", errNoBotToken
 	}
@@ -294,29 +310,43 @@ func (d *DiscordMessenger) SendChannelMessage(ctx context.Context, channelID str
 		Content: msg.Content, Embeds: msg.Embeds, Components: nonNil(msg.Components), AllowedMentions: msg.AllowedMentions,
 		Files: msg.Files,
 	}
-	if len(msg.Files) > 0 {
-		// Encoded here rather than by discordgo, to send the files'
-		// descriptions (withAltTexts).
-		data, err := withAltTexts(send, msg.Files)
-		if err != nil {
-			return "", err
+	for _, e := range send.Embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich
 		}
-		contentType, body, err := discordgo.MultipartBodyWithJSON(data, msg.Files)
-		if err != nil {
-			return "", err
-		}
-		uri := discordgo.EndpointChannelMessages(channelID)
-		resp, err := d.Session.RequestRaw(http.MethodPost, uri, contentType, body, uri, 0, d.opts(ctx)...)
-		if err != nil {
-			return "", err
-		}
-		return wire.MessageID(resp)
 	}
-	m, err := d.Session.ChannelMessageSendComplex(channelID, send, d.opts(ctx)...)
+	var data any = channelPost{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
+	uri := discordgo.EndpointChannelMessages(channelID)
+	var (
+		resp []byte
+		err  error
+	)
+	if len(msg.Files) > 0 {
+		if data, err = withAltTexts(data, msg.Files); err != nil {
+			return "", err
+		}
+		contentType, body, merr := discordgo.MultipartBodyWithJSON(data, msg.Files)
+		if merr != nil {
+			return "", merr
+		}
+		resp, err = d.Session.RequestRaw(http.MethodPost, uri, contentType, body, uri, 0, d.opts(ctx)...)
+	} else {
+		resp, err = d.Session.RequestWithBucketID(http.MethodPost, uri, data, uri, d.opts(ctx)...)
+	}
 	if err != nil {
 		return "", err
 	}
-	return m.ID, nil
+	return wire.MessageID(resp)
+}
+
+// Nonce returns the nonce of a channel post known by key (any text that
+// names one post, such as a tournament's message): 25 hexadecimal digits
+// of key's SHA-256, the most a nonce may hold. A post retried with the
+// same nonce within Discord's window of a few minutes is folded into the
+// message the first made.
+func Nonce(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:13])[:25]
 }
 
 // EditChannelMessage implements Messenger.
