@@ -45,11 +45,15 @@ func (e *env) setDaily(args ...discordtest.Arg) *discordgo.InteractionResponse {
 }
 
 // dailyPosts returns the channel's messages that are daily posts.
-func (e *env) dailyPosts() []*discordgo.Message {
+func (e *env) dailyPosts() []*discordgo.Message { return e.withButton("cn:pzday:") }
+
+// withButton returns the public messages with a button whose custom_id
+// starts with prefix, in the order they were posted.
+func (e *env) withButton(prefix string) []*discordgo.Message {
 	var out []*discordgo.Message
 	for _, m := range e.public() {
 		for _, b := range buttons(m.Components) {
-			if strings.HasPrefix(b.CustomID, "cn:pzday:") {
+			if strings.HasPrefix(b.CustomID, prefix) {
 				out = append(out, m)
 				break
 			}

@@ -526,17 +526,8 @@ func TestTournamentPostLostAnswer(t *testing.T) {
 	c := &cup{e: e, t: t, admin: user{ID: "1400000000000000099", Username: "tess", GlobalName: "Tess"}, byID: map[string]user{}}
 	c.e.fake.Inject(isChannelPost, discordtest.FaultLostReset, 0)
 	signUp := c.create(append(smallBoard, strArg("name", "Club night"))...)
-	var signUps []string
-	for _, m := range c.e.fake.ChannelMessages(channelID) {
-		for _, b := range buttons(m.Components) {
-			if strings.HasPrefix(b.CustomID, "cn:tjoin:") {
-				signUps = append(signUps, m.ID)
-				break
-			}
-		}
-	}
-	if len(signUps) != 1 || signUps[0] != signUp.ID {
-		t.Fatalf("sign-up messages in the channel: %v, want one, the recorded %s", signUps, signUp.ID)
+	if signUps := c.e.withButton("cn:tjoin:"); len(signUps) != 1 || signUps[0].ID != signUp.ID {
+		t.Fatalf("%d sign-up messages in the channel, want one, the recorded %s", len(signUps), signUp.ID)
 	}
 	var nonces []string
 	for _, r := range c.e.fake.Requests() {

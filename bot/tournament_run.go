@@ -193,16 +193,15 @@ func (h *tournaments) post(ctx context.Context, id int64) {
 	now := h.clock.Now()
 	done := sessions.TournamentPosts{Shown: t.Stamp(), Pairings: t.Posts.Pairings}
 	failed := false
-	// A post's key names it for its nonce (outbox.SendChannel): the
-	// sign-up and the standings as they read at this stamp, a round's
-	// pairings and the podium once.
-	key := func(what string, n ...any) string {
-		return fmt.Sprintf("tournament %s %d %s %v", t.ChannelID, t.ID, what, n)
-	}
-	send := func(what, key string, msg *message) string {
+	// send posts msg, named for its nonce (outbox.SendChannel) by the
+	// tournament, what it is and which: the sign-up and the standings as
+	// they read at this stamp, a round's pairings part by part, the
+	// podium once.
+	send := func(what string, msg *message, which ...any) string {
 		if failed {
 			return ""
 		}
+		key := fmt.Sprintf("tournament %s %d %s %v", t.ChannelID, t.ID, what, which)
 		id, err := h.boards.SendChannel(ctx, t.ChannelID, key, msg)
 		if err != nil {
 			failed = true
@@ -223,14 +222,14 @@ func (h *tournaments) post(ctx context.Context, id int64) {
 	stale := t.Posts.Shown != done.Shown
 	signUp := render.SignUp(l, t, h.turn(t), now)
 	if t.Posts.SignUp == "" {
-		done.SignUp = send("sign-up", key("sign-up", t.Stamp()), signUp)
+		done.SignUp = send("sign-up", signUp, done.Shown)
 	} else if stale {
 		edit("sign-up", t.Posts.SignUp, signUp)
 	}
 	if t.State.Config.Format != tournament.Arena && t.Status != sessions.TournamentFinished {
 		for r := t.Posts.Pairings + 1; r <= len(t.State.Rounds) && !failed; r++ {
 			for i, msg := range render.Pairings(l, t, r) {
-				send("pairings", key("pairings", r, i), msg)
+				send("pairings", msg, r, i)
 			}
 			if !failed {
 				done.Pairings = r
@@ -240,13 +239,13 @@ func (h *tournaments) post(ctx context.Context, id int64) {
 	if len(t.State.Rounds) > 0 {
 		standings := render.Standings(l, t)
 		if t.Posts.Standings == "" {
-			done.Standings = send("standings", key("standings", t.Stamp()), standings)
+			done.Standings = send("standings", standings, done.Shown)
 		} else if stale {
 			edit("standings", t.Posts.Standings, standings)
 		}
 	}
 	if t.Over() && t.Posts.Podium == "" {
-		done.Podium = send("podium", key("podium"), h.podium(l, t))
+		done.Podium = send("podium", h.podium(l, t))
 	}
 	if failed {
 		done.Shown = 0 // not all of it shows the tournament yet

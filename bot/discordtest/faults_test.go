@@ -321,12 +321,7 @@ func TestInjectGlobalRateLimit(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	srv.Inject(postsTo("/channels/20/messages"), discordtest.FaultGlobalRateLimit, 1500*time.Millisecond)
-	req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/20/messages", strings.NewReader(`{"content":"x"}`))
-	req.Header.Set("Authorization", "Bot "+srv.Token())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postMessage(t, srv, `{"content":"x"}`)
 	defer resp.Body.Close()
 	var body struct {
 		RetryAfter float64 `json:"retry_after"`
@@ -485,13 +480,7 @@ func TestEnforceNonce(t *testing.T) {
 	srv := newServer(t, discordtest.WithClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now }))
 	post := func(body string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/20/messages", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bot "+srv.Token())
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := postMessage(t, srv, body)
 		defer resp.Body.Close()
 		var m struct {
 			ID string `json:"id"`
@@ -525,4 +514,21 @@ func TestEnforceNonce(t *testing.T) {
 	if _, later := post(`{"content":"a","nonce":"n1","enforce_nonce":true}`); later == first || count() != before+1 {
 		t.Fatalf("the nonce after its window: %s, %d messages; want a new one", later, count())
 	}
+}
+
+// postMessage posts body to channel 20 with the bot token, as a client
+// other than discordgo would, and returns the answer.
+func postMessage(t *testing.T, srv *discordtest.Server, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/20/messages", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bot "+srv.Token())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
